@@ -1,0 +1,113 @@
+/**
+ * The lab document model: what a `*.lab.yaml` file says, with every piece mapped
+ * back to its source range. The format is documented in docs/lab-format.md.
+ *
+ * parseLab() (common/lab/parse.ts) builds a LabDocument and never throws: a
+ * half-typed document yields whatever could be read plus syntax errors.
+ */
+
+/** Half-open range of character offsets into the document text. */
+export interface Range {
+  start: number;
+  end: number;
+}
+
+/** A scalar value read from the document, with where it was written. */
+export interface Located<T> {
+  value: T;
+  /** The value's range. */
+  range: Range;
+  /** The range of the key that introduced it (the value range when there is no key). */
+  keyRange: Range;
+}
+
+/** The node fields of the format; every one of them can also appear under `defaults`. */
+export interface NodeFields {
+  template?: Located<string>;
+  image?: Located<string>;
+  icon?: Located<string>;
+  cpu?: Located<number>;
+  ram?: Located<number>;
+  ethernet?: Located<number>;
+  console?: Located<string>;
+  config?: Located<string>;
+  position?: Located<{ x: number; y: number }>;
+}
+export type NodeFieldName = keyof NodeFields;
+export const NODE_FIELD_NAMES: readonly NodeFieldName[] = [
+  'template', 'image', 'icon', 'cpu', 'ram', 'ethernet', 'console', 'config', 'position',
+];
+
+/** Plain values of a node after `defaults` are applied (the node's own fields win). */
+export interface ResolvedNode {
+  template?: string;
+  image?: string;
+  icon?: string;
+  cpu?: number;
+  ram?: number;
+  ethernet?: number;
+  console?: string;
+  config?: string;
+  position?: { x: number; y: number };
+}
+
+export interface LabNode {
+  name: string;
+  /** The node's key under `nodes`. */
+  nameRange: Range;
+  /** The whole entry, key through value. */
+  range: Range;
+  /** Fields written on the node itself (defaults not applied). */
+  fields: NodeFields;
+  resolved: ResolvedNode;
+}
+
+export interface LabNetwork {
+  name: string;
+  nameRange: Range;
+  range: Range;
+  type?: Located<string>;
+}
+
+/** One end of a link: `node:interface` or a network name. */
+export interface LinkEndpoint {
+  /** The text as written, e.g. "r1:Gi0/0" or "mgmt". */
+  text: string;
+  range: Range;
+  /** Set for `node:interface` endpoints (also while the interface is still empty). */
+  node?: string;
+  nodeRange?: Range;
+  interface?: string;
+  interfaceRange?: Range;
+  /** Set for an endpoint without a colon: the name of a network. */
+  network?: string;
+}
+
+export interface LabLink {
+  /** Position in the `links` list. */
+  index: number;
+  range: Range;
+  endpoints: LinkEndpoint[];
+}
+
+export interface SyntaxError {
+  message: string;
+  range: Range;
+}
+
+export interface LabDocument {
+  text: string;
+  name?: Located<string>;
+  description?: Located<string>;
+  defaults: NodeFields;
+  nodes: LabNode[];
+  networks: LabNetwork[];
+  links: LabLink[];
+  syntaxErrors: SyntaxError[];
+  /**
+   * The range of the value at a path of keys and list indexes from the root
+   * (as the agent's validate diagnostics give it), or of its closest existing
+   * ancestor; undefined only for an empty document.
+   */
+  rangeOfPath(path: readonly (string | number)[]): Range | undefined;
+}
