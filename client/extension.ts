@@ -1,1 +1,90 @@
-export function activate(): void {}
+/**
+ * The extension host entry: wires the features together. Activation is quick
+ * and makes no network call; the stored session is restored right after it
+ * returns, and the language server starts with the first lab document.
+ */
+import * as vscode from 'vscode';
+import { registerConnectionCommands } from './commands/connection';
+import { registerExecCommands } from './commands/exec';
+import { registerImportCommand } from './commands/importLab';
+import { PlanDocuments } from './commands/planDocument';
+import { registerProjectCommands } from './commands/project';
+import { Reports } from './commands/reports';
+import { registerSampleCommand } from './commands/sample';
+import { Session } from './connection/session';
+import { registerConsoleExec } from './consoles/exec';
+import { registerConsoleTerminals } from './consoles/terminal';
+import { trackContextKeys } from './contextKeys';
+import { LabLanguageClient } from './languageClient';
+import { createLog, logFailure } from './log';
+import type { Services } from './services';
+import { StatusBar } from './statusBar';
+import { registerConsolesView } from './views/consolesTree';
+import { registerLabsView } from './views/labsTree';
+import { registerNetworkTypesView } from './views/networkTypesTree';
+import { registerTemplatesView } from './views/templatesTree';
+
+const SESSION_CODES = new Set(['unauthenticated', 'expired_agent_session', 'expired_emu_session']);
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = createLog();
+  const session = new Session(context.secrets, log);
+  const labViewsStale = new vscode.EventEmitter<void>();
+  // Filled in below; the services only reach it from commands, which run after activate.
+  const server: { client?: LabLanguageClient } = {};
+
+  const services: Services = {
+    session,
+    log,
+    labStateChanged: (uri) => {
+      server.client?.labStateChanged(uri);
+      labViewsStale.fire();
+    },
+    onLabViewsStale: labViewsStale.event,
+    refreshCatalogue: () => server.client?.refreshCatalogue(),
+  };
+
+  const statusBar = new StatusBar(services);
+  server.client = new LabLanguageClient(context, log, () => session.serverSettings(), (status) => {
+    statusBar.setServerStatus(status);
+    if (status.state === 'error') log.warn(`Language server: ${status.message ?? 'agent calls fail'}${status.code ? ` [${status.code}]` : ''}`);
+    if (status.state === 'error' && status.code !== undefined && SESSION_CODES.has(status.code) && session.current.state === 'connected') {
+      void session.sessionLost({ code: status.code, message: status.message });
+    }
+  });
+  const plans = new PlanDocuments(services);
+  const reports = new Reports(services);
+
+  context.subscriptions.push(
+    log,
+    session,
+    labViewsStale,
+    statusBar,
+    server.client,
+    plans,
+    reports,
+    trackContextKeys(session),
+    session.onDidChange(() => server.client?.sessionChanged()),
+    ...registerConnectionCommands(services),
+    ...registerProjectCommands(services),
+    ...plans.register(),
+    ...reports.register(),
+    ...registerExecCommands(services),
+    registerImportCommand(services),
+    ...registerConsoleTerminals(services),
+    ...registerConsoleExec(services),
+    registerSampleCommand(services, context),
+    ...registerTemplatesView(services),
+    ...registerNetworkTypesView(services),
+    ...registerLabsView(services),
+    ...registerConsolesView(services),
+  );
+
+  setTimeout(() => {
+    session.restore().catch((err: unknown) => logFailure(log, 'Restoring the session', err));
+  }, 0);
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,23 @@
+/**
+ * Log In, Log Out and Show Log. Log In takes an optional `{ url, username,
+ * password, pin }` that skips the prompts (automation, end-to-end tests); it
+ * is never logged.
+ */
+import * as vscode from 'vscode';
+import { loginArgsOf } from '../model/commandArgs';
+import type { Services } from '../services';
+import { registerGuarded } from './guard';
+
+export const ConnectionCommand = {
+  login: 'labAgent.login',
+  logout: 'labAgent.logout',
+  showLog: 'labAgent.showLog',
+} as const;
+
+export function registerConnectionCommands(services: Services): vscode.Disposable[] {
+  return [
+    registerGuarded(services, ConnectionCommand.login, 'Log in', (arg) => services.session.login(loginArgsOf(arg))),
+    registerGuarded(services, ConnectionCommand.logout, 'Log out', () => services.session.logout()),
+    registerGuarded(services, ConnectionCommand.showLog, 'Show log', () => services.log.show()),
+  ];
+}

@@ -1,0 +1,221 @@
+/**
+ * Project commands that change or check a lab: validate, deploy, reconcile
+ * (both directions) and destroy. Each confirms what it is about to do, runs
+ * under cancellable progress, stores the state the agent returns and refreshes
+ * the views. Automation can pass answers in the argument object
+ * (`confirmed`, `replace`, `direction`, `prune`, `wipe`) to skip the prompts.
+ */
+import * as vscode from 'vscode';
+import { AgentError } from '../../common/api/client';
+import type { DeployData, ReconcileData, ValidateData } from '../../common/api/contract';
+import { LensCommand } from '../../common/protocol';
+import { isLabActionAllowed } from '../model/capabilities';
+import { booleanArg, directionOf, fieldOf } from '../model/commandArgs';
+import { planSummaryLine } from '../model/planText';
+import { validationLines } from '../model/reportText';
+import { applyPulledContent } from '../project/applyPulled';
+import { allowedClient } from '../project/gate';
+import { projectPayload, PromptCancelled, resolveLab, storeLabState, type LabContext } from '../project/labContext';
+import { withCancellableProgress } from '../project/progress';
+import type { Services } from '../services';
+import { registerGuarded } from './guard';
+
+export const ProjectCommand = {
+  validate: 'labAgent.validate',
+  deploy: LensCommand.deploy,
+  reconcile: LensCommand.reconcile,
+  push: 'labAgent.reconcileToEmu',
+  pull: 'labAgent.reconcileFromEmu',
+  destroy: LensCommand.destroy,
+} as const;
+
+async function confirm(arg: unknown, message: string, detail: string, action: string): Promise<void> {
+  if (fieldOf(arg, 'confirmed') === true) return;
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, action);
+  if (choice !== action) throw new PromptCancelled();
+}
+
+export async function validateLab(services: Services, arg: unknown): Promise<ValidateData> {
+  const { lab } = await resolveLab(arg);
+  const client = allowedClient(services.session, 'validate', lab);
+  const payload = await projectPayload(lab);
+  const data = await withCancellableProgress(`Validating ${lab.name}…`, (signal) => client.validateProject(payload, { signal }));
+  const lines = validationLines(data);
+  for (const line of lines) services.log.info(`validate ${lab.name}: ${line}`);
+  if (data.status === 'valid') {
+    const note = lines.length > 0 ? ` (${lines.length} warning${lines.length === 1 ? '' : 's'}; see the Problems view)` : '';
+    void vscode.window.showInformationMessage(`${lab.name} is valid${note}.`);
+  } else {
+    const first = lines[0] ?? 'no details given';
+    const more = lines.length > 1 ? ` (+${lines.length - 1} more)` : '';
+    void vscode.window.showWarningMessage(`${lab.name} is not valid: ${first}${more}`, 'Show Log').then((c) => {
+      if (c === 'Show Log') services.log.show();
+    });
+  }
+  return data;
+}
+
+async function deployLab(services: Services, arg: unknown): Promise<DeployData | undefined> {
+  const { lab } = await resolveLab(arg);
+  const client = allowedClient(services.session, 'deploy', lab);
+  await confirm(
+    arg,
+    `Deploy ${lab.name} to the emulator?`,
+    `Creates the lab with its ${lab.doc.nodes.length} node(s), networks and links on the emulator.`,
+    'Deploy',
+  );
+  const payload = await projectPayload(lab);
+  const deploy = (replace: boolean): Promise<DeployData> =>
+    withCancellableProgress(`${replace ? 'Replacing' : 'Deploying'} ${lab.name}…`, (signal) =>
+      client.deployProject(replace ? { ...payload, replace: true } : payload, { signal }),
+    );
+  let data: DeployData;
+  const replaceArg = booleanArg(fieldOf(arg, 'replace'));
+  try {
+    data = await deploy(replaceArg === true);
+  } catch (err) {
+    if (!(err instanceof AgentError) || err.code !== 'lab_exists' || replaceArg === false) throw err;
+    const replace = 'Replace';
+    const choice = await vscode.window.showWarningMessage(
+      `${lab.name} already exists on the emulator. Replace it?`,
+      { modal: true, detail: 'Replacing stops, wipes and deletes the existing lab and its nodes, then deploys the document again.' },
+      replace,
+    );
+    if (choice !== replace) throw new PromptCancelled();
+    data = await deploy(true);
+  }
+  await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
+  services.labStateChanged(lab.uri);
+  services.log.info(`Deployed ${lab.name} as ${data.lab ?? '?'}: ${data.nodes ?? 0} nodes, ${data.links ?? 0} links`);
+  const unsupported = data.unsupported && data.unsupported.length > 0 ? ` Not supported by the emulator: ${data.unsupported.join(', ')}.` : '';
+  const start = 'Start All Nodes';
+  const offerStart = isLabActionAllowed(services.session.capabilities, 'start', lab.mode) && fieldOf(arg, 'confirmed') !== true;
+  const message = `Deployed ${lab.name}: ${data.nodes ?? 0} node(s), ${data.links ?? 0} link(s).${unsupported}`;
+  void (unsupported ? vscode.window.showWarningMessage(message, ...(offerStart ? [start] : [])) : vscode.window.showInformationMessage(message, ...(offerStart ? [start] : []))).then(
+    (choice) => {
+      if (choice === start) void vscode.commands.executeCommand('labAgent.startLab', { uri: lab.uri.toString() });
+    },
+  );
+  return data;
+}
+
+async function chooseDirection(services: Services, lab: LabContext, arg: unknown): Promise<'to_emu' | 'from_emu'> {
+  const given = directionOf(fieldOf(arg, 'direction'));
+  if (given !== undefined) return given;
+  const caps = services.session.capabilities;
+  const items = [
+    { label: '$(cloud-upload) Push to the emulator', detail: 'Change the live lab to match the document (to_emu).', direction: 'to_emu' as const },
+    { label: '$(cloud-download) Pull from the emulator', detail: 'Update the document from the live lab (from_emu); you review the edit.', direction: 'from_emu' as const },
+  ].filter((i) => isLabActionAllowed(caps, i.direction === 'to_emu' ? 'reconcileToEmu' : 'reconcileFromEmu', lab.mode));
+  if (items.length === 0) allowedClient(services.session, 'reconcileToEmu', lab); // throws the reason
+  const picked = await vscode.window.showQuickPick(items, { title: `Reconcile ${lab.name}`, placeHolder: 'Which way?' });
+  if (picked === undefined) throw new PromptCancelled();
+  return picked.direction;
+}
+
+async function choosePrune(arg: unknown, lab: LabContext): Promise<boolean> {
+  const given = booleanArg(fieldOf(arg, 'prune'));
+  if (given !== undefined) return given;
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: 'Keep extra objects', detail: 'Nodes, networks and links only the emulator has stay.', prune: false },
+      { label: 'Delete extra objects (prune)', detail: 'Nodes, networks and links the document does not have are deleted.', prune: true },
+    ],
+    { title: `Push ${lab.name} to the emulator`, placeHolder: 'What about objects that are not in the document?' },
+  );
+  if (picked === undefined) throw new PromptCancelled();
+  return picked.prune;
+}
+
+export async function pushLab(services: Services, lab: LabContext, options: { prune: boolean; planIdentity?: string }): Promise<ReconcileData> {
+  const client = allowedClient(services.session, 'reconcileToEmu', lab);
+  const payload = await projectPayload(lab);
+  const request = { ...payload, direction: 'to_emu', prune: options.prune, ...(options.planIdentity ? { plan_identity: options.planIdentity } : {}) };
+  const data = await withCancellableProgress(`Pushing ${lab.name} to the emulator…`, (signal) => client.reconcileProject(request, { signal }));
+  await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
+  services.labStateChanged(lab.uri);
+  const what = data.changed === false ? 'nothing to change' : planSummaryLine(data.summary);
+  services.log.info(`Pushed ${lab.name}: ${what}`);
+  void vscode.window.showInformationMessage(`Pushed ${lab.name} to the emulator: ${what}.`);
+  return data;
+}
+
+async function pullLab(services: Services, lab: LabContext): Promise<ReconcileData> {
+  const client = allowedClient(services.session, 'reconcileFromEmu', lab);
+  const payload = await projectPayload(lab);
+  const data = await withCancellableProgress(`Pulling ${lab.name} from the emulator…`, (signal) =>
+    client.reconcileProject({ ...payload, direction: 'from_emu' }, { signal }),
+  );
+  await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
+  services.labStateChanged(lab.uri);
+  const outcome = await applyPulledContent(lab.uri, { yaml: data.yaml, files: data.files }, `Pull ${lab.name} from the emulator`);
+  for (const name of outcome.refused) services.log.warn(`Pull ${lab.name}: ignored file ${JSON.stringify(name)}: outside the lab's folder`);
+  if (!outcome.applied) throw new Error(`The pulled changes of ${lab.name} could not be applied to the workspace (is a file read-only?).`);
+  if (outcome.changed.length === 0) {
+    void vscode.window.showInformationMessage(`${lab.name} already matches the emulator.`);
+    return data;
+  }
+  await vscode.window.showTextDocument(lab.uri, { preview: false });
+  const review = 'Review Changes';
+  const save = 'Save All';
+  const refused = outcome.refused.length > 0 ? ` ${outcome.refused.length} file(s) outside the lab's folder were ignored.` : '';
+  void vscode.window
+    .showInformationMessage(
+      `Pulled ${lab.name} from the emulator: ${outcome.changed.length} file(s) updated and not saved yet. Review, then save (Undo reverts).${refused}`,
+      review,
+      save,
+    )
+    .then(async (choice) => {
+      if (choice === review) await vscode.commands.executeCommand('workbench.files.action.compareWithSaved', lab.uri);
+      if (choice === save) await vscode.workspace.saveAll(false);
+    });
+  return data;
+}
+
+async function reconcileLab(services: Services, arg: unknown, fixed?: 'to_emu' | 'from_emu'): Promise<ReconcileData> {
+  const { lab } = await resolveLab(arg);
+  const direction = fixed ?? (await chooseDirection(services, lab, arg));
+  if (direction === 'from_emu') return pullLab(services, lab);
+  allowedClient(services.session, 'reconcileToEmu', lab);
+  const prune = await choosePrune(arg, lab);
+  return pushLab(services, lab, { prune });
+}
+
+async function destroyLab(services: Services, arg: unknown): Promise<unknown> {
+  const { lab } = await resolveLab(arg);
+  const client = allowedClient(services.session, 'destroy', lab);
+  let wipe = booleanArg(fieldOf(arg, 'wipe'));
+  if (fieldOf(arg, 'confirmed') === true) {
+    wipe = wipe ?? true;
+  } else {
+    const destroy = 'Destroy';
+    const keep = 'Destroy, Keep Node Disks';
+    const choice = await vscode.window.showWarningMessage(
+      `Destroy ${lab.name} on the emulator?`,
+      { modal: true, detail: 'Deletes the lab, its nodes, networks and links. "Destroy" also wipes the nodes\' disks; the lab file stays.' },
+      destroy,
+      keep,
+    );
+    if (choice === undefined) throw new PromptCancelled();
+    wipe = choice === destroy;
+  }
+  const payload = await projectPayload(lab);
+  const data = await withCancellableProgress(`Destroying ${lab.name}…`, (signal) =>
+    client.destroyProject(wipe ? payload : { ...payload, wipe: false }, { signal }),
+  );
+  services.labStateChanged(lab.uri);
+  services.log.info(`Destroyed ${lab.name} (${data.lab ?? '?'}), wiped: ${String(data.wiped ?? wipe)}`);
+  void vscode.window.showInformationMessage(`Destroyed ${lab.name}${wipe ? '' : ' (node disks kept)'}.`);
+  return data;
+}
+
+export function registerProjectCommands(services: Services): vscode.Disposable[] {
+  return [
+    registerGuarded(services, ProjectCommand.validate, 'Validate', (arg) => validateLab(services, arg)),
+    registerGuarded(services, ProjectCommand.deploy, 'Deploy', (arg) => deployLab(services, arg)),
+    registerGuarded(services, ProjectCommand.reconcile, 'Reconcile', (arg) => reconcileLab(services, arg)),
+    registerGuarded(services, ProjectCommand.push, 'Push to the emulator', (arg) => reconcileLab(services, arg, 'to_emu')),
+    registerGuarded(services, ProjectCommand.pull, 'Pull from the emulator', (arg) => reconcileLab(services, arg, 'from_emu')),
+    registerGuarded(services, ProjectCommand.destroy, 'Destroy', (arg) => destroyLab(services, arg)),
+  ];
+}

@@ -1,0 +1,142 @@
+/**
+ * Run a command on a node's console and show what it printed (execConsole),
+ * or one command on several nodes at once (execConsoleMany). Output goes to
+ * the "Lab Agent: Console Output" channel, one block per node.
+ * Automation: `{ uri, node, command }` and `{ uri, nodes, command }` skip the
+ * prompts and return the agent's data.
+ */
+import * as vscode from 'vscode';
+import type { AgentClient } from '../../common/api/client';
+import type { ConsoleExecData, ConsoleExecManyData, ConsoleExecResult } from '../../common/api/contract';
+import { registerGuarded } from '../commands/guard';
+import { isLabActionAllowed } from '../model/capabilities';
+import { fieldOf, nodeListOf, stringArg, targetOfArg } from '../model/commandArgs';
+import { allowedClient } from '../project/gate';
+import { consolePayload, observationPayload, PromptCancelled, resolveLab, resolveNode, type LabContext } from '../project/labContext';
+import { withCancellableProgress } from '../project/progress';
+import type { Services } from '../services';
+
+export const ConsoleExecCommand = {
+  one: 'labAgent.execConsole',
+  many: 'labAgent.execConsoleMany',
+} as const;
+
+/** Extra time the HTTP call gets beyond the command's own timeout. */
+const CALL_MARGIN_MS = 5000;
+
+function timeoutOf(arg: unknown): number | undefined {
+  const t = fieldOf(arg, 'timeout_ms');
+  return typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : undefined;
+}
+
+async function askCommand(arg: unknown, where: string): Promise<string> {
+  const given = stringArg(fieldOf(arg, 'command'));
+  if (given !== undefined) return given;
+  const value = await vscode.window.showInputBox({
+    title: `Run on ${where}`,
+    prompt: 'The command to type on the console (its output is shown when it finishes)',
+    placeHolder: 'show version',
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === '' ? 'Enter a command.' : undefined),
+  });
+  if (value === undefined) throw new PromptCancelled();
+  return value.trim();
+}
+
+class ConsoleExec {
+  private channel: vscode.OutputChannel | undefined;
+
+  constructor(private readonly services: Services) {}
+
+  private output(): vscode.OutputChannel {
+    this.channel ??= vscode.window.createOutputChannel('Lab Agent: Console Output');
+    return this.channel;
+  }
+
+  private printResult(lab: LabContext, r: ConsoleExecResult | ConsoleExecData, ok: boolean, error?: string): void {
+    const out = this.output();
+    const took = typeof r.duration_ms === 'number' ? ` (${r.duration_ms} ms)` : '';
+    out.appendLine(`── ${lab.name}/${r.node ?? '?'} $ ${r.command ?? ''}${took}${ok ? '' : '  FAILED'}`);
+    if (ok) out.append((r.output ?? '').replace(/\r\n?/g, '\n').replace(/\n?$/, '\n'));
+    else out.appendLine(`   ${error ?? 'failed'}`);
+    out.appendLine('');
+  }
+
+  async one(arg: unknown): Promise<ConsoleExecData> {
+    const { lab, node: given } = await resolveLab(arg);
+    const client = allowedClient(this.services.session, 'consoleExec', lab);
+    const node = await resolveNode(lab, given, 'Run a command on which node?');
+    const command = await askCommand(arg, `${lab.name}/${node}`);
+    const timeout = timeoutOf(arg);
+    const payload = await consolePayload(lab, { node, command, ...(timeout !== undefined ? { timeout_ms: timeout } : {}) });
+    const data = await withCancellableProgress(`Running "${command}" on ${lab.name}/${node}…`, (signal) =>
+      client.execConsole(payload, { signal, ...(timeout !== undefined ? { timeoutMs: timeout + CALL_MARGIN_MS } : {}) }),
+    );
+    this.printResult(lab, { ...data, node: data.node ?? node, command: data.command ?? command }, true);
+    this.output().show(true);
+    return data;
+  }
+
+  async many(arg: unknown, selection?: unknown): Promise<ConsoleExecManyData> {
+    const { lab } = await resolveLab(arg);
+    const client = allowedClient(this.services.session, 'consoleExec', lab);
+    const nodes = nodeListOf(fieldOf(arg, 'nodes')) ?? selectedNodes(lab, selection) ?? (await this.pickNodes(client, lab));
+    const command = await askCommand(arg, `${nodes.length} node(s) of ${lab.name}`);
+    const timeout = timeoutOf(arg);
+    const payload = await consolePayload(lab, {
+      targets: nodes.map((node) => ({ node, command })),
+      ...(timeout !== undefined ? { timeout_ms: timeout } : {}),
+    });
+    const data = await withCancellableProgress(`Running "${command}" on ${nodes.length} node(s) of ${lab.name}…`, (signal) =>
+      client.execConsoleMany(payload, { signal, ...(timeout !== undefined ? { timeoutMs: timeout + CALL_MARGIN_MS } : {}) }),
+    );
+    const results = data.results ?? [];
+    results.forEach((r, i) => this.printResult(lab, { ...r, node: r.node ?? nodes[i], command: r.command ?? command }, r.ok === true, r.error ?? r.code));
+    this.output().show(true);
+    const failed = results.filter((r) => r.ok !== true).length;
+    const text = `Ran "${command}" on ${results.length} node(s) of ${lab.name}: ${results.length - failed} succeeded${failed > 0 ? `, ${failed} failed` : ''}.`;
+    this.services.log.info(text);
+    void (failed > 0 ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
+    return data;
+  }
+
+  /** Nodes whose consoles are up, from the agent when it lists consoles, else from the document. */
+  private async pickNodes(client: AgentClient, lab: LabContext): Promise<string[]> {
+    let items: { label: string; description?: string; picked: boolean }[];
+    if (isLabActionAllowed(this.services.session.capabilities, 'consoles', lab.mode)) {
+      const data = await client.listProjectConsoles(observationPayload(lab));
+      items = (data.consoles ?? [])
+        .filter((c): c is typeof c & { node: string } => typeof c.node === 'string' && c.node !== '')
+        .map((c) => ({ label: c.node, description: [c.console_type, c.state].filter(Boolean).join(' · '), picked: c.state === 'running' }));
+    } else {
+      items = lab.doc.nodes.map((n) => ({ label: n.name, description: n.resolved.template, picked: true }));
+    }
+    if (items.length === 0) throw new Error(`${lab.name} has no node consoles. Deploy and start the lab first.`);
+    const picked = await vscode.window.showQuickPick(items, { title: `Run a command on nodes of ${lab.name}`, canPickMany: true, placeHolder: 'Pick the nodes' });
+    if (picked === undefined || picked.length === 0) throw new PromptCancelled();
+    return picked.map((p) => p.label);
+  }
+
+  dispose(): void {
+    this.channel?.dispose();
+  }
+}
+
+/** Nodes selected in a tree (several rows of the same lab), when the command came from there. */
+function selectedNodes(lab: LabContext, selection: unknown): string[] | undefined {
+  if (!Array.isArray(selection)) return undefined;
+  const nodes = selection
+    .map((item) => targetOfArg(item))
+    .filter((t): t is { uri: string; node: string } => t !== undefined && t.node !== undefined && t.uri === lab.uri.toString())
+    .map((t) => t.node);
+  return nodes.length > 1 ? nodes : undefined;
+}
+
+export function registerConsoleExec(services: Services): vscode.Disposable[] {
+  const exec = new ConsoleExec(services);
+  return [
+    exec,
+    registerGuarded(services, ConsoleExecCommand.one, 'Run console command', (arg) => exec.one(arg)),
+    registerGuarded(services, ConsoleExecCommand.many, 'Run console command on nodes', (arg, selection) => exec.many(arg, selection)),
+  ];
+}

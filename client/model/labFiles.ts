@@ -1,0 +1,48 @@
+/**
+ * File names for what the agent sends back (import, reconcile from_emu): the
+ * agent names config files by relative path, and those names must not reach
+ * outside the lab's folder whatever the agent says.
+ */
+
+/** The path segments of a safe relative path, or undefined for an unsafe one. */
+export function safeRelativeSegments(name: string): string[] | undefined {
+  if (typeof name !== 'string' || name === '' || name.includes('\0')) return undefined;
+  const normalized = name.replace(/\\/g, '/');
+  if (normalized.startsWith('/') || /^[A-Za-z]:/.test(normalized)) return undefined;
+  const segments = normalized.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.length === 0 || segments.some((s) => s === '..')) return undefined;
+  return segments;
+}
+
+/** A folder/file name for an imported lab: letters, digits, dot, dash, underscore. */
+export function labFileStem(name: string | undefined, fallback: string): string {
+  const cleaned = (name ?? '')
+    .replace(/\.unl$/i, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '');
+  return cleaned !== '' ? cleaned.slice(0, 80) : fallback;
+}
+
+/** The last path segment of an emulator lab path, without `.unl`: "/x/core.unl" → "core". */
+export function emulatorLabBaseName(labPath: string): string {
+  const last = labPath.split('/').filter(Boolean).pop() ?? '';
+  return last.replace(/\.unl$/i, '');
+}
+
+/** Emulator lab paths the emulator routes (decisions §1). */
+export const EMULATOR_LAB_PATH = /^\/[A-Za-z0-9_+ /-]+\.unl$/;
+
+export function emulatorLabPathProblem(value: string): string | undefined {
+  const v = value.trim();
+  if (v === '') return 'Enter the path of a lab on the emulator, e.g. /examples/campus.unl';
+  if (!v.startsWith('/')) return 'The path starts with "/", e.g. /examples/campus.unl';
+  if (!v.endsWith('.unl')) return 'Emulator lab paths end in ".unl", e.g. /examples/campus.unl';
+  if (!EMULATOR_LAB_PATH.test(v)) return 'Only letters, digits, space, "_", "+", "-" and "/" are allowed in the path.';
+  return undefined;
+}
+
+/** The lab's display name: the document's `name`, or the file name without `.lab.yaml`. */
+export function labDisplayName(docName: string | undefined, fileName: string): string {
+  if (docName !== undefined && docName.trim() !== '') return docName.trim();
+  return fileName.replace(/\.lab\.ya?ml$/i, '').replace(/\.ya?ml$/i, '') || fileName;
+}

@@ -1,0 +1,15 @@
+/** What the feature modules share, handed to each of them by activate(). */
+import type * as vscode from 'vscode';
+import type { Session } from './connection/session';
+import type { Log } from './log';
+
+export interface Services {
+  session: Session;
+  log: Log;
+  /** The lab's stored or live state changed: tell the language server and refresh the Labs and Consoles views. */
+  labStateChanged(uri: vscode.Uri): void;
+  /** Fires when the Labs and Consoles views should load again. */
+  readonly onLabViewsStale: vscode.Event<void>;
+  /** Templates or network types were refreshed: the language server drops its cached catalogue too. */
+  refreshCatalogue(): void;
+}

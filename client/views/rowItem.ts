@@ -1,0 +1,39 @@
+/** TreeRow (plain data, client/model) → vscode.TreeItem, and the pieces every view shares. */
+import * as vscode from 'vscode';
+import { describeError } from '../model/errors';
+import type { TreeRow } from '../model/treeRow';
+import type { Services } from '../services';
+import { logFailure } from '../log';
+
+const COLLAPSIBLE = {
+  none: vscode.TreeItemCollapsibleState.None,
+  collapsed: vscode.TreeItemCollapsibleState.Collapsed,
+  expanded: vscode.TreeItemCollapsibleState.Expanded,
+} as const;
+
+export function treeItemOf<T>(row: TreeRow<T>, command?: vscode.Command): vscode.TreeItem {
+  const item = new vscode.TreeItem(row.label, COLLAPSIBLE[row.collapsible]);
+  item.id = row.id;
+  item.description = row.description;
+  item.tooltip = row.tooltip;
+  item.iconPath = new vscode.ThemeIcon(row.icon, row.iconColor ? new vscode.ThemeColor(row.iconColor) : undefined);
+  item.contextValue = row.contextValue;
+  if (command !== undefined) item.command = command;
+  return item;
+}
+
+/** A row that only tells something (an error, "not deployed"), carrying no target. */
+export function messageRow<T>(id: string, label: string, icon: string, data: T, tooltip?: string): TreeRow<T> {
+  return { id, label, icon, collapsible: 'none', contextValue: 'message', tooltip, data };
+}
+
+/**
+ * Loading a view's rows failed: log it, let an expired session prompt a login,
+ * and return the line the view shows instead of the rows.
+ */
+export function viewFailure(services: Services, what: string, err: unknown): string {
+  logFailure(services.log, what, err);
+  const described = describeError(err);
+  if (described.kind === 'session') void services.session.sessionLost(err);
+  return `${what} failed: ${described.message}`;
+}

@@ -1,0 +1,96 @@
+/**
+ * Templates view: the agent's node templates, optionally only the provisioned
+ * ones (setting labAgent.templates.provisionedOnly, toggled from the view title);
+ * each expands to its images (with availability) and its attributes.
+ */
+import * as vscode from 'vscode';
+import { provisionedOnly, updateSetting } from '../connection/settings';
+import { registerGuarded } from '../commands/guard';
+import { templateDetailRows, templateRows, type TemplateRowData } from '../model/catalogueRows';
+import type { TreeRow } from '../model/treeRow';
+import type { Services } from '../services';
+import { treeItemOf, viewFailure } from './rowItem';
+
+export const TemplatesView = {
+  id: 'labAgent.templates',
+  refresh: 'labAgent.refreshTemplates',
+  showProvisionedOnly: 'labAgent.showProvisionedTemplates',
+  showAll: 'labAgent.showAllTemplates',
+  contextKey: 'labAgent.templates.provisionedOnly',
+} as const;
+
+type Row = TreeRow<TemplateRowData>;
+
+class TemplatesTree implements vscode.TreeDataProvider<Row> {
+  private readonly changed = new vscode.EventEmitter<Row | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  view: vscode.TreeView<Row> | undefined;
+
+  constructor(private readonly services: Services) {}
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(row: Row): vscode.TreeItem {
+    return treeItemOf(row);
+  }
+
+  async getChildren(row?: Row): Promise<Row[]> {
+    if (row?.children !== undefined) return row.children;
+    const session = this.services.session;
+    if (session.current.state !== 'connected') return [];
+    try {
+      const client = session.agent();
+      if (row === undefined) {
+        const only = provisionedOnly();
+        const data = await client.listTemplates(only ? { provisioned: 'true' } : {});
+        const rows = templateRows(data, only);
+        this.setMessage(rows.length === 0 ? (only ? 'No provisioned templates. Show all templates from the view title.' : 'The agent has no templates.') : undefined);
+        return rows;
+      }
+      if (row.data.templateId === undefined) return [];
+      return templateDetailRows(await client.getTemplate({ id: row.data.templateId }));
+    } catch (err) {
+      this.setMessage(viewFailure(this.services, 'Loading templates', err));
+      return [];
+    }
+  }
+
+  private setMessage(message: string | undefined): void {
+    if (this.view !== undefined) this.view.message = message;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+export function registerTemplatesView(services: Services): vscode.Disposable[] {
+  const tree = new TemplatesTree(services);
+  const view = vscode.window.createTreeView(TemplatesView.id, { treeDataProvider: tree, showCollapseAll: true });
+  tree.view = view;
+  const setFilter = async (only: boolean): Promise<void> => {
+    await updateSetting('templates.provisionedOnly', only);
+    await vscode.commands.executeCommand('setContext', TemplatesView.contextKey, only);
+    tree.refresh();
+  };
+  void vscode.commands.executeCommand('setContext', TemplatesView.contextKey, provisionedOnly());
+  return [
+    tree,
+    view,
+    registerGuarded(services, TemplatesView.refresh, 'Refresh templates', () => {
+      services.refreshCatalogue();
+      tree.refresh();
+    }),
+    registerGuarded(services, TemplatesView.showProvisionedOnly, 'Show provisioned templates', () => setFilter(true)),
+    registerGuarded(services, TemplatesView.showAll, 'Show all templates', () => setFilter(false)),
+    services.session.onDidChange(() => tree.refresh()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('labAgent.templates.provisionedOnly')) {
+        void vscode.commands.executeCommand('setContext', TemplatesView.contextKey, provisionedOnly());
+        tree.refresh();
+      }
+    }),
+  ];
+}
