@@ -1,1 +1,118 @@
-console.log("agent");
+/**
+ * The reference agent's command line: `node dist/agent.js [options]`.
+ * Prints the two lines tests and the e2e runner read (listening URL and
+ * certificate fingerprint), then serves until SIGINT or SIGTERM.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_PORT } from '../common/api/contract';
+import type { AgentUser } from './context';
+import { DEFAULT_BOOT_MS, DEFAULT_USER, startAgent, type AgentOptions } from './server';
+
+const USAGE = `Usage: node dist/agent.js [options]
+
+The Lab Agent reference agent: the v1 agent API over HTTPS, in front of a
+simulated EVE-NG style emulator.
+
+Options:
+  --host HOST           address to listen on (default 127.0.0.1)
+  --port PORT           port to listen on; 0 picks a free one (default ${DEFAULT_PORT})
+  --user NAME:PASSWORD  a user who may log in; repeat for more users
+                        (default: the demo user "lab" with password "lab")
+  --data-dir DIR        certificate, emulator labs and apply journal (default .agent-data)
+  --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
+  --help                show this help
+`;
+
+class UsageError extends Error {}
+
+function parseCommandLine(argv: string[]): AgentOptions | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        user: { type: 'string', multiple: true },
+        'data-dir': { type: 'string' },
+        'boot-ms': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  const integer = (flag: string, text: string | undefined, max: number): number | undefined => {
+    if (text === undefined) return undefined;
+    if (!/^\d+$/.test(text) || Number(text) > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}, not "${text}".`);
+    return Number(text);
+  };
+  const users: AgentUser[] = (v.user ?? []).map((spec) => {
+    const colon = spec.indexOf(':');
+    if (colon <= 0 || colon === spec.length - 1) throw new UsageError('--user takes NAME:PASSWORD, with a non-empty name and password.');
+    return { username: spec.slice(0, colon), password: spec.slice(colon + 1) };
+  });
+  if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host must not be empty.');
+  if (v['data-dir'] !== undefined && v['data-dir'].trim() === '') throw new UsageError('--data-dir must not be empty.');
+  return {
+    host: v.host,
+    port: integer('--port', v.port, 65535),
+    users,
+    dataDir: v['data-dir'] ?? '.agent-data',
+    bootMs: integer('--boot-ms', v['boot-ms'], 600_000),
+    log: (message) => console.error(`[agent] ${message}`),
+  };
+}
+
+async function main(): Promise<void> {
+  let options: AgentOptions | 'help';
+  try {
+    options = parseCommandLine(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`lab-agent: ${e.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  let agent;
+  try {
+    agent = await startAgent(options);
+  } catch (e) {
+    const error = e as NodeJS.ErrnoException;
+    const reason =
+      error.code === 'EADDRINUSE' ? `port ${options.port ?? DEFAULT_PORT} is already in use; pick another with --port (0 picks a free one)` :
+      error.code === 'EACCES' ? `not allowed to listen there (${error.message})` :
+      error.message;
+    process.stderr.write(`lab-agent: cannot start: ${reason}\n`);
+    process.exit(1);
+  }
+  console.log(`Lab Agent reference agent listening on ${agent.url}`);
+  console.log(`Certificate SHA-256 fingerprint: ${agent.fingerprint}`);
+  if (!options.users?.length) console.log(`Using the default user ${DEFAULT_USER.username}, password ${DEFAULT_USER.password} (set your own with --user NAME:PASSWORD).`);
+  else console.log(`Users: ${options.users.map((u) => u.username).join(', ')}`);
+
+  const stop = (signal: string) => {
+    console.log(`Stopping (${signal})…`);
+    agent.close().then(
+      () => process.exit(0),
+      (e: Error) => {
+        process.stderr.write(`lab-agent: error while stopping: ${e.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  // A bug in one request must not take the agent (and everyone's sessions) down.
+  process.on('uncaughtException', (e) => console.error(`[agent] internal error (kept running): ${e.stack ?? e.message}`));
+  process.on('unhandledRejection', (e) => console.error(`[agent] internal error (kept running): ${e instanceof Error ? e.stack : String(e)}`));
+}
+
+void main();

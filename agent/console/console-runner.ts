@@ -1,0 +1,98 @@
+/**
+ * Runs one command on a node's console the way a person would over telnet:
+ * press Enter and wait for the prompt, type the command, collect what the
+ * device prints until the prompt comes back. Commands on one node take turns,
+ * so their output cannot interleave.
+ */
+import { StringDecoder } from 'node:string_decoder';
+import type { EmulatorClient } from '../emulator/backend';
+import { TelnetDecoder } from './telnet';
+
+export interface CommandOutput {
+  output: string;
+  durationMs: number;
+  /** The prompt did not come back in time; `output` is what arrived until then. */
+  timedOut: boolean;
+}
+
+/** A prompt line: "r1#", "r1>", "root@r1:~# ", "VPCS> ", "user@host$ ". */
+const PROMPT_LINE = /^\S[^\r\n]*[#>$%] ?$/;
+/** Output can arrive in pieces; a prompt counts once nothing more comes for this long. */
+const QUIET_MS = 15;
+
+function endsWithPrompt(text: string): boolean {
+  const lastLine = text.slice(text.lastIndexOf('\n') + 1);
+  return PROMPT_LINE.test(lastLine);
+}
+
+export class ConsoleRunner {
+  private readonly turns = new Map<string, Promise<unknown>>();
+
+  async run(client: EmulatorClient, lab: string, nodeId: number, command: string, timeoutMs: number): Promise<CommandOutput> {
+    const key = `${lab}#${nodeId}`;
+    const previous = this.turns.get(key) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(() => this.runNow(client, lab, nodeId, command, timeoutMs));
+    this.turns.set(key, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.turns.get(key) === mine) this.turns.delete(key);
+    }
+  }
+
+  private async runNow(client: EmulatorClient, lab: string, nodeId: number, command: string, timeoutMs: number): Promise<CommandOutput> {
+    const stream = await client.openConsole(lab, nodeId);
+    const telnet = new TelnetDecoder('client');
+    const utf8 = new StringDecoder('utf8');
+    let text = '';
+    let waiter: (() => void) | undefined;
+    stream.on('data', (chunk: Buffer) => {
+      text += utf8.write(telnet.decode(chunk));
+      waiter?.();
+    });
+    let closed = false;
+    stream.on('close', () => {
+      closed = true;
+      waiter?.();
+    });
+    stream.on('error', () => undefined);
+
+    const deadline = Date.now() + timeoutMs;
+    /** Waits until the text after `from` ends with a prompt (and, if asked, has a line break first). */
+    const promptAfter = (from: number, needNewline: boolean) =>
+      new Promise<boolean>((resolve) => {
+        let quiet: NodeJS.Timeout | undefined;
+        const overall = setTimeout(() => finish(false), Math.max(0, deadline - Date.now()));
+        const finish = (ok: boolean) => {
+          clearTimeout(overall);
+          if (quiet) clearTimeout(quiet);
+          waiter = undefined;
+          resolve(ok);
+        };
+        waiter = () => {
+          if (quiet) clearTimeout(quiet);
+          const tail = text.slice(from);
+          if (closed) return finish(false);
+          if ((!needNewline || tail.includes('\n')) && endsWithPrompt(tail)) quiet = setTimeout(() => finish(true), QUIET_MS);
+        };
+        waiter();
+      });
+
+    try {
+      stream.write('\r');
+      if (!(await promptAfter(0, false))) return { output: text.replace(/\r\n?/g, '\n'), durationMs: 0, timedOut: true };
+      const start = text.length;
+      const started = Date.now();
+      stream.write(`${command}\r`);
+      const ok = await promptAfter(start, true);
+      const durationMs = Date.now() - started;
+      const tail = text.slice(start);
+      // Drop the echoed command line and, when it came, the closing prompt.
+      const afterEcho = tail.slice(tail.indexOf('\n') + 1);
+      const output = ok ? afterEcho.slice(0, afterEcho.lastIndexOf('\n') + 1) : afterEcho;
+      return { output: output.replace(/\r\n?/g, '\n'), durationMs, timedOut: !ok };
+    } finally {
+      stream.destroy();
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/** Telnet bytes and the two ways of reading them (a device console's, and a client's). */
+
+export const IAC = 255;
+export const DONT = 254;
+export const DO = 253;
+export const WONT = 252;
+export const WILL = 251;
+export const SB = 250;
+export const SE = 240;
+export const OPT_BINARY = 0;
+export const OPT_ECHO = 1;
+export const OPT_SGA = 3;
+
+const ESC = 0x1b;
+const BEL = 0x07;
+
+/**
+ * What an EVE-NG console server sends to every client on connect: it will echo,
+ * suppress go-ahead and speak binary both ways, then sets the terminal title.
+ */
+export function consoleGreeting(title: string): Buffer {
+  return Buffer.concat([
+    Buffer.from([IAC, WILL, OPT_ECHO, IAC, WILL, OPT_SGA, IAC, WILL, OPT_BINARY, IAC, DO, OPT_BINARY]),
+    Buffer.from([ESC]),
+    Buffer.from(`]0;${title}`, 'utf8'),
+    Buffer.from([BEL]),
+  ]);
+}
+
+type State = 'data' | 'iac' | 'skip' | 'sb' | 'sb_iac';
+
+/**
+ * Removes telnet commands from a byte stream, keeping state across chunks.
+ *
+ * - `device` reads input the way EVE-NG's console server does: after IAC it
+ *   drops the next two bytes whatever they are (IAC IAC is a literal 0xFF and a
+ *   subnegotiation is skipped up to IAC SE).
+ * - `client` reads a server's output per RFC 854: option commands are three
+ *   bytes, other commands two.
+ */
+export class TelnetDecoder {
+  private state: State = 'data';
+
+  constructor(private readonly mode: 'device' | 'client') {}
+
+  decode(chunk: Buffer): Buffer {
+    const out = Buffer.allocUnsafe(chunk.length);
+    let n = 0;
+    for (const byte of chunk) {
+      switch (this.state) {
+        case 'data':
+          if (byte === IAC) this.state = 'iac';
+          else out[n++] = byte;
+          break;
+        case 'iac':
+          if (byte === IAC) {
+            out[n++] = IAC;
+            this.state = 'data';
+          } else if (byte === SB) {
+            this.state = 'sb';
+          } else if (this.mode === 'device' || (byte >= WILL && byte <= DONT)) {
+            this.state = 'skip';
+          } else {
+            this.state = 'data';
+          }
+          break;
+        case 'skip':
+          this.state = 'data';
+          break;
+        case 'sb':
+          if (byte === IAC) this.state = 'sb_iac';
+          break;
+        case 'sb_iac':
+          this.state = byte === SE ? 'data' : 'sb';
+          break;
+      }
+    }
+    return out.subarray(0, n);
+  }
+}

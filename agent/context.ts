@@ -1,0 +1,25 @@
+/**
+ * Everything a request handler may use, made once per running agent (no
+ * module-level state, so several agents can run in one process, as tests do).
+ */
+import type { EmulatorBackend } from './emulator/backend';
+import type { ConsoleTickets } from './console/tickets';
+import type { ConsoleRunner } from './console/console-runner';
+import type { LabActivity } from './projects/lab-activity';
+import type { SessionStore } from './sessions';
+
+export interface AgentUser {
+  username: string;
+  password: string;
+}
+
+export interface AgentContext {
+  clock: () => number;
+  users: AgentUser[];
+  sessions: SessionStore;
+  backend: EmulatorBackend;
+  activity: LabActivity;
+  tickets: ConsoleTickets;
+  consoles: ConsoleRunner;
+  log: (message: string) => void;
+}

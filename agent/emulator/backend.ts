@@ -1,0 +1,194 @@
+/**
+ * What the agent needs from the network emulator behind it, shaped after the
+ * EVE-NG REST API. The reference agent ships a simulated implementation
+ * (simulated/); a real EVE-NG backend implements the same interfaces.
+ */
+import type { Duplex } from 'node:stream';
+
+/** EVE-NG node status: 0 stopped, 1 starting, 2 running, 3 stopping. */
+export type EmuNodeStatus = 0 | 1 | 2 | 3;
+
+export type EmuTemplateType = 'qemu' | 'iol' | 'dynamips' | 'vpcs' | 'docker';
+export type EmuConsoleType = 'telnet' | 'vnc' | 'rdp';
+
+export interface EmuTemplateImage {
+  id: string;
+  available: boolean;
+}
+
+/** One option a template offers for its nodes (EVE-NG's template options). */
+export interface EmuTemplateAttribute {
+  name: string;
+  label: string;
+  kind: 'input' | 'list' | 'checkbox' | 'textarea';
+  group: 'basic' | 'hardware' | 'advanced';
+  values?: string[];
+}
+
+export interface EmuNodeDefaults {
+  cpu: number;
+  ram: number;
+  ethernet: number;
+  icon: string;
+  console: EmuConsoleType;
+}
+
+export interface EmuTemplate {
+  id: string;
+  description: string;
+  type: EmuTemplateType;
+  provisioned: boolean;
+  configSupported: boolean;
+  /** Images in the emulator's order. */
+  images: EmuTemplateImage[];
+  /** The image a node gets when none is given (EVE-NG: the last available one; '' when none). */
+  defaultImage: string;
+  attributes: EmuTemplateAttribute[];
+  ethFormat: string;
+  ethName?: string[];
+  defaults: EmuNodeDefaults;
+}
+
+export interface EmuNetworkType {
+  id: string;
+  label: string;
+  icon: string;
+  supported: boolean;
+}
+
+export interface EmuIcon {
+  id: string;
+  label: string;
+}
+
+export interface EmuInterface {
+  index: number;
+  name: string;
+  /** The network the interface is attached to; 0 when unconnected. */
+  networkId: number;
+}
+
+/** What a node is made of; everything the agent may set when adding or editing one. */
+export interface EmuNodeSpec {
+  name: string;
+  template: string;
+  image: string;
+  icon: string;
+  cpu: number;
+  ram: number;
+  ethernet: number;
+  console: EmuConsoleType;
+  /** Startup configuration text; undefined when the node has none. */
+  config?: string;
+  left: number;
+  top: number;
+}
+
+export interface EmuNode extends EmuNodeSpec {
+  id: number;
+  type: EmuTemplateType;
+  status: EmuNodeStatus;
+  /** The node's console address, e.g. telnet://127.0.0.1:32769. */
+  url: string;
+  interfaces: EmuInterface[];
+}
+
+export interface EmuNetworkSpec {
+  name: string;
+  type: string;
+  /** false for the hidden bridge behind a node-to-node link. */
+  visibility: boolean;
+  left: number;
+  top: number;
+}
+
+export interface EmuNetwork extends EmuNetworkSpec {
+  id: number;
+}
+
+export interface EmuLab {
+  path: string;
+  name: string;
+  description: string;
+  /** The emulator's lab lock: a locked lab refuses changes. */
+  locked: boolean;
+  nodes: EmuNode[];
+  networks: EmuNetwork[];
+}
+
+export interface EmuStatus {
+  version: string;
+  edition: string;
+  /** The emulator's web UI, for links shown to users. */
+  baseUrl: string;
+}
+
+export type EmuErrorKind =
+  /** The lab, node or network does not exist. */
+  | 'not_found'
+  /** The path is taken. */
+  | 'exists'
+  /** The lab is locked. */
+  | 'locked'
+  /** The emulator refused the request (e.g. a node whose image is missing). */
+  | 'refused'
+  /** The emulator session expired. */
+  | 'session_expired'
+  /** The emulator does not answer. */
+  | 'unreachable';
+
+export class EmuError extends Error {
+  constructor(
+    readonly kind: EmuErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EmuError';
+  }
+}
+
+/**
+ * One emulator session (EVE-NG: a login cookie). Every call extends the
+ * session; a session idle for too long fails every call with
+ * EmuError('session_expired').
+ */
+export interface EmulatorClient {
+  status(): Promise<EmuStatus>;
+  listTemplates(): Promise<EmuTemplate[]>;
+  getTemplate(id: string): Promise<EmuTemplate | undefined>;
+  listNetworkTypes(): Promise<{ types: EmuNetworkType[]; natOnly: boolean }>;
+  listIcons(): Promise<EmuIcon[]>;
+
+  getLab(path: string): Promise<EmuLab | undefined>;
+  createLab(path: string, meta: { name: string; description: string }): Promise<void>;
+  editLab(path: string, meta: { name?: string; description?: string }): Promise<void>;
+  /** Copies a lab to a new path (EVE-NG: POST /api/labs with a source). */
+  cloneLab(source: string, destination: string): Promise<void>;
+  deleteLab(path: string): Promise<void>;
+
+  addNode(path: string, spec: EmuNodeSpec): Promise<EmuNode>;
+  editNode(path: string, id: number, changes: Partial<EmuNodeSpec>): Promise<void>;
+  deleteNode(path: string, id: number): Promise<void>;
+  addNetwork(path: string, spec: EmuNetworkSpec): Promise<EmuNetwork>;
+  editNetwork(path: string, id: number, changes: Partial<EmuNetworkSpec>): Promise<void>;
+  deleteNetwork(path: string, id: number): Promise<void>;
+  /** Attaches interface `index` of a node to a network; networkId 0 detaches it. */
+  connectInterface(path: string, nodeId: number, index: number, networkId: number): Promise<void>;
+
+  startNode(path: string, id: number): Promise<void>;
+  /** stopmode: 0 graceful, 1 poweroff, 2 hibernate, 3 auto. */
+  stopNode(path: string, id: number, stopmode: number): Promise<void>;
+  wipeNode(path: string, id: number): Promise<void>;
+
+  /** Connects to a node's telnet console; the stream speaks telnet as EVE-NG's console server does. */
+  openConsole(path: string, id: number): Promise<Duplex>;
+  /** The emulator's web page for a lab. */
+  labUrl(path: string): string;
+}
+
+export interface EmulatorBackend {
+  /** Logs in to the emulator for one agent session. */
+  connect(username: string): Promise<EmulatorClient>;
+  /** Finishes pending writes and drops connections; the backend is unusable afterwards. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,111 @@
+/**
+ * The simulated emulator's labs, kept in memory and saved to one JSON file in
+ * the data directory (written atomically, a moment after each change), so labs
+ * and node states survive an agent restart as they would on a real server.
+ */
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EmuConsoleType, EmuNodeStatus } from '../backend';
+import { writeFileAtomic } from '../../storage/atomic-file';
+
+export interface StoredNode {
+  id: number;
+  name: string;
+  template: string;
+  image: string;
+  icon: string;
+  cpu: number;
+  ram: number;
+  ethernet: number;
+  console: EmuConsoleType;
+  config?: string;
+  left: number;
+  top: number;
+  status: EmuNodeStatus;
+  /** When a starting or stopping node finishes its transition (emulator clock, ms). */
+  transitionEndsAt?: number;
+  /** When the node last started (emulator clock, ms), for uptime. */
+  startedAt?: number;
+  /** Network id per interface index; 0 when unconnected. */
+  links: number[];
+}
+
+export interface StoredNetwork {
+  id: number;
+  name: string;
+  type: string;
+  visibility: boolean;
+  left: number;
+  top: number;
+}
+
+export interface StoredLab {
+  path: string;
+  name: string;
+  description: string;
+  locked: boolean;
+  nodes: StoredNode[];
+  networks: StoredNetwork[];
+  nextNodeId: number;
+  nextNetworkId: number;
+}
+
+interface StoredState {
+  version: 1;
+  labs: StoredLab[];
+}
+
+const STATE_FILE = 'emulator-state.json';
+const SAVE_DELAY_MS = 25;
+
+export class LabStore {
+  readonly labs = new Map<string, StoredLab>();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly file: string,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  /** Loads the saved labs, or starts from `seed` on first run (or when the file is unreadable). */
+  static open(dataDir: string, seed: () => StoredLab[], log: (message: string) => void): LabStore {
+    const store = new LabStore(join(dataDir, STATE_FILE), log);
+    const loaded = store.load();
+    for (const lab of loaded ?? seed()) store.labs.set(lab.path, lab);
+    if (!loaded) store.saveNow();
+    return store;
+  }
+
+  private load(): StoredLab[] | undefined {
+    if (!existsSync(this.file)) return undefined;
+    try {
+      const state = JSON.parse(readFileSync(this.file, 'utf8')) as StoredState;
+      if (state?.version !== 1 || !Array.isArray(state.labs)) throw new Error('unknown format');
+      return state.labs;
+    } catch (e) {
+      const aside = `${this.file}.unreadable-${Date.now()}`;
+      renameSync(this.file, aside);
+      this.log(`The simulated emulator's saved labs could not be read (${(e as Error).message}); moved them to ${aside} and started from the example labs.`);
+      return undefined;
+    }
+  }
+
+  /** Schedules a save; several changes in a row are written once. */
+  changed(): void {
+    if (!this.closed) this.saveTimer ??= setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+  }
+
+  /** Saves for the last time; later changes (a write that was under way) are not saved. */
+  close(): void {
+    this.saveNow();
+    this.closed = true;
+  }
+
+  private saveNow(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const state: StoredState = { version: 1, labs: [...this.labs.values()] };
+    writeFileAtomic(this.file, JSON.stringify(state));
+  }
+}

@@ -1,0 +1,59 @@
+/** Connection and authentication: health, login, logout, session, capabilities. */
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { CapabilitiesData, HealthData, LoginData, SessionData, StatusOkData } from '../../common/api/contract';
+import { ApiError, invalidRequest } from '../http/api-error';
+import { requiredString } from '../http/fields';
+import type { PublicHandler, SessionHandler } from './handler';
+
+export const AGENT_VERSION = '0.1.0';
+
+const FEATURES = ['authoring', 'validate', 'import', 'plan', 'deploy', 'reconcile', 'destroy', 'status', 'inspect', 'open', 'consoles', 'exec', 'console_exec', 'console_stream'];
+
+export const getHealth: PublicHandler = async (): Promise<HealthData> => ({ status: 'ok', tls: true, version: AGENT_VERSION });
+
+/** Compares secrets in constant time (digests first, so lengths do not leak either). */
+function sameSecret(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+export const login: PublicHandler = async ({ ctx, body }): Promise<LoginData> => {
+  const unknown = Object.keys(body).filter((k) => k !== 'username' && k !== 'password');
+  if (unknown.length) throw invalidRequest(`Login takes only "username" and "password"; remove ${unknown.map((k) => `"${k}"`).join(', ')}.`);
+  const username = requiredString(body, 'username');
+  const password = requiredString(body, 'password');
+  let matched = false;
+  for (const user of ctx.users) if (sameSecret(user.username, username) && sameSecret(user.password, password)) matched = true;
+  if (!matched) throw new ApiError('invalid_credentials', 'Wrong username or password.');
+  const emulator = await ctx.backend.connect(username);
+  const session = ctx.sessions.create(username, emulator);
+  return { token: session.token, username };
+};
+
+export const logout: SessionHandler = async ({ ctx, session }): Promise<StatusOkData> => {
+  ctx.sessions.end(session);
+  return { status: 'logged_out' };
+};
+
+export const getSession: SessionHandler = async ({ session }): Promise<SessionData> => ({ username: session.username });
+
+export const getCapabilities: SessionHandler = async ({ session }): Promise<CapabilitiesData> => {
+  const status = await session.emulator.status();
+  const managed = {
+    inspect: true,
+    open: true,
+    console: true,
+    topology_mutation: true,
+    reconcile: true,
+    destroy: true,
+    presentation_restore: true,
+    source_mutation: true,
+    lifecycle: { start: true, stop: true, wipe: true },
+  };
+  return {
+    emuReachable: true,
+    emuBaseUrl: status.baseUrl,
+    features: Object.fromEntries(FEATURES.map((f) => [f, true])),
+    projectModes: { managed, imported: { ...managed, source_mutation: false } },
+  };
+};

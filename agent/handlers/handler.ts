@@ -1,0 +1,17 @@
+import type { AgentContext } from '../context';
+import type { Body } from '../http/fields';
+import type { AgentSession } from '../sessions';
+
+export interface PublicRequest {
+  ctx: AgentContext;
+  body: Body;
+  params: Record<string, string>;
+  query: URLSearchParams;
+}
+
+export interface SessionRequest extends PublicRequest {
+  session: AgentSession;
+}
+
+export type PublicHandler = (req: PublicRequest) => Promise<unknown>;
+export type SessionHandler = (req: SessionRequest) => Promise<unknown>;

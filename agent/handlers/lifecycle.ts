@@ -1,0 +1,81 @@
+/** execProject: start, stop or wipe one node or all of them, counted in a BulkResult (decisions §7). */
+import type { BulkResult } from '../../common/api/contract';
+import { EmuError, type EmuNode } from '../emulator/backend';
+import { ApiError, invalidRequest } from '../http/api-error';
+import { optionalString } from '../http/fields';
+import { labOf, readProjectInput, readStopmode } from '../projects/project-input';
+import type { SessionHandler } from './handler';
+import { ensureWritable, requireLab } from './projects';
+
+const ACTIONS = ['start', 'stop', 'wipe'] as const;
+type Action = (typeof ACTIONS)[number];
+
+function emptyResult(requested: number): BulkResult {
+  return { requested, started: 0, already_running: 0, already_starting: 0, stopped: 0, already_stopped: 0, wiped: 0, failed: 0, invalid: 0 };
+}
+
+export const execProject: SessionHandler = async ({ ctx, session, body }): Promise<BulkResult> => {
+  const action = optionalString(body, 'action');
+  if (!action || !(ACTIONS as readonly string[]).includes(action)) {
+    throw invalidRequest(`"action" must be "start", "stop" or "wipe"${action ? `, not "${action}"` : ''}.`);
+  }
+  const stopmode = readStopmode(body);
+  const input = readProjectInput(body);
+  const path = labOf(session, input);
+  const client = session.emulator;
+
+  return ctx.activity.exclusive(path, 'exec', async () => {
+    const live = await requireLab(client, path);
+    ensureWritable(ctx, path, live);
+    let targets: EmuNode[] = live.nodes;
+    if (input.node) {
+      const named = live.nodes.find((n) => n.name === input.node);
+      if (!named) return { ...emptyResult(1), invalid: 1 };
+      targets = [named];
+      if (action === 'start') {
+        const template = await client.getTemplate(named.template);
+        if (!template?.provisioned) {
+          throw new ApiError('operation_not_allowed', `${named.name} cannot start: template ${named.template} is not provisioned on the emulator.`);
+        }
+      }
+    }
+    const result = emptyResult(targets.length);
+    for (const node of targets) {
+      ctx.activity.signal.throwIfAborted();
+      try {
+        await perform(action as Action, node, result, () =>
+          action === 'start' ? client.startNode(path, node.id) : action === 'stop' ? client.stopNode(path, node.id, stopmode) : client.wipeNode(path, node.id),
+        );
+      } catch (e) {
+        // The emulator refusing one node (missing image, unprovisioned template) fails that node only.
+        if (e instanceof EmuError && e.kind === 'refused') result.failed++;
+        else throw e;
+      }
+    }
+    return result;
+  });
+};
+
+async function perform(action: Action, node: EmuNode, result: BulkResult, call: () => Promise<void>): Promise<void> {
+  switch (action) {
+    case 'start':
+      if (node.status === 2) result.already_running++;
+      else if (node.status === 1) result.already_starting++;
+      else {
+        await call();
+        result.started++;
+      }
+      return;
+    case 'stop':
+      if (node.status === 0 || node.status === 3) result.already_stopped++;
+      else {
+        await call();
+        result.stopped++;
+      }
+      return;
+    case 'wipe':
+      await call();
+      result.wiped++;
+      return;
+  }
+}

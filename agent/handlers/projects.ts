@@ -1,0 +1,307 @@
+/**
+ * Projects: validate, import, plan, deploy, reconcile, destroy, status,
+ * inspect, open and consoles. Long operations (import, deploy, reconcile,
+ * destroy) hold their lab exclusively; applies run under the apply journal.
+ */
+import type {
+  ConsolesData,
+  DeployData,
+  DestroyData,
+  ImportData,
+  InspectionData,
+  OpenData,
+  ProjectStatusData,
+  ReconcileData,
+  ValidateData,
+} from '../../common/api/contract';
+import type { AgentContext } from '../context';
+import type { EmulatorClient, EmuLab } from '../emulator/backend';
+import { ApiError } from '../http/api-error';
+import { optionalString, requiredString } from '../http/fields';
+import { applyChanges } from '../projects/apply';
+import { loadCatalogue } from '../projects/catalogue';
+import { desiredTopology } from '../projects/desired';
+import { diffFromEmulator, diffToEmulator, type Diff } from '../projects/diff';
+import { editDocument, newDocumentText } from '../projects/document-edit';
+import { IMPORTED_ROOT, LAB_PATH_PATTERN, MANAGED_ROOT } from '../projects/lab-path';
+import { inspection, labState, nodeState, nodeStatus, projectState } from '../projects/observation';
+import { observedTopology } from '../projects/observed';
+import { buildPlan, type ProjectPlan } from '../projects/plan';
+import { checkedDocument, labOf, readDirection, readProjectInput, requireYaml, type CheckedDocument } from '../projects/project-input';
+import { validateDocument, hasErrors } from '../projects/validate';
+import { parseLab } from '../../common/lab/parse';
+import type { AgentSession } from '../sessions';
+import type { SessionHandler } from './handler';
+
+// ---------------------------------------------------------------- shared checks
+
+function lockOf(ctx: AgentContext, path: string, live: EmuLab | undefined) {
+  return { emulatorLock: live?.locked ?? false, midApply: ctx.activity.journal.isInterrupted(path) };
+}
+
+/** Refuses changes to a lab the emulator locked, or that an interrupted apply left locked (unless this call clears it). */
+export function ensureWritable(ctx: AgentContext, path: string, live: EmuLab | undefined, clearsInterruptedApply = false): void {
+  if (live?.locked) throw new ApiError('lab_locked', `Lab ${path} is locked in the emulator; its owner must unlock it before it can be changed.`);
+  if (!clearsInterruptedApply && ctx.activity.journal.isInterrupted(path)) {
+    throw new ApiError('lab_locked_mid_apply', `An earlier change to lab ${path} was interrupted, so the lab may be half-applied. Destroy it, or deploy with replace to rebuild it.`);
+  }
+}
+
+export async function requireLab(client: EmulatorClient, path: string): Promise<EmuLab> {
+  const live = await client.getLab(path);
+  if (!live) throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator. Deploy it first.`);
+  return live;
+}
+
+function checkIdentity(plan: ProjectPlan, identity: string | undefined): void {
+  if (identity !== undefined && identity !== plan.plan_identity) {
+    throw new ApiError('plan_stale', 'The plan is out of date: the document, the live lab or the direction changed since it was made. Plan again and review it.');
+  }
+}
+
+function refuseBlocked(plan: ProjectPlan): void {
+  if (plan.blocked.length) {
+    const first = plan.blocked[0];
+    throw new ApiError('operation_not_allowed', `The emulator cannot apply ${plan.blocked.length} change(s), e.g. ${first.kind} ${first.name}: ${first.reason}.`, { blocked: plan.blocked });
+  }
+}
+
+interface PlanContext {
+  checked: CheckedDocument;
+  live: EmuLab | undefined;
+  diff: Diff;
+  plan: ProjectPlan;
+}
+
+async function makePlan(ctx: AgentContext, session: AgentSession, body: Record<string, unknown>, direction = readDirection(body)): Promise<PlanContext & { input: ReturnType<typeof readProjectInput> }> {
+  const input = readProjectInput(body);
+  const catalogue = await loadCatalogue(session.emulator);
+  const checked = checkedDocument(session, input, catalogue);
+  const live = await session.emulator.getLab(checked.lab);
+  const observed = live && observedTopology(live);
+  const diff: Diff =
+    direction === 'to_emu'
+      ? diffToEmulator(checked.desired, observed, input.prune)
+      : observed
+        ? diffFromEmulator(checked.desired, observed)
+        : { changes: [], unchanged: 0, kept: [] };
+  const plan = buildPlan({
+    lab: checked.lab,
+    direction,
+    prune: input.prune,
+    desired: checked.desired,
+    observed,
+    diff,
+    catalogue,
+    lock: lockOf(ctx, checked.lab, live),
+    unsupported: checked.unsupported,
+  });
+  return { input, checked, live, diff, plan };
+}
+
+// ---------------------------------------------------------------- handlers
+
+export const validateProject: SessionHandler = async ({ session, body }): Promise<ValidateData> => {
+  const input = readProjectInput(body);
+  const doc = session.documents.parse(requireYaml(input));
+  const diagnostics = validateDocument(doc, input.files, await loadCatalogue(session.emulator));
+  return { status: hasErrors(diagnostics) ? 'invalid' : 'valid', diagnostics };
+};
+
+export const planProject: SessionHandler = async ({ ctx, session, body }): Promise<ProjectPlan> => {
+  const { plan, input } = await makePlan(ctx, session, body);
+  checkIdentity(plan, input.planIdentity);
+  return plan;
+};
+
+export const deployProject: SessionHandler = async ({ ctx, session, body }): Promise<DeployData> => {
+  const input = readProjectInput(body);
+  const catalogue = await loadCatalogue(session.emulator);
+  const checked = checkedDocument(session, input, catalogue);
+  const client = session.emulator;
+  const path = checked.lab;
+  return ctx.activity.exclusive(path, 'deploy', async () => {
+    const live = await client.getLab(path);
+    ensureWritable(ctx, path, live, input.replace);
+    if (live && !input.replace) {
+      throw new ApiError('lab_exists', `Lab ${path} already exists. Reconcile it, or deploy with replace to rebuild it from scratch (its nodes are stopped and wiped).`);
+    }
+    const observed = live && observedTopology(live);
+    const lock = lockOf(ctx, path, live);
+    const planNow = buildPlan({ lab: path, direction: 'to_emu', prune: input.prune, desired: checked.desired, observed, diff: diffToEmulator(checked.desired, observed, input.prune), catalogue, lock, unsupported: checked.unsupported });
+    checkIdentity(planNow, input.planIdentity);
+    const fresh = diffToEmulator(checked.desired, undefined, false);
+    refuseBlocked(buildPlan({ lab: path, direction: 'to_emu', prune: false, desired: checked.desired, observed: undefined, diff: fresh, catalogue, lock: { emulatorLock: false, midApply: false }, unsupported: [] }));
+
+    await ctx.activity.journaled(path, input.replace ? 'deploy (replace)' : 'deploy', async (signal) => {
+      if (live) await removeLab(client, live, true, signal);
+      await applyChanges({ client, lab: path, changes: fresh.changes, desired: checked.desired, observed: undefined, signal });
+    });
+    const deployed = await requireLab(client, path);
+    return {
+      lab: path,
+      nodes: deployed.nodes.length,
+      links: observedTopology(deployed).links.size,
+      state: projectState(deployed),
+      unsupported: checked.unsupported,
+    };
+  });
+};
+
+/** Stops every node (and wipes it unless told not to), then deletes the lab. */
+async function removeLab(client: EmulatorClient, live: EmuLab, wipe: boolean, signal: AbortSignal): Promise<void> {
+  for (const node of live.nodes) {
+    signal.throwIfAborted();
+    if (node.status !== 0) await client.stopNode(live.path, node.id, 1);
+    if (wipe) await client.wipeNode(live.path, node.id);
+  }
+  signal.throwIfAborted();
+  await client.deleteLab(live.path);
+}
+
+export const reconcileProject: SessionHandler = async ({ ctx, session, body }): Promise<ReconcileData> => {
+  const direction = readDirection(body);
+  const input = readProjectInput(body);
+  const client = session.emulator;
+  const catalogue = await loadCatalogue(client);
+  const checked = checkedDocument(session, input, catalogue);
+  const path = checked.lab;
+  return ctx.activity.exclusive(path, 'reconcile', async () => {
+    const { plan, diff, live } = await makePlan(ctx, session, body, direction);
+    if (direction === 'from_emu') {
+      if (!live) throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator, so there is nothing to read back.`);
+      checkIdentity(plan, input.planIdentity);
+      // Nothing to change: the client's text comes back byte for byte.
+      const edited = diff.changes.length
+        ? editDocument({ yaml: requireYaml(input), files: input.files, model: checked.doc, changes: diff.changes, catalogue })
+        : { yaml: requireYaml(input), files: input.files };
+      return { lab: path, direction, summary: plan.summary, actions: plan.actions, changed: diff.changes.length > 0, state: projectState(live), yaml: edited.yaml, files: edited.files };
+    }
+    ensureWritable(ctx, path, live);
+    checkIdentity(plan, input.planIdentity);
+    refuseBlocked(plan);
+    if (diff.changes.length) {
+      await ctx.activity.journaled(path, 'reconcile', (signal) =>
+        applyChanges({ client, lab: path, changes: diff.changes, desired: checked.desired, observed: live && observedTopology(live), signal }),
+      );
+    }
+    const after = await requireLab(client, path);
+    return { lab: path, direction, summary: plan.summary, actions: plan.actions, changed: diff.changes.length > 0, state: projectState(after) };
+  });
+};
+
+export const destroyProject: SessionHandler = async ({ ctx, session, body }): Promise<DestroyData> => {
+  const input = readProjectInput(body);
+  const path = labOf(session, input);
+  const client = session.emulator;
+  return ctx.activity.exclusive(path, 'destroy', async () => {
+    const live = await client.getLab(path);
+    if (!live) {
+      // Nothing left to remove, but an interrupted apply's lock is cleared all the same.
+      if (!ctx.activity.journal.isInterrupted(path)) throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator.`);
+      ctx.activity.journal.finish(path);
+      return { lab: path, status: 'destroyed', wiped: false, nodes: 0 };
+    }
+    ensureWritable(ctx, path, live, true);
+    await ctx.activity.journaled(path, 'destroy', (signal) => removeLab(client, live, input.wipe, signal));
+    return { lab: path, status: 'destroyed', wiped: input.wipe, nodes: live.nodes.length };
+  });
+};
+
+export const importProject: SessionHandler = async ({ ctx, session, body }): Promise<ImportData> => {
+  readProjectInput(body); // type checks of the other fields (dir, out, …)
+  const source = requiredString(body, 'lab', 'the emulator path of the lab to import, e.g. /examples/campus.unl.');
+  if (!LAB_PATH_PATTERN.test(source)) throw new ApiError('invalid_request', `"lab" must be an emulator lab path such as /examples/campus.unl, not "${source}".`);
+  if (source.startsWith(MANAGED_ROOT)) {
+    throw new ApiError('operation_not_allowed', `${source} is already a lab this agent manages; open its document instead of importing it.`);
+  }
+  const client = session.emulator;
+  const name = source.replace(/^.*\//, '').replace(/\.unl$/, '');
+  const managed = `${IMPORTED_ROOT}${name}.unl`;
+  return ctx.activity.exclusive(managed, 'import', async () => {
+    const original = await client.getLab(source);
+    if (!original) throw new ApiError('lab_not_found', `Lab ${source} does not exist on the emulator.`);
+    if (original.locked) throw new ApiError('lab_locked', `Lab ${source} is locked in the emulator; ask its owner to unlock it before importing.`);
+    if (await client.getLab(managed)) {
+      throw new ApiError('lab_exists', `${source} was already imported as ${managed}. Destroy that copy first to import it again.`);
+    }
+    await ctx.activity.journaled(managed, 'import', () => client.cloneLab(source, managed));
+    const copy = await requireLab(client, managed);
+    const catalogue = await loadCatalogue(client);
+    const base = newDocumentText(name, copy.description);
+    const empty = desiredTopology(parseLab(base), {}, catalogue, name);
+    const edited = editDocument({ yaml: base, files: {}, model: parseLab(base), changes: diffFromEmulator(empty, observedTopology(copy)).changes, catalogue });
+    return {
+      name,
+      yaml: edited.yaml,
+      files: edited.files,
+      mode: 'imported',
+      source_lab: source,
+      managed_lab: managed,
+      lab: managed,
+      state: projectState(copy),
+      source: { lab: source },
+    };
+  });
+};
+
+export const getProjectStatus: SessionHandler = async ({ ctx, session, body }): Promise<ProjectStatusData> => {
+  const path = labOf(session, readProjectInput(body));
+  const live = await session.emulator.getLab(path);
+  const lock = lockOf(ctx, path, live);
+  const nodes = (live?.nodes ?? []).map(nodeStatus);
+  return {
+    lab: path,
+    exists: live !== undefined,
+    state: labState(live),
+    locked: lock.emulatorLock || lock.midApply,
+    nodes,
+    running: nodes.filter((n) => n.state === 'running').length,
+    total: nodes.length,
+  };
+};
+
+export const inspectProject: SessionHandler = async ({ ctx, session, body }): Promise<InspectionData> => {
+  const input = readProjectInput(body);
+  const path = labOf(session, input);
+  const generation = ctx.activity.generation(path);
+  const cached = session.inspectCache.get(path);
+  if (cached && cached.generation === generation && !input.refresh) return { ...(cached.data as InspectionData), cached: true };
+  const live = await session.emulator.getLab(path);
+  const observedAt = new Date(ctx.clock()).toISOString();
+  if (!live) {
+    if (input.refresh) throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator.`);
+    return { lab: path, exists: false, cached: false, observed_at: observedAt, nodes: [], networks: [], links: [] };
+  }
+  const data = inspection(live, observedAt);
+  session.inspectCache.set(path, { generation, data });
+  return data;
+};
+
+export const openProject: SessionHandler = async ({ session, body }): Promise<OpenData> => {
+  const path = labOf(session, readProjectInput(body));
+  const live = await session.emulator.getLab(path);
+  if (!live) return { lab: path, exists: false, nodes: [] };
+  return { lab: path, exists: true, name: live.name, url: session.emulator.labUrl(path), nodes: live.nodes.map(nodeStatus) };
+};
+
+export const listProjectConsoles: SessionHandler = async ({ session, body }): Promise<ConsolesData> => {
+  const input = readProjectInput(body);
+  const path = labOf(session, input);
+  const live = await requireLab(session.emulator, path);
+  const wanted = optionalString(body, 'node') || undefined;
+  return {
+    lab: path,
+    consoles: live.nodes
+      .filter((n) => !wanted || n.name === wanted)
+      .map((n) => ({
+        node: n.name,
+        name: n.name,
+        id: n.id,
+        console_type: n.console,
+        state: nodeState(n),
+        url: n.url,
+        attachable: n.console === 'telnet' && n.status === 2,
+      })),
+  };
+};

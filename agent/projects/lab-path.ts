@@ -1,0 +1,43 @@
+/**
+ * Which emulator lab a request is about (decisions §1): the payload's `lab`,
+ * else `state.lab` from an earlier deploy, import or reconcile, else the
+ * document's name as /lab-agent/<name>.unl.
+ */
+import { parseLab } from '../../common/lab/parse';
+import { ApiError, invalidRequest } from '../http/api-error';
+
+/** The emulator routes nothing else. */
+export const LAB_PATH_PATTERN = /^\/[A-Za-z0-9_+ /-]+\.unl$/;
+export const MANAGED_ROOT = '/lab-agent/';
+export const IMPORTED_ROOT = '/lab-agent/imported/';
+
+export function labPathForName(name: string): string | undefined {
+  const path = `${MANAGED_ROOT}${name}.unl`;
+  return LAB_PATH_PATTERN.test(path) && !name.includes('/') ? path : undefined;
+}
+
+export function stateLab(state: unknown): string | undefined {
+  if (state && typeof state === 'object' && !Array.isArray(state)) {
+    const lab = (state as Record<string, unknown>).lab;
+    if (typeof lab === 'string' && LAB_PATH_PATTERN.test(lab)) return lab;
+  }
+  return undefined;
+}
+
+export function resolveLabPath(input: { lab?: string; state?: unknown; yaml?: string; docName?: () => string | undefined }): string {
+  if (input.lab) {
+    if (!LAB_PATH_PATTERN.test(input.lab)) {
+      throw invalidRequest(`"lab" must be an emulator lab path such as /lab-agent/core.unl (letters, digits, spaces, "_", "+", "-" and "/", ending in .unl), not "${input.lab}".`);
+    }
+    return input.lab;
+  }
+  const fromState = stateLab(input.state);
+  if (fromState) return fromState;
+  const name = input.docName ? input.docName() : input.yaml !== undefined ? parseLab(input.yaml).name?.value : undefined;
+  if (name !== undefined) {
+    const path = labPathForName(name);
+    if (!path) throw new ApiError('invalid_lab', `The lab name "${name}" cannot be an emulator lab path; use letters, digits, spaces, "_", "+" and "-".`);
+    return path;
+  }
+  throw invalidRequest('Say which lab: send "lab" (an emulator lab path), the "state" of an earlier deploy, or a document in "yaml" that has a name.');
+}

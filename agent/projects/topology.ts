@@ -1,0 +1,70 @@
+/**
+ * One shape for a lab's topology, whether it comes from the document (desired)
+ * or from the emulator (observed), so the two can be compared field by field.
+ */
+import type { EmuConsoleType } from '../emulator/backend';
+
+export interface TopoNode {
+  name: string;
+  template: string;
+  image: string;
+  icon: string;
+  cpu: number;
+  ram: number;
+  ethernet: number;
+  console: EmuConsoleType | string;
+  /** Startup config text. In a desired topology, undefined means "the document does not say". */
+  config?: string;
+  /** Canvas position. In a desired topology, undefined means "the document does not say". */
+  position?: { x: number; y: number };
+}
+
+export interface TopoNetwork {
+  name: string;
+  type: string;
+}
+
+export type Endpoint = { node: string; index: number; iface: string } | { network: string };
+
+export interface TopoLink {
+  /** `a -- b`, endpoints sorted (decisions §4). */
+  name: string;
+  a: Endpoint;
+  b: Endpoint;
+}
+
+export interface Topology {
+  name: string;
+  description?: string;
+  nodes: Map<string, TopoNode>;
+  networks: Map<string, TopoNetwork>;
+  links: Map<string, TopoLink>;
+}
+
+/** Fields compared between desired and observed nodes, in the order plans list them. */
+export const COMPARED_NODE_FIELDS = ['image', 'icon', 'cpu', 'ram', 'ethernet', 'console', 'config', 'position'] as const;
+export type ComparedNodeField = (typeof COMPARED_NODE_FIELDS)[number];
+
+export function endpointText(e: Endpoint): string {
+  return 'network' in e ? e.network : `${e.node}:${e.iface}`;
+}
+
+export function makeLink(a: Endpoint, b: Endpoint): TopoLink {
+  const [first, second] = endpointText(a) <= endpointText(b) ? [a, b] : [b, a];
+  return { name: `${endpointText(first)} -- ${endpointText(second)}`, a: first, b: second };
+}
+
+/** The node-interface endpoints of a link, as `node#index` keys. */
+export function interfaceKeys(link: TopoLink): string[] {
+  return [link.a, link.b].flatMap((e) => ('network' in e ? [] : [`${e.node}#${e.index}`]));
+}
+
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'object' && a && typeof b === 'object' && b) {
+    const pa = a as { x?: unknown; y?: unknown };
+    const pb = b as { x?: unknown; y?: unknown };
+    return pa.x === pb.x && pa.y === pb.y;
+  }
+  return false;
+}

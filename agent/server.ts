@@ -1,0 +1,249 @@
+/**
+ * The reference agent as a library: startAgent() serves the whole v1 API over
+ * HTTPS in front of the simulated emulator. main.ts is a thin CLI over it;
+ * tests start agents in-process with it.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_PORT, OPERATIONS, type OperationId } from '../common/api/contract';
+import { ConsoleRunner } from './console/console-runner';
+import { handleStreamUpgrade, upgradeRequired } from './console/stream';
+import { ConsoleTickets } from './console/tickets';
+import type { AgentContext, AgentUser } from './context';
+import { SimulatedEmulator } from './emulator/simulated/simulated-emulator';
+import type { PublicHandler, SessionHandler } from './handlers/handler';
+import { completeLinkInterfaces, previewInterfaces } from './handlers/authoring';
+import { getTemplate, listIcons, listNetworkTypes, listTemplateAttributes, listTemplateImages, listTemplates } from './handlers/catalogue';
+import { getCapabilities, getHealth, getSession, login, logout } from './handlers/connection';
+import { attachConsole, execConsole, execConsoleMany } from './handlers/console';
+import { execProject } from './handlers/lifecycle';
+import {
+  deployProject,
+  destroyProject,
+  getProjectStatus,
+  importProject,
+  inspectProject,
+  listProjectConsoles,
+  openProject,
+  planProject,
+  reconcileProject,
+  validateProject,
+} from './handlers/projects';
+import { ApiError, toApiError } from './http/api-error';
+import { BodyTooLargeError, readJsonObject } from './http/body';
+import { sendData, sendError } from './http/respond';
+import { RouteTable } from './http/routes';
+import { ApplyJournal } from './projects/apply-journal';
+import { LabActivity } from './projects/lab-activity';
+import { SessionStore } from './sessions';
+import { loadOrCreateCertificate } from './tls';
+
+export interface AgentOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8787; 0 picks a free port. */
+  port?: number;
+  /** Default: the demo user lab / lab. */
+  users?: AgentUser[];
+  /** Certificate, simulated emulator labs and the apply journal live here. */
+  dataDir: string;
+  /** Simulated node boot time in ms (default 1500). */
+  bootMs?: number;
+  /** Time source for session, emulator-session and ticket expiry and node boots (default Date.now). */
+  clock?: () => number;
+  /** Time each simulated emulator write takes, in ms (default 3). */
+  writeDelayMs?: number;
+  /** Where the agent reports what it does (never secrets); default: nowhere. */
+  log?: (message: string) => void;
+}
+
+export interface RunningAgent {
+  url: string;
+  /** SHA-256 of the certificate, uppercase colon-separated hex. */
+  fingerprint: string;
+  certPem: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_USER: AgentUser = { username: 'lab', password: 'lab' };
+export const DEFAULT_BOOT_MS = 1500;
+const DEFAULT_WRITE_DELAY_MS = 3;
+/** First byte of a TLS handshake record. */
+const TLS_HANDSHAKE = 0x16;
+/** A connection that says nothing for this long is dropped before TLS starts. */
+const FIRST_BYTE_TIMEOUT_MS = 30_000;
+
+/** Operations the contract marks `auth: false`; the compiler checks that each operation has exactly one handler. */
+type PublicOperation = { [K in OperationId]: (typeof OPERATIONS)[K]['auth'] extends false ? K : never }[OperationId];
+type SessionOperation = Exclude<OperationId, PublicOperation>;
+const isPublic = (op: OperationId): op is PublicOperation => !OPERATIONS[op].auth;
+
+const PUBLIC_HANDLERS: Record<PublicOperation, PublicHandler> = { getHealth, login };
+const SESSION_HANDLERS: Record<SessionOperation, SessionHandler> = {
+  logout,
+  getSession,
+  getCapabilities,
+  listTemplates,
+  getTemplate,
+  listTemplateImages,
+  listTemplateAttributes,
+  listNetworkTypes,
+  listIcons,
+  completeLinkInterfaces,
+  previewInterfaces,
+  validateProject,
+  importProject,
+  planProject,
+  deployProject,
+  reconcileProject,
+  destroyProject,
+  getProjectStatus,
+  inspectProject,
+  openProject,
+  listProjectConsoles,
+  execProject,
+  execConsole,
+  execConsoleMany,
+  attachConsole,
+  // A stream request without an upgrade reaches the plain handler: it needs the Upgrade header.
+  streamConsole: async () => {
+    throw upgradeRequired();
+  },
+};
+
+export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const log = options.log ?? (() => undefined);
+  const clock = options.clock ?? Date.now;
+  const certificate = await loadOrCreateCertificate(dataDir);
+
+  const backend = new SimulatedEmulator({
+    dataDir,
+    clock,
+    bootMs: options.bootMs ?? DEFAULT_BOOT_MS,
+    writeDelayMs: options.writeDelayMs ?? DEFAULT_WRITE_DELAY_MS,
+    log,
+  });
+  const ctx: AgentContext = {
+    clock,
+    users: options.users?.length ? options.users : [DEFAULT_USER],
+    sessions: new SessionStore(clock),
+    backend,
+    activity: new LabActivity(new ApplyJournal(dataDir, log)),
+    tickets: new ConsoleTickets(clock),
+    consoles: new ConsoleRunner(),
+    log,
+  };
+  const routes = new RouteTable();
+
+  const https = createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }, (req, res) => {
+    void handleRequest(ctx, routes, req, res);
+  });
+  // Longer than clients' idle pools usually keep sockets, so a reused socket is rarely closed under them.
+  https.keepAliveTimeout = 30_000;
+  const streams = new Set<Duplex>();
+  https.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void handleStreamUpgrade(ctx, routes, req, socket, head, streams));
+  https.on('tlsClientError', () => undefined);
+
+  // Plain HTTP on the TLS port gets one answer, tls_required, and the connection closes.
+  const plain = createHttpServer((req, res) => {
+    req.resume();
+    sendError(res, new ApiError('tls_required', `This agent speaks HTTPS only: use https://${host}:<port>/ (plain HTTP is refused so that passwords and tokens never travel in clear).`), { Connection: 'close' });
+  });
+  plain.on('upgrade', (_req, socket: Duplex) => socket.destroy());
+
+  const sockets = new Set<Socket>();
+  const tcp = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+    socket.once('data', (first: Buffer) => {
+      socket.setTimeout(0);
+      socket.pause();
+      socket.unshift(first);
+      (first[0] === TLS_HANDSHAKE ? https : plain).emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+  });
+
+  await new Promise<void>((resolveListen, rejectListen) => {
+    tcp.once('error', rejectListen);
+    tcp.listen(options.port ?? DEFAULT_PORT, host, () => {
+      tcp.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  const port = (tcp.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `https://${urlHost}:${port}`,
+    fingerprint: certificate.fingerprint,
+    certPem: certificate.certPem,
+    close() {
+      closing ??= (async () => {
+        // Applies in flight stop between two emulator calls; their journal stays behind.
+        const stopped = ctx.activity.stopAll();
+        const closed = new Promise<void>((done) => tcp.close(() => done()));
+        for (const stream of streams) stream.destroy();
+        for (const socket of sockets) socket.destroy();
+        https.closeAllConnections();
+        await Promise.all([closed, stopped]);
+        await backend.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function handleRequest(ctx: AgentContext, routes: RouteTable, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = Date.now();
+  // The log names the operation, never the path: stream paths carry tickets.
+  let operation = `${req.method} (unknown route)`;
+  res.on('finish', () => ctx.log(`${operation} -> ${res.statusCode} (${Date.now() - started} ms)`));
+  try {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'https://agent');
+    } catch {
+      throw new ApiError('not_found', 'The request path cannot be read.');
+    }
+    const found = routes.lookup(req.method ?? 'GET', url.pathname);
+    if (found.kind === 'not_found') throw new ApiError('not_found', `No such API route: ${req.method} ${url.pathname}. The API lives under /api/v1.`);
+    if (found.kind === 'wrong_method') {
+      res.setHeader('Allow', found.allowed.join(', '));
+      throw new ApiError('method_not_allowed', `${url.pathname} takes ${found.allowed.join(' or ')}, not ${req.method}.`);
+    }
+    const { operationId, spec, params } = found.match;
+    operation = operationId;
+    const body = spec.method === 'POST' ? await readJsonObject(req) : (req.resume(), {});
+    const input = { ctx, body, params, query: url.searchParams };
+    let data: unknown;
+    if (isPublic(operationId)) {
+      data = await PUBLIC_HANDLERS[operationId](input);
+    } else {
+      const session = ctx.sessions.authenticate(req.headers.authorization);
+      // Every authenticated call uses (and so extends) the emulator session, except ending it.
+      if (operationId !== 'logout') await session.emulator.status();
+      data = await SESSION_HANDLERS[operationId]({ ...input, session });
+    }
+    sendData(res, data);
+  } catch (e) {
+    const error = toApiError(e, ctx.log);
+    if (error instanceof BodyTooLargeError) {
+      // The rest of the body is being discarded; close once the client has the answer.
+      sendError(res, error, { Connection: 'close' });
+      return;
+    }
+    if (!req.complete) req.resume();
+    sendError(res, error);
+  }
+}

@@ -1,0 +1,148 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { chainLab, makeDataDir, startTestAgent, waitFor } from './harness';
+
+test('while a deploy is in flight, other long operations on that lab get 409 lab_busy; reads still work', async () => {
+  // 30 nodes and 29 links at 5 ms per emulator write: the deploy takes a few hundred ms.
+  const agent = await startTestAgent({ writeDelayMs: 5 });
+  try {
+    const token = await agent.login();
+    const yaml = chainLab('busy', 30);
+    const deploying = agent.call('POST', '/api/v1/projects/deploy', { yaml }, token);
+    await waitFor(async () => (await agent.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.exists === true, 'the lab to appear');
+
+    for (const [path, body] of [
+      ['/api/v1/projects/deploy', { yaml, replace: true }],
+      ['/api/v1/projects/reconcile', { yaml }],
+      ['/api/v1/projects/destroy', { yaml }],
+      ['/api/v1/projects/exec', { yaml, action: 'start' }],
+    ] as const) {
+      const reply = await agent.call('POST', path, body, token);
+      assert.equal(reply.status, 409, path);
+      assert.equal(reply.body.code, 'lab_busy', path);
+    }
+    const status = await agent.call('POST', '/api/v1/projects/status', { yaml }, token);
+    assert.equal(status.status, 200);
+    assert.ok(status.body.data.total < 30, 'status saw the lab half-built');
+
+    // Another lab is not affected.
+    const other = await agent.call('POST', '/api/v1/projects/import', { lab: '/examples/campus.unl' }, token);
+    assert.equal(other.status, 200);
+
+    const deployed = await deploying;
+    assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
+    assert.equal(deployed.body.data.nodes, 30);
+    assert.equal(deployed.body.data.links, 29);
+    // Once it is done, the lab is free again.
+    const exec = await agent.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, token);
+    assert.equal(exec.status, 200);
+  } finally {
+    await agent.dispose();
+  }
+});
+
+test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) until destroy or deploy with replace', async () => {
+  const dataDir = makeDataDir();
+  try {
+    const yaml = chainLab('interrupted', 30);
+    const first = await startTestAgent({ dataDir, writeDelayMs: 5 });
+    const token = await first.login();
+    const deploying = first.call('POST', '/api/v1/projects/deploy', { yaml }, token).catch(() => undefined);
+    await waitFor(async () => ((await first.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.total ?? 0) > 3, 'nodes to appear');
+    await first.dispose();
+    await deploying;
+
+    const second = await startTestAgent({ dataDir });
+    try {
+      const again = await second.login();
+      const status = await second.call('POST', '/api/v1/projects/status', { yaml }, again);
+      assert.equal(status.body.data.exists, true);
+      assert.equal(status.body.data.locked, true);
+      assert.ok(status.body.data.total < 30, 'the apply really was interrupted');
+
+      for (const [path, body] of [
+        ['/api/v1/projects/exec', { yaml, action: 'start' }],
+        ['/api/v1/projects/reconcile', { yaml }],
+        ['/api/v1/projects/deploy', { yaml }],
+      ] as const) {
+        const reply = await second.call('POST', path, body, again);
+        assert.equal(reply.status, 423, path);
+        assert.equal(reply.body.code, 'lab_locked_mid_apply', path);
+      }
+      const plan = await second.call('POST', '/api/v1/projects/plan', { yaml }, again);
+      assert.equal(plan.body.data.locked, true);
+      assert.equal(plan.body.data.applicable, false);
+
+      const rebuilt = await second.call('POST', '/api/v1/projects/deploy', { yaml, replace: true }, again);
+      assert.equal(rebuilt.status, 200, JSON.stringify(rebuilt.body));
+      assert.equal(rebuilt.body.data.nodes, 30);
+      const exec = await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'stop' }, again);
+      assert.equal(exec.status, 200);
+    } finally {
+      await second.dispose();
+    }
+
+    // The lock also survives restarts until cleared, and destroy clears it too.
+    const third = await startTestAgent({ dataDir });
+    try {
+      const t = await third.login();
+      const plain = await third.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t);
+      assert.equal(plain.status, 200, 'deploy with replace cleared the lock for good');
+    } finally {
+      await third.dispose();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('destroy clears an interrupted apply', async () => {
+  const dataDir = makeDataDir();
+  try {
+    const yaml = chainLab('halfway', 30);
+    const first = await startTestAgent({ dataDir, writeDelayMs: 5 });
+    const token = await first.login();
+    const deploying = first.call('POST', '/api/v1/projects/deploy', { yaml }, token).catch(() => undefined);
+    await waitFor(async () => ((await first.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.total ?? 0) > 3, 'nodes to appear');
+    await first.dispose();
+    await deploying;
+
+    const second = await startTestAgent({ dataDir });
+    try {
+      const t = await second.login();
+      assert.equal((await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t)).body.code, 'lab_locked_mid_apply');
+      const destroyed = await second.call('POST', '/api/v1/projects/destroy', { yaml }, t);
+      assert.equal(destroyed.status, 200);
+      assert.equal(destroyed.body.data.status, 'destroyed');
+      const deployed = await second.call('POST', '/api/v1/projects/deploy', { yaml }, t);
+      assert.equal(deployed.status, 200);
+    } finally {
+      await second.dispose();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a lab locked in the emulator is readable but refuses changes with 423 lab_locked', async () => {
+  const agent = await startTestAgent();
+  try {
+    const token = await agent.login();
+    const lab = '/examples/locked.unl';
+    const status = await agent.call('POST', '/api/v1/projects/status', { lab }, token);
+    assert.equal(status.body.data.locked, true);
+    for (const [path, body] of [
+      ['/api/v1/projects/exec', { lab, action: 'start' }],
+      ['/api/v1/projects/import', { lab }],
+      ['/api/v1/projects/destroy', { lab }],
+      ['/api/v1/projects/deploy', { lab, yaml: 'name: locked\nnodes:\n  r1:\n    template: vios\n', replace: true }],
+    ] as const) {
+      const reply = await agent.call('POST', path, body, token);
+      assert.equal(reply.status, 423, path);
+      assert.equal(reply.body.code, 'lab_locked', path);
+    }
+  } finally {
+    await agent.dispose();
+  }
+});
