@@ -95,6 +95,30 @@ export interface SyntaxError {
   range: Range;
 }
 
+/**
+ * A place where the document departs from the shape of the format, found while
+ * reading it: an unknown key, a value of the wrong type, a key written twice,
+ * an endpoint that is neither `node:interface` nor a network name. The value
+ * is left out of the model; validateLab reports the issue.
+ */
+export interface FormatIssue {
+  message: string;
+  range: Range;
+  /** Stable machine code, e.g. `unknown-key`, `wrong-type`, `duplicate-key`. */
+  code: string;
+  /** Keys and list indexes from the root to the offending key or value. */
+  path: (string | number)[];
+}
+
+/** What an offset is on: the path to it and whether it is a key or a value. */
+export interface PathAt {
+  path: (string | number)[];
+  /** 'key' on a map key; 'value' on a value or a list item (also an empty one, just after `key:`). */
+  on: 'key' | 'value';
+  /** The range of that key or value (key through colon when the value is empty). */
+  range: Range;
+}
+
 export interface LabDocument {
   text: string;
   name?: Located<string>;
@@ -104,10 +128,13 @@ export interface LabDocument {
   networks: LabNetwork[];
   links: LabLink[];
   syntaxErrors: SyntaxError[];
+  formatIssues: FormatIssue[];
   /**
    * The range of the value at a path of keys and list indexes from the root
    * (as the agent's validate diagnostics give it), or of its closest existing
    * ancestor; undefined only for an empty document.
    */
   rangeOfPath(path: readonly (string | number)[]): Range | undefined;
+  /** The innermost key or value at an offset (ends inclusive, so a cursor just after `r1:` counts). */
+  pathAt(offset: number): PathAt | undefined;
 }

@@ -1,0 +1,220 @@
+/**
+ * The parsed document: the model assembled from pieces. A piece is one
+ * top-level entry, or one node, network or link when its section is a block
+ * collection. Pieces are what the incremental reparse re-reads and shifts;
+ * assembling them is linear and cheap, so a full parse and an incremental
+ * update share this one code path and cannot drift apart.
+ */
+import { listIndex, pathAtEntry, pathAtItem, rangeOfPathIn, shiftRange, type OutlineEntry, type OutlineItem, type OutlineValue } from './outline';
+import type { Fragment } from './read';
+import type {
+  FormatIssue, LabDocument, LabLink, LabNetwork, LabNode, Located, NodeFields, PathAt, Range, SyntaxError,
+} from './types';
+
+export type PieceKind = 'section' | 'node' | 'network' | 'link';
+
+export interface Piece {
+  kind: PieceKind;
+  /** Index in Layout.sections of the top-level entry the piece belongs to (or is). */
+  section: number;
+  /** The text it was read from: from the start of its first line up to the next piece's first line. */
+  start: number;
+  end: number;
+  /** Spaces before its key or `-` on its first line. */
+  indent: number;
+  /** Whether this piece can be re-read from its slice of text alone. */
+  sliceable: boolean;
+  /** The outline as read; add `delta` to its ranges. Sections, nodes and networks have an entry, links an item. */
+  outline: OutlineEntry | OutlineItem;
+  delta: number;
+  /** The model it contributes, with current ranges. */
+  fragment: Fragment;
+}
+
+export interface Section {
+  key: string;
+  keyRange: Range;
+  /** The section runs from the start of its key's line to the next section's start. */
+  start: number;
+  /** Its pieces are Layout.pieces[firstPiece, firstPiece + pieceCount). */
+  firstPiece: number;
+  pieceCount: number;
+  /** Set when the section's value is split into one piece per node or network ('map') or per link ('seq'). */
+  itemized?: 'map' | 'seq';
+  /** Whether its pieces can be re-read alone (its key starts a line and is a plain scalar). */
+  sliceable: boolean;
+}
+
+export interface Layout {
+  /** Whether pieces may be re-read on their own at all (a block map at the root, no aliases, a plain prefix). */
+  sliceable: boolean;
+  sections: Section[];
+  pieces: Piece[];
+  /** The root when it is not a map; then there are no sections. */
+  root?: OutlineValue;
+  rootIssues: FormatIssue[];
+  syntaxErrors: SyntaxError[];
+  /**
+   * Pieces that start before this offset read the same whatever follows them
+   * (no syntax error can reach back into them): Infinity for a document without
+   * syntax errors, 0 when it is not known, else where a re-read tail began.
+   */
+  reliableBefore: number;
+}
+
+export class ParsedLab implements LabDocument {
+  readonly name?: Located<string>;
+  readonly description?: Located<string>;
+  readonly defaults: NodeFields;
+  readonly nodes: LabNode[];
+  readonly networks: LabNetwork[];
+  readonly links: LabLink[];
+  readonly syntaxErrors: SyntaxError[];
+  readonly formatIssues: FormatIssue[];
+
+  /** How the text splits into pieces; for the incremental reparse only. */
+  constructor(readonly text: string, readonly layout: Layout) {
+    const assembled = assemble(layout);
+    if (assembled.name) this.name = assembled.name;
+    if (assembled.description) this.description = assembled.description;
+    this.defaults = assembled.defaults;
+    this.nodes = assembled.nodes;
+    this.networks = assembled.networks;
+    this.links = assembled.links;
+    this.syntaxErrors = layout.syntaxErrors;
+    this.formatIssues = assembled.issues;
+  }
+
+  rangeOfPath(path: readonly (string | number)[]): Range | undefined {
+    const { sections, pieces, root } = this.layout;
+    if (sections.length === 0) return root ? rangeOfPathIn(root, root.range, path, 0) : undefined;
+    const last = pieces[pieces.length - 1];
+    const whole = { start: sections[0].keyRange.start, end: shiftRange(last.outline.range, last.delta).end };
+    if (path.length === 0) return whole;
+    const section = sections.find((s) => s.key === String(path[0]));
+    if (!section) return whole;
+    const own = pieces.slice(section.firstPiece, section.firstPiece + section.pieceCount);
+    if (!section.itemized) {
+      const piece = own[0];
+      const entry = piece.outline as OutlineEntry;
+      return rangeOfPathIn(entry.value, shiftRange(entry.value ? entry.value.range : entry.range, piece.delta), path.slice(1), piece.delta);
+    }
+    const first = own[0];
+    const final = own[own.length - 1];
+    const value = { start: shiftRange(first.outline.range, first.delta).start, end: shiftRange(final.outline.range, final.delta).end };
+    if (path.length === 1) return value;
+    const step = path[1];
+    let piece: Piece | undefined;
+    if (section.itemized === 'map') piece = own.find((p) => (p.outline as OutlineEntry).key === String(step));
+    else {
+      const index = listIndex(step);
+      piece = index === undefined ? undefined : own[index];
+    }
+    if (!piece) return value;
+    const item = piece.outline;
+    return rangeOfPathIn(item.value, shiftRange(item.value ? item.value.range : item.range, piece.delta), path.slice(2), piece.delta);
+  }
+
+  pathAt(offset: number): PathAt | undefined {
+    const { sections, pieces, root } = this.layout;
+    if (sections.length === 0) {
+      return root ? pathAtItem({ range: root.range, value: root }, [], offset, 0) : undefined;
+    }
+    const index = lastStartingAtOrBefore(pieces, offset);
+    if (index >= 0) {
+      const piece = pieces[index];
+      const section = sections[piece.section];
+      const found = piece.kind === 'link'
+        ? pathAtItem(piece.outline, [section.key, index - section.firstPiece], offset, piece.delta)
+        : pathAtEntry(piece.outline as OutlineEntry, piece.kind === 'section' ? [] : [section.key], offset, piece.delta);
+      if (found) return found;
+    }
+    const sectionIndex = lastStartingAtOrBefore(sections, offset);
+    if (sectionIndex < 0) return undefined;
+    const section = sections[sectionIndex];
+    if (offset >= section.keyRange.start && offset <= section.keyRange.end) return { path: [section.key], on: 'key', range: section.keyRange };
+    return { path: [section.key], on: 'value', range: this.rangeOfPath([section.key]) ?? section.keyRange };
+  }
+}
+
+/** Binary search over items sorted by `start`. */
+export function lastStartingAtOrBefore(items: readonly { start: number }[], offset: number): number {
+  let low = 0;
+  let high = items.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (items[middle].start <= offset) {
+      found = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return found;
+}
+
+interface Assembled {
+  name?: Located<string>;
+  description?: Located<string>;
+  defaults: NodeFields;
+  nodes: LabNode[];
+  networks: LabNetwork[];
+  links: LabLink[];
+  issues: FormatIssue[];
+}
+
+/**
+ * The model from the pieces. The first of a repeated top-level key counts, as
+ * does the first of a repeated node or network name; repeats are issues.
+ */
+function assemble(layout: Layout): Assembled {
+  const issues = [...layout.rootIssues];
+  const firstSection = new Map<string, number>();
+  layout.sections.forEach((section, index) => {
+    if (!firstSection.has(section.key)) firstSection.set(section.key, index);
+  });
+  const result: Assembled = { defaults: {}, nodes: [], networks: [], links: [], issues };
+  const nodeNames = new Set<string>();
+  const networkNames = new Set<string>();
+  let sectionSeen = -1;
+  for (const piece of layout.pieces) {
+    const section = layout.sections[piece.section];
+    const counts = firstSection.get(section.key) === piece.section;
+    if (piece.section !== sectionSeen) {
+      sectionSeen = piece.section;
+      if (!counts) {
+        issues.push({
+          code: 'duplicate-key',
+          range: section.keyRange,
+          path: [section.key],
+          message: `the top-level key ${section.key} appears twice; merge the two into one (only the first one is read)`,
+        });
+      }
+    }
+    const fragment = piece.fragment;
+    issues.push(...fragment.issues);
+    if (!counts) continue;
+    if (fragment.name) result.name = fragment.name;
+    if (fragment.description) result.description = fragment.description;
+    if (fragment.defaults) result.defaults = fragment.defaults;
+    for (const node of fragment.nodes) {
+      if (nodeNames.has(node.name)) {
+        issues.push({ code: 'duplicate-key', range: node.nameRange, path: ['nodes', node.name], message: `node ${node.name} is defined twice; rename or remove one (only the first one is read)` });
+      } else {
+        nodeNames.add(node.name);
+        result.nodes.push(node);
+      }
+    }
+    for (const network of fragment.networks) {
+      if (networkNames.has(network.name)) {
+        issues.push({ code: 'duplicate-key', range: network.nameRange, path: ['networks', network.name], message: `network ${network.name} is defined twice; rename or remove one (only the first one is read)` });
+      } else {
+        networkNames.add(network.name);
+        result.networks.push(network);
+      }
+    }
+    for (const link of fragment.links) result.links.push(link);
+  }
+  return result;
+}

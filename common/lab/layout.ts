@@ -1,0 +1,127 @@
+/**
+ * Splitting a parsed document into pieces (see document.ts): one per
+ * top-level entry, or one per node, network or link when the section is a
+ * block collection. A piece's slice runs from the start of its first line to
+ * the next piece's first line, so pieces can be cut out of the text and
+ * re-read alone.
+ */
+import type { Layout, Piece, Section } from './document';
+import type { OutlineEntry, OutlineItem, OutlineMap, OutlineValue } from './outline';
+import { readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
+import type { NodeFields } from './types';
+
+/** Sections and pieces being laid out, in document order. */
+export interface LayoutDraft {
+  sections: Section[];
+  pieces: Piece[];
+}
+
+export function layoutOf(text: string, root: OutlineMap, sliceable: boolean, syntaxErrors: Layout['syntaxErrors']): Layout {
+  const draft: LayoutDraft = { sections: [], pieces: [] };
+  addSections(text, draft, root.entries, sliceable, defaultsIn(root.entries));
+  return { sliceable, sections: draft.sections, pieces: draft.pieces, rootIssues: [], syntaxErrors, reliableBefore: syntaxErrors.length > 0 ? 0 : Infinity };
+}
+
+/** The node defaults written in the first `defaults` among these top-level entries. */
+export function defaultsIn(entries: readonly OutlineEntry[]): NodeFields {
+  const entry = entries.find((e) => e.key === 'defaults' && !e.oddKey);
+  return (entry && readTopLevelEntry(entry, {}).defaults) ?? {};
+}
+
+/** Adds top-level entries (offsets into `text`) as sections; each runs to the next one's line. */
+export function addSections(text: string, draft: LayoutDraft, entries: readonly OutlineEntry[], sliceable: boolean, defaults: NodeFields): void {
+  const starts = entries.map((entry) => lineStartOf(text, entry.range.start));
+  entries.forEach((entry, i) => {
+    const start = starts[i];
+    const end = i + 1 < starts.length ? starts[i + 1] : text.length;
+    const sectionSliceable = sliceable && start === entry.range.start && hasPlainKey(entry);
+    const section: Section = { key: entry.key, keyRange: entry.keyRange, start, firstPiece: draft.pieces.length, pieceCount: 0, sliceable: sectionSliceable };
+    draft.sections.push(section);
+    const items = itemsOf(entry);
+    if (items) {
+      section.itemized = items.kind;
+      addItems(text, draft, draft.sections.length - 1, items.list, 0, end, defaults);
+    } else {
+      draft.pieces.push({
+        kind: 'section', section: draft.sections.length - 1, start, end, indent: 0, sliceable: sectionSliceable,
+        outline: entry, delta: 0, fragment: readTopLevelEntry(entry, defaults),
+      });
+      section.pieceCount = 1;
+    }
+  });
+}
+
+/**
+ * Adds the items of an itemized section as pieces of `draft.sections[sectionIndex]`
+ * (which must be the last section), numbering them from `firstIndex`; the last one runs to `end`.
+ * Items are sliceable when their section is and each starts its own line.
+ */
+export function addItems(
+  text: string,
+  draft: LayoutDraft,
+  sectionIndex: number,
+  items: readonly (OutlineEntry | OutlineItem)[],
+  firstIndex: number,
+  end: number,
+  defaults: NodeFields,
+): void {
+  const section = draft.sections[sectionIndex];
+  const kind = section.key === 'links' ? 'link' : section.key === 'nodes' ? 'node' : 'network';
+  const starts = items.map((item) => lineStartOf(text, item.range.start));
+  items.forEach((item, i) => {
+    const start = starts[i];
+    draft.pieces.push({
+      kind,
+      section: sectionIndex,
+      start,
+      end: i + 1 < starts.length ? starts[i + 1] : end,
+      indent: item.range.start - start,
+      sliceable: section.sliceable && start > section.keyRange.end && isSpaces(text, start, item.range.start) && hasPlainKey(item),
+      outline: item,
+      delta: 0,
+      fragment: readItem(section.key, item, firstIndex + i, defaults),
+    });
+  });
+  section.pieceCount = draft.pieces.length - section.firstPiece;
+}
+
+/** The items of a `nodes`, `networks` or `links` section written as a block collection, which become one piece each. */
+export function itemsOf(entry: OutlineEntry): { kind: 'map'; list: OutlineEntry[] } | { kind: 'seq'; list: OutlineItem[] } | undefined {
+  const value: OutlineValue | undefined = entry.value;
+  if (entry.oddKey || !value || value.kind === 'scalar' || value.kind === 'opaque' || value.flow) return undefined;
+  if ((entry.key === 'nodes' || entry.key === 'networks') && value.kind === 'map' && value.entries.length > 0) {
+    return { kind: 'map', list: value.entries };
+  }
+  if (entry.key === 'links' && value.kind === 'seq' && value.items.length > 0) return { kind: 'seq', list: value.items };
+  return undefined;
+}
+
+/** A list item, or a map entry whose key is a plain scalar without `?`: something that can start a slice. */
+export function hasPlainKey(item: OutlineEntry | OutlineItem): boolean {
+  return !('key' in item) || (!item.explicit && !item.oddKey);
+}
+
+/** The fragment of one item of an itemized section. */
+export function readItem(sectionKey: string, item: OutlineEntry | OutlineItem, index: number, defaults: NodeFields): Fragment {
+  const fragment: Fragment = { nodes: [], networks: [], links: [], issues: [] };
+  if (sectionKey === 'links') {
+    fragment.links.push(readLinkItem(item, index, fragment.issues));
+  } else if (sectionKey === 'nodes') {
+    const node = readNodeEntry(item as OutlineEntry, defaults, fragment.issues);
+    if (node) fragment.nodes.push(node);
+  } else {
+    const network = readNetworkEntry(item as OutlineEntry, fragment.issues);
+    if (network) fragment.networks.push(network);
+  }
+  return fragment;
+}
+
+export function lineStartOf(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+export function isSpaces(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) !== 32) return false;
+  return true;
+}
+

@@ -1,0 +1,93 @@
+/**
+ * parseLab builds the lab model from text; updateLab applies an edit to a model,
+ * re-reading only the node, network or link the edit falls in when it can
+ * (see incremental.ts) and the whole text otherwise. Neither ever throws: a
+ * broken or half-typed document yields what could be read plus syntax errors.
+ */
+import { ParsedLab } from './document';
+import { MAX_LAB_TEXT_LENGTH } from './format';
+import { reparse } from './incremental';
+import { layoutOf, lineStartOf } from './layout';
+import { buildOutline } from './outline';
+import type { FormatIssue, LabDocument } from './types';
+import { parseYaml, syntaxErrorsOf } from './yaml-text';
+
+/** An edit of a document's text: the characters [start, end) are replaced by `text`. */
+export interface TextChange {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export function parseLab(text: string): LabDocument {
+  const source = typeof text === 'string' ? text : '';
+  try {
+    return parseWhole(source);
+  } catch (error) {
+    // The yaml package or a bug of ours failed; the editor must keep working.
+    const reason = error instanceof Error ? error.message : String(error);
+    return unreadable(source, `the lab file could not be read (${reason}); check it for unusual structure`);
+  }
+}
+
+/** The model after `change`; offsets are into previous.text and are clamped to it. */
+export function updateLab(previous: LabDocument, change: TextChange): LabDocument {
+  const oldText = typeof previous?.text === 'string' ? previous.text : '';
+  const start = clampOffset(change?.start, oldText.length, 0);
+  const end = Math.max(start, clampOffset(change?.end, oldText.length, start));
+  const inserted = typeof change?.text === 'string' ? change.text : '';
+  const text = oldText.slice(0, start) + inserted + oldText.slice(end);
+  if (previous instanceof ParsedLab) {
+    try {
+      const updated = reparse(previous, { start, end, text: inserted }, text);
+      if (updated) return updated;
+    } catch {
+      // A failed shortcut only costs time: the full parse below is always right.
+    }
+  }
+  return parseLab(text);
+}
+
+function clampOffset(value: unknown, length: number, fallback: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  return Math.min(Math.max(Math.trunc(value), 0), length);
+}
+
+function parseWhole(text: string): ParsedLab {
+  if (text.length > MAX_LAB_TEXT_LENGTH) {
+    const megabytes = (text.length / (1024 * 1024)).toFixed(1);
+    return unreadable(text, `the lab file has ${megabytes} million characters; lab files over ${MAX_LAB_TEXT_LENGTH / (1024 * 1024)} MB are not read`);
+  }
+  const doc = parseYaml(text);
+  const syntaxErrors = syntaxErrorsOf(doc, text.length, 0);
+  const build = { src: text, base: 0, sawAlias: false };
+  const root = buildOutline(doc.contents, build);
+  if (root?.kind !== 'map') {
+    const rootIssues: FormatIssue[] = [];
+    if (root && !(root.kind === 'scalar' && root.value === null)) {
+      rootIssues.push({
+        code: 'wrong-type',
+        range: root.range,
+        path: [],
+        message: 'a lab file is a map with the keys name, description, defaults, nodes, networks and links, e.g. name: campus',
+      });
+    }
+    return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], root, rootIssues, syntaxErrors, reliableBefore: 0 });
+  }
+  const sliceable = !build.sawAlias && !root.flow && root.entries.length > 0 && isPlainPrefix(text, lineStartOf(text, root.range.start));
+  return new ParsedLab(text, layoutOf(text, root, sliceable, syntaxErrors));
+}
+
+function unreadable(text: string, message: string): ParsedLab {
+  const range = { start: 0, end: text.length };
+  return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], rootIssues: [], syntaxErrors: [{ message, range }], reliableBefore: 0 });
+}
+
+/** Only blank lines, comments and a `---` before the first key: nothing there can change how the rest reads. */
+function isPlainPrefix(text: string, end: number): boolean {
+  const lines = text.slice(text.charCodeAt(0) === 0xfeff ? 1 : 0, end).split('\n');
+  return lines.every((line) => {
+    const trimmed = line.trim();
+    return trimmed === '' || trimmed.startsWith('#') || trimmed === '---';
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * Moving a piece of the model by a number of characters, for the incremental
+ * reparse: everything after an edit keeps its meaning and only its offsets
+ * change. Copies, never mutates, so earlier documents stay valid.
+ */
+import { shiftRange } from './outline';
+import type { Fragment } from './read';
+import type { FormatIssue, LabLink, LabNetwork, LabNode, LinkEndpoint, Located, NodeFields } from './types';
+
+export function shiftFragment(fragment: Fragment, delta: number): Fragment {
+  if (delta === 0) return fragment;
+  // Fragments are never changed after reading, so empty lists can be shared.
+  const shifted: Fragment = {
+    nodes: fragment.nodes.length === 0 ? fragment.nodes : fragment.nodes.map((node) => shiftNode(node, delta)),
+    networks: fragment.networks.length === 0 ? fragment.networks : fragment.networks.map((network) => shiftNetwork(network, delta)),
+    links: fragment.links.length === 0 ? fragment.links : fragment.links.map((link) => shiftLink(link, delta)),
+    issues: fragment.issues.length === 0 ? fragment.issues : fragment.issues.map((issue) => shiftIssue(issue, delta)),
+  };
+  if (fragment.name) shifted.name = shiftLocated(fragment.name, delta);
+  if (fragment.description) shifted.description = shiftLocated(fragment.description, delta);
+  if (fragment.defaults) shifted.defaults = shiftFields(fragment.defaults, delta);
+  return shifted;
+}
+
+function shiftLocated<T>(located: Located<T>, delta: number): Located<T> {
+  return { value: located.value, range: shiftRange(located.range, delta), keyRange: shiftRange(located.keyRange, delta) };
+}
+
+function shiftFields(fields: NodeFields, delta: number): NodeFields {
+  const shifted: Record<string, Located<unknown>> = {};
+  for (const name in fields) shifted[name] = shiftLocated(fields[name as keyof NodeFields] as Located<unknown>, delta);
+  return shifted as NodeFields;
+}
+
+function shiftNode(node: LabNode, delta: number): LabNode {
+  return {
+    name: node.name,
+    nameRange: shiftRange(node.nameRange, delta),
+    range: shiftRange(node.range, delta),
+    fields: shiftFields(node.fields, delta),
+    resolved: node.resolved,
+  };
+}
+
+function shiftNetwork(network: LabNetwork, delta: number): LabNetwork {
+  const shifted: LabNetwork = { name: network.name, nameRange: shiftRange(network.nameRange, delta), range: shiftRange(network.range, delta) };
+  if (network.type) shifted.type = shiftLocated(network.type, delta);
+  return shifted;
+}
+
+function shiftLink(link: LabLink, delta: number): LabLink {
+  return { index: link.index, range: shiftRange(link.range, delta), endpoints: link.endpoints.map((e) => shiftEndpoint(e, delta)) };
+}
+
+function shiftEndpoint(endpoint: LinkEndpoint, delta: number): LinkEndpoint {
+  const shifted: LinkEndpoint = { text: endpoint.text, range: shiftRange(endpoint.range, delta) };
+  if (endpoint.node !== undefined) shifted.node = endpoint.node;
+  if (endpoint.nodeRange) shifted.nodeRange = shiftRange(endpoint.nodeRange, delta);
+  if (endpoint.interface !== undefined) shifted.interface = endpoint.interface;
+  if (endpoint.interfaceRange) shifted.interfaceRange = shiftRange(endpoint.interfaceRange, delta);
+  if (endpoint.network !== undefined) shifted.network = endpoint.network;
+  return shifted;
+}
+
+function shiftIssue(issue: FormatIssue, delta: number): FormatIssue {
+  return { message: issue.message, range: shiftRange(issue.range, delta), code: issue.code, path: issue.path };
+}

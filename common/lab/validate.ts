@@ -1,0 +1,280 @@
+/**
+ * validateLab: the checks that need nothing but the document itself, so the
+ * editor can run them on every edit. What only the agent knows (templates,
+ * images, icons, network types, interface names) is checked by the agent's
+ * validate, which reuses this diagnostic shape and its paths.
+ *
+ * Everything is indexed by name first, so a 2,000-node lab takes a few
+ * milliseconds.
+ */
+import {
+  CONSOLE_TYPES, ELEMENT_NAME_PATTERN, LAB_NAME_PATTERN, LINK_EXAMPLE, NUMBER_FIELDS, POSITION_LIMITS, listInProse,
+} from './format';
+import type { LabDocument, LabLink, LabNetwork, LabNode, LinkEndpoint, NodeFields, Range } from './types';
+
+export interface LocalDiagnostic {
+  range: Range;
+  message: string;
+  severity: 'error' | 'warning';
+  /** Stable machine code, e.g. `unknown-node`; docs/lab-format.md lists them. */
+  code: string;
+  /** Keys and list indexes from the document root to the offending value. */
+  path?: (string | number)[];
+}
+
+type Path = (string | number)[];
+
+export function validateLab(doc: LabDocument): LocalDiagnostic[] {
+  const out: LocalDiagnostic[] = [];
+  for (const error of doc.syntaxErrors) {
+    out.push({ range: error.range, message: `YAML syntax: ${error.message}`, severity: 'error', code: 'yaml-syntax' });
+  }
+  for (const issue of doc.formatIssues ?? []) out.push({ ...issue, severity: 'error' });
+  checkLabName(doc, out);
+  checkFields(doc.defaults, ['defaults'], out);
+  const nodes = new Map<string, LabNode>();
+  for (const node of doc.nodes) {
+    nodes.set(node.name, node);
+    checkNode(node, out);
+  }
+  const networks = new Map<string, LabNetwork>();
+  for (const network of doc.networks) {
+    networks.set(network.name, network);
+    if (!ELEMENT_NAME_PATTERN.test(network.name)) {
+      out.push({
+        range: network.nameRange,
+        path: ['networks', network.name],
+        severity: 'error',
+        code: 'invalid-network-name',
+        message: `network name "${network.name}" may only use letters, digits, - and _`,
+      });
+    }
+  }
+  checkLinks(doc.links, nodes, networks, out);
+  return out;
+}
+
+function checkLabName(doc: LabDocument, out: LocalDiagnostic[]): void {
+  const name = doc.name;
+  if (!name) {
+    const firstLineEnd = doc.text.indexOf('\n');
+    out.push({
+      range: { start: 0, end: firstLineEnd < 0 ? doc.text.length : firstLineEnd },
+      path: ['name'],
+      severity: 'warning',
+      code: 'missing-name',
+      message: 'the lab has no name; add e.g. name: campus at the top (it names the emulator lab /lab-agent/<name>.unl)',
+    });
+  } else if (!LAB_NAME_PATTERN.test(name.value) || name.value.trim() === '') {
+    out.push({
+      range: name.range,
+      path: ['name'],
+      severity: 'error',
+      code: 'invalid-lab-name',
+      message: `the lab name may only use letters, digits, spaces and _ + - (it becomes the emulator path /lab-agent/<name>.unl); "${name.value}" does not fit`,
+    });
+  }
+}
+
+function checkNode(node: LabNode, out: LocalDiagnostic[]): void {
+  const path = ['nodes', node.name];
+  if (!ELEMENT_NAME_PATTERN.test(node.name)) {
+    out.push({
+      range: node.nameRange,
+      path,
+      severity: 'error',
+      code: 'invalid-node-name',
+      message: `node name "${node.name}" may only use letters, digits, - and _ (it is written in link endpoints as ${node.name}:<interface>)`,
+    });
+  }
+  if (node.resolved.template === undefined) {
+    out.push({
+      range: node.nameRange,
+      path,
+      severity: 'error',
+      code: 'missing-template',
+      message: `node ${node.name} has no template; add e.g. template: vios (or set a template under defaults)`,
+    });
+  }
+  checkFields(node.fields, path, out);
+}
+
+/** Value rules of node settings written on a node or under defaults (their types were checked while reading). */
+function checkFields(fields: NodeFields, path: Path, out: LocalDiagnostic[]): void {
+  if (fields.console && !(CONSOLE_TYPES as readonly string[]).includes(fields.console.value)) {
+    out.push({
+      range: fields.console.range,
+      path: [...path, 'console'],
+      severity: 'error',
+      code: 'invalid-console',
+      message: `console must be ${listInProse(CONSOLE_TYPES)}; "${fields.console.value}" is not one of them`,
+    });
+  }
+  for (const name of ['cpu', 'ram', 'ethernet'] as const) {
+    const field = fields[name];
+    const limits = NUMBER_FIELDS[name];
+    if (field && (field.value < limits.min || field.value > limits.max)) {
+      out.push({
+        range: field.range,
+        path: [...path, name],
+        severity: 'error',
+        code: 'out-of-range',
+        message: `${name} must be between ${limits.min} and ${limits.max} (${limits.meaning}), e.g. ${name}: ${limits.example}`,
+      });
+    }
+  }
+  const position = fields.position;
+  if (position) {
+    const outside = (['x', 'y'] as const).filter((axis) => position.value[axis] < POSITION_LIMITS.min || position.value[axis] > POSITION_LIMITS.max);
+    if (outside.length > 0) {
+      out.push({
+        range: position.range,
+        path: [...path, 'position'],
+        severity: 'error',
+        code: 'out-of-range',
+        message: `position ${outside.join(' and ')} must be between ${POSITION_LIMITS.min} and ${POSITION_LIMITS.max} (${POSITION_LIMITS.meaning})`,
+      });
+    }
+  }
+  const config = fields.config;
+  if (config && !isRelativeInside(config.value)) {
+    out.push({
+      range: config.range,
+      path: [...path, 'config'],
+      severity: 'error',
+      code: 'invalid-config-path',
+      message: `config is a path relative to the lab file and inside its folder, e.g. configs/r1.cfg; "${config.value}" is not`,
+    });
+  }
+}
+
+/** A relative path that stays inside the lab's folder: no leading /, no drive letter, no backslashes, no `..`. */
+function isRelativeInside(path: string): boolean {
+  if (path.startsWith('/') || path.includes('\\') || /^[A-Za-z]:/.test(path)) return false;
+  return !path.split('/').some((segment) => segment === '..');
+}
+
+function describeLink(link: LabLink): string {
+  return link.endpoints.map((e) => e.text).join(' -- ');
+}
+
+function checkLinks(links: LabLink[], nodes: Map<string, LabNode>, networks: Map<string, LabNetwork>, out: LocalDiagnostic[]): void {
+  /** node:interface → where it is used (an interface takes one link). */
+  const uses = new Map<string, { link: LabLink; endpoint: LinkEndpoint; index: number }[]>();
+  for (const link of links) {
+    const path = ['links', link.index];
+    const endpoints = link.endpoints;
+    if (endpoints.length !== 2) {
+      out.push({
+        range: link.range,
+        path: [...path, 'endpoints'],
+        severity: 'error',
+        code: 'link-endpoint-count',
+        message: `a link joins exactly two endpoints; this one has ${endpoints.length}. Write ${LINK_EXAMPLE}`,
+      });
+    }
+    endpoints.forEach((endpoint, index) => checkEndpoint(endpoint, [...path, 'endpoints', index], nodes, networks, out));
+    if (endpoints.length === 2) {
+      const [a, b] = endpoints;
+      if (a.network !== undefined && b.network !== undefined) {
+        out.push({
+          range: link.range,
+          path,
+          severity: 'error',
+          code: 'link-between-networks',
+          message: `a link joins a node interface to another node interface or to a network; ${a.network} and ${b.network} are both networks`,
+        });
+      } else if (a.text !== '' && sameEnd(a, b)) {
+        out.push({
+          range: b.range,
+          path: [...path, 'endpoints', 1],
+          severity: 'error',
+          code: 'link-to-itself',
+          message: `both ends of this link are ${a.text}; a link joins two different interfaces`,
+        });
+        continue;
+      }
+    }
+    endpoints.forEach((endpoint, index) => {
+      if (endpoint.node && endpoint.interface) {
+        const key = `${endpoint.node}:${endpoint.interface}`;
+        const list = uses.get(key);
+        if (list) list.push({ link, endpoint, index });
+        else uses.set(key, [{ link, endpoint, index }]);
+      }
+    });
+  }
+  for (const [key, list] of uses) {
+    if (list.length < 2) continue;
+    for (const use of list) {
+      const others = list.filter((other) => other.link !== use.link).map((other) => describeLink(other.link));
+      const where = others.length > 0 ? `also used by the link ${listInProse(others, 'and')}` : 'used twice in this link';
+      out.push({
+        range: use.endpoint.range,
+        path: ['links', use.link.index, 'endpoints', use.index],
+        severity: 'error',
+        code: 'interface-reused',
+        message: `${key} is ${where}; an interface takes one link`,
+      });
+    }
+  }
+}
+
+function sameEnd(a: LinkEndpoint, b: LinkEndpoint): boolean {
+  if (a.network !== undefined) return a.network === b.network;
+  return a.node !== undefined && a.node === b.node && a.interface === b.interface;
+}
+
+function checkEndpoint(endpoint: LinkEndpoint, path: Path, nodes: Map<string, LabNode>, networks: Map<string, LabNetwork>, out: LocalDiagnostic[]): void {
+  const node = endpoint.node;
+  if (node !== undefined) {
+    if (node === '') {
+      out.push({
+        range: endpoint.range,
+        path,
+        severity: 'error',
+        code: 'missing-node',
+        message: `write the node name before the colon, e.g. r1${endpoint.text}`,
+      });
+    } else if (!nodes.has(node)) {
+      out.push({
+        range: endpoint.nodeRange ?? endpoint.range,
+        path,
+        severity: 'error',
+        code: 'unknown-node',
+        message: networks.has(node)
+          ? `${node} is a network, which has no interfaces; write just ${node}`
+          : `${node} is not a node of this lab; define it under nodes${suggestions(nodes)}`,
+      });
+    }
+    if (endpoint.interface === '') {
+      out.push({
+        range: endpoint.range,
+        path,
+        severity: 'error',
+        code: 'missing-interface',
+        message: `${node}: names no interface; write ${node || 'r1'}:<interface>, e.g. ${node || 'r1'}:Gi0/0`,
+      });
+    }
+    return;
+  }
+  const network = endpoint.network;
+  if (network !== undefined && !networks.has(network)) {
+    out.push({
+      range: endpoint.range,
+      path,
+      severity: 'error',
+      code: 'unknown-network',
+      message: nodes.has(network)
+        ? `${network} is a node; name one of its interfaces, e.g. ${network}:Gi0/0`
+        : `${network} is not a network of this lab; define it under networks, or write node:interface for a node`,
+    });
+  }
+}
+
+/** ", or use one of: r1, r2, …" with at most a handful of names. */
+function suggestions(nodes: Map<string, LabNode>): string {
+  if (nodes.size === 0) return '';
+  const names = [...nodes.keys()].slice(0, 5);
+  return `, or use one of: ${names.join(', ')}${nodes.size > names.length ? ', …' : ''}`;
+}

@@ -1,0 +1,23 @@
+/**
+ * Parsing YAML text with the `yaml` package the one way the lab model needs:
+ * with source tokens (for `-` and `?` positions), without pretty errors (their
+ * code frames cost time and we place errors ourselves), and with duplicate
+ * keys left to the model, which reports them per node and per setting.
+ */
+import { parseDocument, type Document } from 'yaml';
+import type { SyntaxError } from './types';
+
+export function parseYaml(src: string): Document.Parsed {
+  return parseDocument(src, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
+}
+
+/** The document's errors as SyntaxErrors, offsets moved by `base`, clamped to the text. */
+export function syntaxErrorsOf(doc: Document.Parsed, srcLength: number, base: number): SyntaxError[] {
+  return doc.errors
+    .map((error) => {
+      const start = Math.min(Math.max(error.pos[0], 0), srcLength);
+      const end = Math.min(Math.max(error.pos[1], start), srcLength);
+      return { message: error.message, range: { start: base + start, end: base + end } };
+    })
+    .sort((a, b) => a.range.start - b.range.start);
+}
