@@ -1,0 +1,73 @@
+/**
+ * What the agent offers to build labs from: templates, their images and
+ * details, icons, network types. It changes rarely, so each answer is cached
+ * for the life of the session; RefreshCatalogue and a session change drop it.
+ * Failed calls are not cached, so the next request tries again.
+ */
+import type {
+  Icon,
+  NetworkType,
+  Template,
+  TemplateDetail,
+  TemplateImagesData,
+} from '../common/api/contract';
+import type { AgentClient } from '../common/api/client';
+import type { AgentSession } from './session';
+
+/** Catalogue calls serve completion and hover, which must not hang on a slow agent. */
+const CATALOGUE_TIMEOUT_MS = 5000;
+
+export class Catalogue {
+  private entries = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly session: AgentSession) {
+    session.onDidChange(() => this.clear());
+  }
+
+  clear(): void {
+    // A new map, so answers still in flight for the old session land in the discarded one.
+    this.entries = new Map();
+  }
+
+  async templates(): Promise<Template[] | undefined> {
+    const data = await this.cached('templates', (client) => client.listTemplates({}, { timeoutMs: CATALOGUE_TIMEOUT_MS }));
+    return data?.templates;
+  }
+
+  templateImages(template: string): Promise<TemplateImagesData | undefined> {
+    return this.cached(`images:${template}`, (client) =>
+      client.listTemplateImages({ id: template }, { timeoutMs: CATALOGUE_TIMEOUT_MS }),
+    );
+  }
+
+  template(template: string): Promise<TemplateDetail | undefined> {
+    return this.cached(`template:${template}`, (client) =>
+      client.getTemplate({ id: template }, { timeoutMs: CATALOGUE_TIMEOUT_MS }),
+    );
+  }
+
+  async icons(): Promise<Icon[] | undefined> {
+    const data = await this.cached('icons', (client) => client.listIcons({ timeoutMs: CATALOGUE_TIMEOUT_MS }));
+    return data?.icons;
+  }
+
+  async networkTypes(): Promise<NetworkType[] | undefined> {
+    const data = await this.cached('network-types', (client) => client.listNetworkTypes({ timeoutMs: CATALOGUE_TIMEOUT_MS }));
+    return data?.types;
+  }
+
+  /** The cached answer, or one call shared by every concurrent asker; undefined without a session or on failure. */
+  private cached<T>(key: string, fetch: (client: AgentClient) => Promise<T>): Promise<T | undefined> {
+    const entries = this.entries;
+    const existing = entries.get(key) as Promise<T | undefined> | undefined;
+    if (existing) return existing;
+    if (!this.session.active) return Promise.resolve(undefined);
+    const pending = this.session.call(fetch).then((outcome) => {
+      if (outcome?.ok) return outcome.value;
+      if (entries.get(key) === pending) entries.delete(key);
+      return undefined;
+    });
+    entries.set(key, pending);
+    return pending;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Wires LSP messages to the services. Every handler is guarded: whatever a
+ * service throws is logged and answered with an empty result, so no input can
+ * take the server down.
+ */
+import {
+  ResponseError,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import {
+  LabStateChangedNotification,
+  RefreshCatalogueRequest,
+  SessionChangedNotification,
+  type LabStateChangedParams,
+  type SessionChangedParams,
+} from '../common/protocol';
+import { Catalogue } from './catalogue';
+import { LabDocuments, type LabFile } from './documents';
+import { Log } from './log';
+import { AgentSession } from './session';
+import { CodeLensService } from './services/codeLens';
+import { CompletionService } from './services/completion';
+import { findDefinition } from './services/definition';
+import { DiagnosticsService } from './services/diagnostics';
+import { HoverService } from './services/hover';
+import { prepareRename, renameSymbol } from './services/rename';
+import { documentSymbols } from './services/symbols';
+
+export function startServer(connection: Connection): void {
+  const log = new Log(connection);
+  const session = new AgentSession(connection, log);
+  const documents = new LabDocuments(log);
+  const catalogue = new Catalogue(session);
+  // Known only once the client says what it supports (initialize).
+  const clientSupports = { codeLensRefresh: false, completionEditRangeDefault: false };
+  const completion = new CompletionService(catalogue, session, () => clientSupports.completionEditRangeDefault);
+  const hover = new HoverService(catalogue, session);
+  const diagnostics = new DiagnosticsService(connection, documents, session, log);
+  const codeLens = new CodeLensService(connection, documents, session, log, () => clientSupports.codeLensRefresh);
+  let initialSession: unknown = null;
+
+  session.onDidChange(() => {
+    diagnostics.revalidateAll();
+    codeLens.sessionChanged();
+  });
+
+  /** Runs a handler; a failure is logged and answered with `fallback`. Deliberate ResponseErrors pass through. */
+  async function guarded<T>(what: string, fallback: T, run: () => T | Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof ResponseError) throw error;
+      log.error(`${what} failed`, error);
+      return fallback;
+    }
+  }
+
+  function withFile<T>(what: string, uri: string, fallback: T, run: (file: LabFile) => T | Promise<T>): Promise<T> {
+    return guarded(what, fallback, () => {
+      const file = documents.get(uri);
+      return file ? run(file) : fallback;
+    });
+  }
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    clientSupports.codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+    clientSupports.completionEditRangeDefault =
+      params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
+    const options = params.initializationOptions as { session?: unknown } | null | undefined;
+    initialSession = typeof options === 'object' && options !== null ? (options.session ?? null) : null;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: [':', ' '] },
+        hoverProvider: true,
+        definitionProvider: true,
+        documentSymbolProvider: true,
+        renameProvider: { prepareProvider: true },
+        codeLensProvider: { resolveProvider: true },
+      },
+      serverInfo: { name: 'lab-yaml' },
+    };
+  });
+
+  // Status notifications may only follow the initialize answer.
+  connection.onInitialized(() => void guarded('initialized', undefined, () => session.update(initialSession)));
+  connection.onShutdown(() => guarded('shutdown', undefined, () => session.close()));
+
+  connection.onDidOpenTextDocument((params) =>
+    void guarded('didOpen', undefined, () => diagnostics.documentChanged(documents.open(params))),
+  );
+  connection.onDidChangeTextDocument((params) =>
+    void guarded('didChange', undefined, () => {
+      const changed = documents.change(params);
+      if (changed) diagnostics.documentChanged(changed.file, changed.edits);
+    }),
+  );
+  connection.onDidCloseTextDocument((params) =>
+    void guarded('didClose', undefined, () => {
+      documents.close(params.textDocument.uri);
+      diagnostics.documentClosed(params.textDocument.uri);
+      codeLens.documentClosed(params.textDocument.uri);
+    }),
+  );
+
+  connection.onCompletion((params, token) =>
+    withFile('completion', params.textDocument.uri, null, (file) => completion.provide(file, params.position, token)),
+  );
+  connection.onHover((params, token) =>
+    withFile('hover', params.textDocument.uri, null, (file) => hover.provide(file, params.position, token)),
+  );
+  connection.onDefinition((params) =>
+    withFile('definition', params.textDocument.uri, null, (file) => findDefinition(file, params.position)),
+  );
+  connection.onDocumentSymbol((params) =>
+    withFile('documentSymbol', params.textDocument.uri, [], (file) => documentSymbols(file)),
+  );
+  connection.onPrepareRename((params) =>
+    withFile('prepareRename', params.textDocument.uri, null, (file) => prepareRename(file, params.position)),
+  );
+  connection.onRenameRequest((params) =>
+    withFile('rename', params.textDocument.uri, null, (file) => renameSymbol(file, params.position, params.newName)),
+  );
+  connection.onCodeLens((params) =>
+    withFile('codeLens', params.textDocument.uri, [], (file) => codeLens.provide(file)),
+  );
+  connection.onCodeLensResolve((lens) => guarded('codeLens/resolve', lens, () => codeLens.resolve(lens)));
+
+  connection.onNotification(SessionChangedNotification, (params: SessionChangedParams) =>
+    void guarded('sessionChanged', undefined, () => session.update(params?.session ?? null)),
+  );
+  connection.onRequest(RefreshCatalogueRequest, () =>
+    guarded('refreshCatalogue', null, () => {
+      catalogue.clear();
+      // The agent's checks use the catalogue too (images, templates): ask again.
+      diagnostics.revalidateAll();
+      return null;
+    }),
+  );
+  connection.onNotification(LabStateChangedNotification, (params: LabStateChangedParams) =>
+    void guarded('labStateChanged', undefined, () => {
+      if (typeof params?.uri === 'string') codeLens.labStateChanged(params.uri);
+    }),
+  );
+
+  connection.listen();
+}

@@ -1,0 +1,132 @@
+/**
+ * Code lenses: a plan summary and the lab actions at the top of the file, and
+ * node actions above each node. The plan asks the agent, so it is computed
+ * only when the editor resolves the lens, and kept per document version.
+ */
+import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } from 'vscode-languageserver/node';
+import type { PlanData } from '../../common/api/contract';
+import { LensCommand, type LensCommandArgs } from '../../common/protocol';
+import type { LabDocuments, LabFile } from '../documents';
+import type { Log } from '../log';
+import type { AgentSession } from '../session';
+import { projectPayload } from './diagnostics';
+
+/** A lens may wait this long for a plan; the agent's own limit (180 s) is for explicit plans. */
+const PLAN_TIMEOUT_MS = 30_000;
+const MAX_REASON_LENGTH = 100;
+
+interface PlanLensData {
+  uri: string;
+}
+
+export class CodeLensService {
+  private plans = new Map<string, { version: number; title: Promise<string> }>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: LabDocuments,
+    private readonly session: AgentSession,
+    private readonly log: Log,
+    private readonly canRefresh: () => boolean,
+  ) {}
+
+  provide(file: LabFile): CodeLens[] {
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const args: LensCommandArgs = { uri: file.uri };
+    const lenses: CodeLens[] = [];
+    if (this.session.active) lenses.push({ range: top, data: { uri: file.uri } satisfies PlanLensData });
+    lenses.push(
+      { range: top, command: lensCommand('Deploy', LensCommand.deploy, args) },
+      { range: top, command: lensCommand('Reconcile', LensCommand.reconcile, args) },
+      { range: top, command: lensCommand('Destroy', LensCommand.destroy, args) },
+    );
+    for (const node of file.model.nodes) {
+      const range = file.toLspRange(node.nameRange);
+      const nodeArgs: LensCommandArgs = { uri: file.uri, node: node.name };
+      lenses.push(
+        { range, command: lensCommand('Start', LensCommand.startNode, nodeArgs) },
+        { range, command: lensCommand('Stop', LensCommand.stopNode, nodeArgs) },
+        { range, command: lensCommand('Console', LensCommand.openConsole, nodeArgs) },
+      );
+    }
+    return lenses;
+  }
+
+  async resolve(lens: CodeLens): Promise<CodeLens> {
+    if (lens.command) return lens;
+    const uri = (lens.data as Partial<PlanLensData> | undefined)?.uri;
+    const file = typeof uri === 'string' ? this.documents.get(uri) : undefined;
+    const title = file ? await this.planTitle(file) : 'Plan: unavailable — the document is not open';
+    return { ...lens, command: lensCommand(title, LensCommand.plan, { uri: typeof uri === 'string' ? uri : '' }) };
+  }
+
+  /** The lab's stored state changed (deploy, import, reconcile): its plan is out of date. */
+  labStateChanged(uri: string): void {
+    this.plans.delete(uri);
+    this.refresh();
+  }
+
+  sessionChanged(): void {
+    this.plans = new Map();
+    this.refresh();
+  }
+
+  documentClosed(uri: string): void {
+    this.plans.delete(uri);
+  }
+
+  private planTitle(file: LabFile): Promise<string> {
+    const cached = this.plans.get(file.uri);
+    if (cached?.version === file.version) return cached.title;
+    const entry = {
+      version: file.version,
+      title: this.computePlan(file).then(({ title, keep }) => {
+        // A failed plan is not kept: the next resolve may succeed (the agent is back, the lab is fixed).
+        if (!keep && this.plans.get(file.uri) === entry) this.plans.delete(file.uri);
+        return title;
+      }),
+    };
+    this.plans.set(file.uri, entry);
+    return entry.title;
+  }
+
+  private async computePlan(file: LabFile): Promise<{ title: string; keep: boolean }> {
+    if (file.model.syntaxErrors.length > 0) return { title: 'Plan: unavailable — fix the YAML syntax errors first', keep: true };
+    const payload = await projectPayload(file);
+    const outcome = await this.session.call((client) => client.planProject(payload, { timeoutMs: PLAN_TIMEOUT_MS }));
+    if (outcome === undefined) return { title: 'Plan: unavailable — not logged in to an agent', keep: false };
+    if (!outcome.ok) {
+      const reason = outcome.problem.code === 'invalid_lab' ? 'the lab has errors (see Problems)' : outcome.problem.message;
+      return { title: `Plan: unavailable — ${shorten(reason)}`, keep: false };
+    }
+    return { title: planSummaryTitle(outcome.value), keep: true };
+  }
+
+  private refresh(): void {
+    if (!this.canRefresh()) return;
+    this.connection.sendRequest(CodeLensRefreshRequest.type).catch((error: unknown) => {
+      this.log.error('could not ask the editor to refresh code lenses', error);
+    });
+  }
+}
+
+/** "Plan: +3 ~1 −0", or "Plan: no changes"; blocked actions are counted because deploy will refuse them. */
+export function planSummaryTitle(plan: PlanData): string {
+  const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
+  const summary = plan.summary ?? {};
+  const create = count(summary.create);
+  const update = count(summary.update);
+  const remove = count(summary.delete);
+  const blocked = Array.isArray(plan.blocked) ? plan.blocked.length : 0;
+  const changes = create + update + remove === 0 ? 'no changes' : `+${create} ~${update} −${remove}`;
+  return `Plan: ${changes}${blocked > 0 ? ` (${blocked} blocked)` : ''}`;
+}
+
+function lensCommand(title: string, command: string, args: LensCommandArgs): Command {
+  return { title, command, arguments: [args] };
+}
+
+function shorten(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length <= MAX_REASON_LENGTH ? oneLine : `${oneLine.slice(0, MAX_REASON_LENGTH - 1)}…`;
+}

@@ -1,0 +1,214 @@
+/**
+ * Completion: keys by position in the structure, and values from the agent's
+ * catalogue (templates, images, icons, network types), node and network names
+ * in link endpoints, and a node's free interfaces after `node:`.
+ */
+import {
+  CompletionItemKind,
+  type CancellationToken,
+  type CompletionItem,
+  type CompletionList,
+  type Position,
+  type TextEdit,
+} from 'vscode-languageserver/node';
+import { CONSOLE_TYPES, LINK_KEYS, NETWORK_KEYS, TOP_LEVEL_KEYS } from '../../common/lab/format';
+import { findNode } from '../../common/lab/lookup';
+import { NODE_FIELD_NAMES } from '../../common/lab/types';
+import type { Catalogue } from '../catalogue';
+import { abortSignalOf } from '../cancellation';
+import type { LabFile } from '../documents';
+import type { AgentSession } from '../session';
+import { completionContext, type CompletionContext, type KeyOwner } from './completion-context';
+
+/** Interfaces are asked for on every completion; a slow agent must not freeze typing. */
+const INTERFACES_TIMEOUT_MS = 2000;
+/** Keys whose value is a map or list: no space after the colon. */
+const SECTION_KEYS: ReadonlySet<string> = new Set(['defaults', 'nodes', 'networks', 'links', 'position']);
+/** Keys whose values we complete: reopen the suggestions once the key is in. */
+const KEYS_WITH_VALUES: ReadonlySet<string> = new Set(['template', 'image', 'icon', 'console', 'type']);
+const TRIGGER_SUGGEST = { title: 'Suggest', command: 'editor.action.triggerSuggest' };
+
+export class CompletionService {
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly session: AgentSession,
+    /** Whether the client takes a shared edit range in CompletionList.itemDefaults (LSP 3.17). */
+    private readonly clientTakesEditRangeDefault: () => boolean,
+  ) {}
+
+  async provide(file: LabFile, position: Position, token: CancellationToken): Promise<CompletionList | null> {
+    const context = completionContext(file.model, file.offsetAt(position));
+    if (!context) return null;
+    // Positions are taken now: the text may change while the agent answers.
+    const range = file.toLspRange(context.replace);
+    const items = await this.items(file, context, (newText) => ({ range, newText }), token);
+    if (!this.clientTakesEditRangeDefault()) return { isIncomplete: false, items };
+    // Every item replaces the same range: say it once. A lab's 2,000 node names then cost a third of the bytes.
+    for (const item of items) {
+      const newText = item.textEdit?.newText;
+      delete item.textEdit;
+      if (newText !== undefined && newText !== item.label) item.textEditText = newText;
+    }
+    return { isIncomplete: false, itemDefaults: { editRange: range }, items };
+  }
+
+  private async items(
+    file: LabFile,
+    context: CompletionContext,
+    edit: (newText: string) => TextEdit,
+    token: CancellationToken,
+  ): Promise<CompletionItem[]> {
+    switch (context.kind) {
+      case 'key':
+        return keysOf(context.owner)
+          .filter((name) => !context.present.has(name))
+          .map((name) => {
+            const withColon = context.colonFollows ? name : SECTION_KEYS.has(name) ? `${name}:` : `${name}: `;
+            const item: CompletionItem = { label: name, kind: CompletionItemKind.Property, textEdit: edit(withColon) };
+            if (!context.colonFollows && KEYS_WITH_VALUES.has(name)) item.command = TRIGGER_SUGGEST;
+            return item;
+          });
+      case 'field-value':
+        return this.fieldValues(file, context, edit);
+      case 'network-type': {
+        const types = await this.catalogue.networkTypes();
+        const space = context.needsSpace ? ' ' : '';
+        return (types ?? []).filter((t) => typeof t.id === 'string').map((t) => {
+          const unsupported = t.supported === false;
+          return {
+            label: t.id as string,
+            kind: CompletionItemKind.EnumMember,
+            detail: unsupported ? `${t.label ?? t.id} (not supported by this emulator)` : t.label,
+            sortText: `${unsupported ? 1 : 0}${t.id}`,
+            textEdit: edit(space + t.id),
+          };
+        });
+      }
+      case 'endpoint-target':
+        return endpointTargets(file, context.nodePart, edit);
+      case 'endpoint-interface':
+        return this.interfaces(file, context.node, edit, token);
+    }
+  }
+
+  private async fieldValues(
+    file: LabFile,
+    context: Extract<CompletionContext, { kind: 'field-value' }>,
+    edit: (text: string) => TextEdit,
+  ): Promise<CompletionItem[]> {
+    const space = context.needsSpace ? ' ' : '';
+    switch (context.field) {
+      case 'console':
+        return CONSOLE_TYPES.map((type) => ({ label: type, kind: CompletionItemKind.EnumMember, textEdit: edit(space + type) }));
+      case 'icon': {
+        const icons = await this.catalogue.icons();
+        return (icons ?? []).filter((icon) => typeof icon.id === 'string').map((icon) => ({
+          label: icon.id,
+          kind: CompletionItemKind.File,
+          detail: icon.label,
+          textEdit: edit(space + icon.id),
+        }));
+      }
+      case 'template': {
+        const templates = await this.catalogue.templates();
+        return (templates ?? []).filter((t) => typeof t.id === 'string').map((t) => {
+          const unprovisioned = t.provisioned === false;
+          const item: CompletionItem = {
+            label: t.id as string,
+            kind: CompletionItemKind.Class,
+            detail: unprovisioned ? `${t.description ?? t.id} (not provisioned)` : t.description,
+            // Unprovisioned templates cannot be deployed: offer them, but after the ones that can.
+            sortText: `${unprovisioned ? 1 : 0}${t.id}`,
+            textEdit: edit(space + t.id),
+          };
+          if (unprovisioned) item.labelDetails = { description: 'not provisioned' };
+          return item;
+        });
+      }
+      case 'image': {
+        const template = context.node ? context.node.resolved.template : file.model.defaults.template?.value;
+        if (!template) return [];
+        const data = await this.catalogue.templateImages(template);
+        return (data?.images ?? []).filter((image) => typeof image.id === 'string').map((image) => {
+          const isDefault = image.id === data?.default;
+          const unavailable = image.available === false;
+          const notes = [isDefault ? 'default' : undefined, unavailable ? 'not available' : undefined].filter(Boolean);
+          const item: CompletionItem = {
+            label: image.id as string,
+            kind: CompletionItemKind.Value,
+            detail: `${template} image${notes.length ? ` (${notes.join(', ')})` : ''}`,
+            sortText: `${isDefault ? 0 : unavailable ? 2 : 1}${image.id}`,
+            preselect: isDefault,
+            textEdit: edit(space + image.id),
+          };
+          if (notes.length) item.labelDetails = { description: notes.join(', ') };
+          return item;
+        });
+      }
+    }
+  }
+
+  /** The node's interfaces not used by any link, asked of the agent every time (the text changes as links are written). */
+  private async interfaces(
+    file: LabFile,
+    nodeName: string,
+    edit: (text: string) => TextEdit,
+    token: CancellationToken,
+  ): Promise<CompletionItem[]> {
+    const node = findNode(file.model, nodeName);
+    if (!node) return [];
+    const request = { yaml: file.model.text, node: nodeName, excludeUsed: true, ...(node.resolved.template ? { template: node.resolved.template } : {}) };
+    const outcome = await this.session.call((client) =>
+      client.completeLinkInterfaces(request, { timeoutMs: INTERFACES_TIMEOUT_MS, signal: abortSignalOf(token) }),
+    );
+    if (!outcome?.ok) return [];
+    const items = Array.isArray(outcome.value.items) ? outcome.value.items : [];
+    return items
+      .filter((iface) => typeof iface?.name === 'string' && iface.name !== '')
+      .map((iface) => ({
+        label: iface.name as string,
+        kind: CompletionItemKind.Interface,
+        detail: typeof iface.index === 'number' ? `${nodeName} interface ${iface.index}` : `${nodeName} interface`,
+        sortText: typeof iface.index === 'number' ? String(iface.index).padStart(6, '0') : iface.name,
+        textEdit: edit(iface.name as string),
+      }));
+  }
+}
+
+function keysOf(owner: KeyOwner): readonly string[] {
+  switch (owner) {
+    case 'top-level':
+      return TOP_LEVEL_KEYS;
+    case 'node':
+    case 'defaults':
+      return NODE_FIELD_NAMES;
+    case 'network':
+      return NETWORK_KEYS;
+    case 'link':
+      return LINK_KEYS;
+  }
+}
+
+/**
+ * Node and, for a whole endpoint, network names. A node name is inserted bare:
+ * typing the colon after it (a trigger character) then offers its interfaces.
+ * The items are kept lean, since a big lab has thousands of them.
+ */
+function endpointTargets(file: LabFile, nodePart: boolean, edit: (text: string) => TextEdit): CompletionItem[] {
+  const nodes = file.model.nodes.map((node): CompletionItem => ({
+    label: node.name,
+    kind: CompletionItemKind.Module,
+    detail: node.resolved.template ? `node (${node.resolved.template})` : 'node',
+    textEdit: edit(node.name),
+  }));
+  if (nodePart) return nodes;
+  const networks = file.model.networks.map((network): CompletionItem => ({
+    label: network.name,
+    kind: CompletionItemKind.Struct,
+    detail: network.type ? `network (${network.type.value})` : 'network',
+    // After the nodes: "~" sorts after every character a name can have.
+    sortText: `~${network.name}`,
+    textEdit: edit(network.name),
+  }));
+  return [...nodes, ...networks];
+}

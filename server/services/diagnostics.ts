@@ -1,0 +1,243 @@
+/**
+ * Diagnostics of a lab document, from two sources published together:
+ * - local checks (source 'lab-yaml'), computed from the cached model and
+ *   published at once on every change;
+ * - the agent's validateProject (source 'lab-agent'), run once typing pauses,
+ *   cancelled when a newer version arrives, and located through each
+ *   finding's YAML path in the current model.
+ */
+import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver/node';
+import type { ProjectDiagnostic, ProjectPayload } from '../../common/api/contract';
+import { validateLab, type LocalDiagnostic } from '../../common/lab/validate';
+import { buildProjectPayload } from '../../common/project/payload';
+import type { AgentProblem } from '../agent-problems';
+import type { AppliedEdit, LabDocuments, LabFile } from '../documents';
+import type { Log } from '../log';
+import type { AgentSession } from '../session';
+
+export const LOCAL_SOURCE = 'lab-yaml';
+export const AGENT_SOURCE = 'lab-agent';
+/** Pause after the last edit before asking the agent. */
+const VALIDATE_DELAY_MS = 300;
+const VALIDATE_TIMEOUT_MS = 15_000;
+
+/** What the agent said about the last version it validated; paths are re-located in newer versions. */
+interface AgentFindings {
+  diagnostics: ProjectDiagnostic[];
+  failure?: AgentProblem;
+}
+
+interface LocalFindings {
+  version: number;
+  diagnostics: Diagnostic[];
+  /** What identifies each local finding, to drop the agent's copies of it (the agent runs the same checks). */
+  keys: Set<string>;
+}
+
+interface PendingValidation {
+  timer?: NodeJS.Timeout;
+  abort: AbortController;
+}
+
+export class DiagnosticsService {
+  private readonly pending = new Map<string, PendingValidation>();
+  private readonly findings = new Map<string, AgentFindings>();
+  private readonly local = new Map<string, LocalFindings>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: LabDocuments,
+    private readonly session: AgentSession,
+    private readonly log: Log,
+  ) {}
+
+  /**
+   * A new version of `file`: publish local findings now, ask the agent once
+   * typing pauses. Until the agent answers, its earlier findings stay, except
+   * those on text the edits touched: they may no longer hold.
+   */
+  documentChanged(file: LabFile, edits: readonly AppliedEdit[] = []): void {
+    this.cancel(file.uri);
+    const findings = this.findings.get(file.uri);
+    if (findings && edits.length > 0) {
+      findings.diagnostics = findings.diagnostics.filter((finding) => !edits.some((edit) => touches(edit, finding)));
+    }
+    this.publish(file);
+    this.schedule(file);
+  }
+
+  documentClosed(uri: string): void {
+    this.cancel(uri);
+    this.findings.delete(uri);
+    this.local.delete(uri);
+    void this.connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
+  }
+
+  /** The session or the catalogue changed: what the agent said no longer holds; ask again. */
+  revalidateAll(): void {
+    for (const file of this.documents.all()) {
+      this.cancel(file.uri);
+      this.findings.delete(file.uri);
+      this.publish(file);
+      this.schedule(file);
+    }
+  }
+
+  private schedule(file: LabFile): void {
+    // The agent cannot say anything useful about text that is not YAML; the local syntax errors say it all.
+    if (!this.session.active || file.model.syntaxErrors.length > 0) return;
+    const pending: PendingValidation = { abort: new AbortController() };
+    pending.timer = setTimeout(() => {
+      pending.timer = undefined;
+      this.validate(file, file.version, pending.abort.signal).catch((error: unknown) => {
+        this.log.error(`validating ${file.uri} failed`, error);
+      });
+    }, VALIDATE_DELAY_MS);
+    this.pending.set(file.uri, pending);
+  }
+
+  private cancel(uri: string): void {
+    const pending = this.pending.get(uri);
+    if (!pending) return;
+    if (pending.timer) clearTimeout(pending.timer);
+    pending.abort.abort();
+    this.pending.delete(uri);
+  }
+
+  private async validate(file: LabFile, version: number, signal: AbortSignal): Promise<void> {
+    const payload = await projectPayload(file);
+    if (signal.aborted) return;
+    const outcome = await this.session.call((client) =>
+      client.validateProject(payload, { timeoutMs: VALIDATE_TIMEOUT_MS, signal }),
+    );
+    // A newer version (or session) took over while the agent worked: its own validation will publish.
+    if (outcome === undefined || signal.aborted || file.version !== version || this.documents.get(file.uri) !== file) return;
+    if (outcome.ok) {
+      this.findings.set(file.uri, { diagnostics: readProjectDiagnostics(outcome.value.diagnostics) });
+    } else if (!outcome.cancelled) {
+      this.findings.set(file.uri, { diagnostics: [], failure: outcome.problem });
+    }
+    this.publish(file);
+  }
+
+  private publish(file: LabFile): void {
+    const local = this.localFindings(file);
+    const agent = file.model.syntaxErrors.length > 0 ? [] : this.agentDiagnostics(file, local.keys);
+    void this.connection
+      .sendDiagnostics({ uri: file.uri, version: file.version, diagnostics: [...local.diagnostics, ...agent] })
+      .catch((error: unknown) => this.log.error('could not publish diagnostics', error));
+  }
+
+  private localFindings(file: LabFile): LocalFindings {
+    const cached = this.local.get(file.uri);
+    if (cached?.version === file.version) return cached;
+    const found = validateLab(file.model);
+    const diagnostics = found.map((d) => toLspDiagnostic(file, d));
+    const keys = new Set<string>();
+    found.forEach((d, i) => {
+      keys.add(rangeKey(diagnostics[i], d.code));
+      keys.add(rangeKey(diagnostics[i], d.message));
+      if (d.path) keys.add(pathKey(d.path, d.code));
+    });
+    const findings = { version: file.version, diagnostics, keys };
+    this.local.set(file.uri, findings);
+    return findings;
+  }
+
+  private agentDiagnostics(file: LabFile, localKeys: ReadonlySet<string>): Diagnostic[] {
+    const findings = this.findings.get(file.uri);
+    if (!findings) return [];
+    if (findings.failure) {
+      const firstLine = file.text.positionAt(Math.max(0, lineEnd(file.model.text)));
+      return [
+        {
+          range: { start: { line: 0, character: 0 }, end: firstLine },
+          severity: DiagnosticSeverity.Warning,
+          source: AGENT_SOURCE,
+          code: findings.failure.code,
+          message: `The agent could not validate this lab: ${findings.failure.message}`,
+        },
+      ];
+    }
+    const result: Diagnostic[] = [];
+    for (const finding of findings.diagnostics) {
+      const path = finding.path ?? [];
+      const range = file.model.rangeOfPath(path) ?? { start: 0, end: 0 };
+      const diagnostic: Diagnostic = {
+        range: file.toLspRange(range),
+        severity: toSeverity(finding.severity),
+        source: AGENT_SOURCE,
+        message: finding.message ?? 'The agent reported a problem here.',
+      };
+      if (finding.code !== undefined) diagnostic.code = finding.code;
+      const duplicate =
+        localKeys.has(rangeKey(diagnostic, finding.code)) ||
+        localKeys.has(rangeKey(diagnostic, diagnostic.message)) ||
+        localKeys.has(pathKey(path, finding.code));
+      if (!duplicate) result.push(diagnostic);
+    }
+    return result;
+  }
+}
+
+/** The payload of a document: with its configs and stored state when it is a file on disk. */
+export function projectPayload(file: LabFile): Promise<ProjectPayload> {
+  const text = file.model.text;
+  const path = file.path;
+  return path === undefined ? Promise.resolve({ yaml: text, files: {} }) : buildProjectPayload(path, text, file.model);
+}
+
+function touches(edit: AppliedEdit, finding: ProjectDiagnostic): boolean {
+  const range = edit.before.rangeOfPath(finding.path ?? []);
+  return range === undefined || (edit.start <= range.end && range.start <= edit.end);
+}
+
+function toLspDiagnostic(file: LabFile, d: LocalDiagnostic): Diagnostic {
+  return {
+    range: file.toLspRange(d.range),
+    severity: d.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error,
+    source: LOCAL_SOURCE,
+    code: d.code,
+    message: d.message,
+  };
+}
+
+/** The agent's diagnostics, taken defensively: a malformed entry is kept as far as it is usable. */
+function readProjectDiagnostics(raw: unknown): ProjectDiagnostic[] {
+  if (!Array.isArray(raw)) return [];
+  const result: ProjectDiagnostic[] = [];
+  for (const item of raw as unknown[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const entry = item as Record<string, unknown>;
+    const path = Array.isArray(entry.path)
+      ? entry.path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number')
+      : [];
+    const diagnostic: ProjectDiagnostic = { path };
+    if (typeof entry.message === 'string') diagnostic.message = entry.message;
+    if (entry.severity === 'error' || entry.severity === 'warning' || entry.severity === 'info') diagnostic.severity = entry.severity;
+    if (typeof entry.code === 'string') diagnostic.code = entry.code;
+    result.push(diagnostic);
+  }
+  return result;
+}
+
+function toSeverity(severity: ProjectDiagnostic['severity']): DiagnosticSeverity {
+  if (severity === 'warning') return DiagnosticSeverity.Warning;
+  if (severity === 'info') return DiagnosticSeverity.Information;
+  return DiagnosticSeverity.Error;
+}
+
+function rangeKey(d: Diagnostic, discriminator: unknown): string {
+  const { start, end } = d.range;
+  return `${start.line}:${start.character}-${end.line}:${end.character} ${String(discriminator)}`;
+}
+
+function pathKey(path: readonly (string | number)[], code: unknown): string {
+  return `${JSON.stringify(path.map(String))} ${String(code)}`;
+}
+
+function lineEnd(text: string): number {
+  const newline = text.indexOf('\n');
+  const end = newline === -1 ? text.length : newline;
+  return end > 0 && text[end - 1] === '\r' ? end - 1 : end;
+}

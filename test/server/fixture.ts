@@ -1,0 +1,78 @@
+/**
+ * Shared setup of the language server tests: a reference agent over real
+ * HTTPS on 127.0.0.1 with a logged-in session, and small helpers to address
+ * positions in test documents.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startAgent, type RunningAgent } from '../../agent/server';
+import { AgentClient } from '../../common/api/client';
+import type { CompletionItem, CompletionList, TextEdit } from 'vscode-languageserver-protocol';
+import type { AgentSessionSettings } from '../../common/protocol';
+
+export interface AgentFixture {
+  agent: RunningAgent;
+  session: AgentSessionSettings;
+  /** A folder for lab files of the test. */
+  labDir: string;
+  close(): Promise<void>;
+}
+
+export async function startAgentSession(options: { clock?: () => number } = {}): Promise<AgentFixture> {
+  const root = await mkdtemp(join(tmpdir(), 'lab-server-test-'));
+  const agent = await startAgent({ port: 0, dataDir: join(root, 'agent'), bootMs: 50, ...options });
+  const client = new AgentClient({ baseUrl: agent.url, pin: agent.fingerprint });
+  await client.login({ username: 'lab', password: 'lab' });
+  await client.close();
+  return {
+    agent,
+    session: { baseUrl: agent.url, token: client.token, pin: agent.fingerprint },
+    labDir: root,
+    async close() {
+      await agent.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export function fileUri(dir: string, name: string): string {
+  return pathToFileURL(join(dir, name)).href;
+}
+
+/** The LSP position of the `occurrence`-th match of `needle` in `text`, plus `shift` characters. */
+export function positionOf(text: string, needle: string, shift = 0, occurrence = 1): { line: number; character: number } {
+  let index = -1;
+  for (let i = 0; i < occurrence; i++) {
+    index = text.indexOf(needle, index + 1);
+    if (index < 0) throw new Error(`${JSON.stringify(needle)} (occurrence ${occurrence}) is not in the text`);
+  }
+  const offset = index + shift;
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+export function offsetOf(text: string, position: { line: number; character: number }): number {
+  let offset = 0;
+  for (let line = 0; line < position.line; line++) offset = text.indexOf('\n', offset) + 1;
+  return offset + position.character;
+}
+
+/** Applies LSP text edits (non-overlapping) to a text, as an editor would. */
+export function applyEdits(text: string, edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+  const located = edits.map((e) => ({ start: offsetOf(text, e.range.start), end: offsetOf(text, e.range.end), newText: e.newText }));
+  located.sort((a, b) => b.start - a.start);
+  let result = text;
+  for (const e of located) result = result.slice(0, e.start) + e.newText + result.slice(e.end);
+  return result;
+}
+
+/** The edit an editor applies for a completion item: its own, or the list's default range with its text. */
+export function editOf(list: CompletionList, item: CompletionItem): TextEdit | undefined {
+  if (item.textEdit && 'range' in item.textEdit) return item.textEdit;
+  const range = list.itemDefaults?.editRange;
+  if (range === undefined || !('start' in range)) return undefined;
+  return { range, newText: item.textEditText ?? item.label };
+}
