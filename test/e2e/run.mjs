@@ -166,6 +166,8 @@ async function main() {
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
     // The DOM renderer keeps terminal text in the DOM, where the suite reads a console's prompt.
     'terminal.integrated.gpuAcceleration': 'off',
+    'editor.fontSize': 12,
+    'editor.minimap.enabled': false,
   }, null, 2));
 
   log('starting the reference agent');
@@ -198,7 +200,9 @@ async function main() {
     executablePath: '/usr/bin/chromium',
     headless: true,
     env,
-    viewport: { width: 1400, height: 900 },
+    // Tall enough that the whole sample lab, lenses included, fits: the lab-file screenshot needs the
+    // plan lens on the first line and the completion list at the last link in one view.
+    viewport: { width: 1400, height: 2000 },
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',

@@ -80,7 +80,7 @@ function usedInterfaces(lab: LabYaml, node: string): string[] {
 
 interface LabYaml {
   name?: string;
-  nodes?: Record<string, { template?: string; image?: string } | null>;
+  nodes?: Record<string, { template?: string; image?: string; ethernet?: number } | null>;
   networks?: Record<string, unknown>;
   links?: { endpoints?: string[] }[];
 }
@@ -168,7 +168,11 @@ describe('Lab Agent end to end', function () {
     editor = await vscode.window.showTextDocument(doc);
     original = doc.getText();
     lab = parse(original) as LabYaml;
-    node = Object.keys(lab.nodes ?? {}).find((n) => usedInterfaces(lab, n).length > 0) ?? '';
+    // A linked node with at least two free interfaces: one for the link the suite adds, one to offer.
+    node = Object.keys(lab.nodes ?? {}).find((n) => {
+      const used = usedInterfaces(lab, n).length;
+      return used > 0 && (lab.nodes?.[n]?.ethernet ?? 0) >= used + 2;
+    }) ?? '';
     assert.ok(node, `${LAB_FILE} has no node with a link`);
   });
 
@@ -241,7 +245,10 @@ describe('Lab Agent end to end', function () {
         return lenses.find((l) => /Plan: \+\d+/.test(l.command?.title ?? ''));
       });
       editor.selection = new vscode.Selection(position, position);
-      editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenter);
+      // Show the top of the file (the plan lens) and reveal the new link only as far as needed:
+      // the viewport is tall enough for both.
+      await vscode.commands.executeCommand('revealLine', { lineNumber: 0, at: 'top' });
+      editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.Default);
       await vscode.commands.executeCommand('editor.action.triggerSuggest');
       await screenshot('lab-file', '.monaco-editor:has(.codelens-decoration:has-text("Plan: +")) .suggest-widget.visible .monaco-list-row');
       await vscode.commands.executeCommand('hideSuggestWidget');
