@@ -1,0 +1,270 @@
+/**
+ * Language server over stdio, ours against yaml-language-server with the lab
+ * JSON Schema, on the same generated labs, answering the same requests at the
+ * same positions:
+ * - completion latency p50 and p95 of keys (in a node), a template value and
+ *   an interface after `node:` (ours asks the reference agent for these);
+ * - the time from an edit to the first diagnostics published for the new
+ *   version (ours: local checks; yaml-language-server: its schema validation,
+ *   after its own debounce), and separately ours with the agent's findings,
+ *   which wait for typing to pause;
+ * - RSS of both servers at the end, all labs still open.
+ * The servers take turns request by request, so both see the same machine.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CompletionItem, CompletionList, Position } from 'vscode-languageserver-protocol';
+import { startAgentProcess } from './support/agent-process';
+import { generatedProject } from './support/labs';
+import { LspServer, type Publication } from './support/lsp-server';
+import { DIST, ROOT } from './support/paths';
+import { MiB, progress, report, runSection, type Target } from './support/report';
+import { percentile, median, since } from './support/stats';
+
+/** Completion samples per kind and server, by lab size (yaml-language-server needs ~1 s a request on the largest). */
+const SAMPLES_BY_SIZE: Record<number, number> = { 50: 40, 500: 25, 2000: 12 };
+/** BENCH_LSP_SIZES (e.g. "2000") runs only some of the labs, to profile one. */
+const SIZES = (process.env.BENCH_LSP_SIZES?.split(',').map(Number) ?? [50, 500, 2000]).filter((n) => n in SAMPLES_BY_SIZE);
+/** Edits timed per server, by lab size. */
+const EDITS: Record<number, number> = { 50: 10, 500: 8, 2000: 6 };
+const WARMUP = 2;
+/** At least this many completion samples of ours per kind and lab. */
+const MIN_OURS_SAMPLES = 40;
+const KINDS = ['keys', 'template', 'interface'] as const;
+type Kind = (typeof KINDS)[number];
+
+const BASELINE = 'yaml-language-server';
+const YAML_LS = join(ROOT, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
+const SCHEMA = process.env.BENCH_LAB_SCHEMA ?? join(ROOT, 'syntaxes', 'lab.schema.json');
+
+interface Lab {
+  size: number;
+  text: string;
+  uri: string;
+  positions: Record<Kind, Position>;
+  /** A one-character value both servers check, toggled by the edits. */
+  editAt: Position;
+  editValues: [string, string];
+}
+
+function positionAt(text: string, offset: number): Position {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+/**
+ * Right after `node:` in the middle link whose node still has a free
+ * interface, so that the answer is not empty.
+ */
+function freeInterfacePosition(text: string): number {
+  const ethernet = new Map<string, number>();
+  for (const m of text.matchAll(/^ {2}([A-Za-z0-9_-]+):\n(?: {4}.*\n)*? {4}ethernet: (\d+)$/gm)) ethernet.set(m[1], Number(m[2]));
+  const linksStart = text.indexOf('\nlinks:\n');
+  const used = new Map<string, number>();
+  for (const m of text.slice(linksStart).matchAll(/([A-Za-z0-9_-]+):[^\s,\]]+/g)) used.set(m[1], (used.get(m[1]) ?? 0) + 1);
+  const links = [...text.slice(linksStart).matchAll(/^ {2}- endpoints: \[([A-Za-z0-9_-]+):/gm)];
+  const free = links.filter((m) => (used.get(m[1]) ?? 0) < (ethernet.get(m[1]) ?? 0));
+  const link = (free.length > 0 ? free : links)[(free.length > 0 ? free : links).length >> 1];
+  return linksStart + link.index! + link[0].length;
+}
+
+/** Where the requests go: a node in the middle of `nodes`, a link in the middle of `links`. */
+function prepareLab(dir: string, size: number): Lab {
+  const { yaml: text, files } = generatedProject(size);
+  const path = join(dir, `generated-${size}.lab.yaml`);
+  writeFileSync(path, text);
+  // The configs the nodes name, beside the lab, as in a real project.
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
+
+  const vios = [...text.matchAll(/^ {2}(r\d+):\n {4}template: vios\n/gm)];
+  const node = vios[vios.length >> 1];
+  const nodeStart = node.index!;
+  const templateLineEnd = nodeStart + node[0].length - 1;
+  const ethernet = text.indexOf('    ethernet: 8\n', nodeStart);
+  const interfaceAt = freeInterfacePosition(text);
+  return {
+    size,
+    text,
+    uri: pathToFileURL(path).href,
+    positions: {
+      // The start of a node's key line: the keys a node can have.
+      keys: positionAt(text, ethernet + 4),
+      // The end of `template: vios`: the template values.
+      template: positionAt(text, templateLineEnd),
+      // Right after `node:` in a link: that node's free interfaces.
+      interface: positionAt(text, interfaceAt),
+    },
+    editAt: positionAt(text, ethernet + '    ethernet: '.length),
+    editValues: ['7', '8'],
+  };
+}
+
+async function complete(server: LspServer, uri: string, position: Position): Promise<{ ms: number; items: number }> {
+  const start = performance.now();
+  const result = await server.request<CompletionList | CompletionItem[] | null>('textDocument/completion', {
+    textDocument: { uri },
+    position,
+    context: { triggerKind: 1 },
+  });
+  const ms = since(start);
+  const items = result === null ? 0 : Array.isArray(result) ? result.length : result.items.length;
+  return { ms, items };
+}
+
+/**
+ * Replaces the one-character value at `lab.editAt`; resolves with the times from
+ * the edit to each of the first `publications` publications of the new version
+ * (fewer if a later one does not come within 5 s).
+ */
+async function timeEdit(server: LspServer, lab: Lab, value: string, publications: number): Promise<number[]> {
+  const after = server.publicationCount(lab.uri);
+  const end = { line: lab.editAt.line, character: lab.editAt.character + 1 };
+  const start = performance.now();
+  const version = await server.change(lab.uri, [{ range: { start: lab.editAt, end }, text: value }]);
+  const times: number[] = [];
+  let from = after;
+  for (let i = 0; i < publications; i++) {
+    const ofVersion = (p: Publication) => p.version === undefined || p.version === version;
+    let published: Publication;
+    try {
+      published = await server.waitForPublication(lab.uri, from, ofVersion, i === 0 ? 30_000 : 5000);
+    } catch (error) {
+      if (i === 0) throw error;
+      break;
+    }
+    times.push(published.at - start);
+    from = server.publications.get(lab.uri)!.indexOf(published) + 1;
+  }
+  return times;
+}
+
+/** Waits until a server has published for the newest version and stayed quiet for `quietMs`. */
+async function settle(server: LspServer, uri: string, quietMs: number): Promise<void> {
+  for (;;) {
+    const count = server.publicationCount(uri);
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    if (server.publicationCount(uri) === count) return;
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-bench-lsp-'));
+  const agent = await startAgentProcess();
+  const client = await agent.loggedIn();
+  const token = client.token;
+  await client.close();
+  // Without the schema the baseline would do far less work than it does for a user: no figures rather than flattering ones.
+  if (!existsSync(SCHEMA)) throw new Error(`no JSON Schema at ${SCHEMA}: yaml-language-server needs it to be a fair baseline`);
+  const yamlSettings = {
+    yaml: {
+      schemas: { [pathToFileURL(SCHEMA).href]: ['*.lab.yaml'] },
+      validate: true,
+      completion: true,
+      hover: true,
+      format: { enable: false },
+      schemaStore: { enable: false },
+    },
+    http: { proxy: '', proxyStrictSSL: false },
+    editor: { tabSize: 2, detectIndentation: false },
+  };
+
+  const ours = await LspServer.start({
+    name: 'lab-agent server',
+    script: join(DIST, 'server.js'),
+    // BENCH_SERVER_NODE_ARGS: node options for our server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+    initializationOptions: { session: { baseUrl: agent.url, token, pin: agent.fingerprint } },
+  });
+  const theirs = await LspServer.start({ name: BASELINE, script: YAML_LS, settings: yamlSettings, rootUri: pathToFileURL(dir).href });
+  await theirs.notify('workspace/didChangeConfiguration', { settings: yamlSettings });
+  report({ name: 'lsp server start → initialize answered', value: ours.startupMs, unit: 'ms', baseline: { name: BASELINE, value: theirs.startupMs } });
+
+  try {
+    for (const size of SIZES) {
+      const lab = prepareLab(dir, size);
+      progress(`lsp: ${size} nodes (${lab.text.split('\n').length} lines, ${Math.round(lab.text.length / 1024)} KiB)`);
+      await ours.open(lab.uri, 'lab-yaml', lab.text);
+      await theirs.open(lab.uri, 'yaml', lab.text);
+      await Promise.all([
+        ours.waitForPublication(lab.uri, 0, () => true),
+        theirs.waitForPublication(lab.uri, 0, () => true),
+      ]);
+      await Promise.all([settle(ours, lab.uri, 500), settle(theirs, lab.uri, 500)]);
+
+      for (const kind of KINDS) {
+        const position = lab.positions[kind];
+        const times: Record<'ours' | 'theirs', number[]> = { ours: [], theirs: [] };
+        const items = { ours: 0, theirs: 0 };
+        // Ours is cheap to ask: a few requests per request of the baseline make its percentiles steadier.
+        const oursPerTurn = Math.ceil(MIN_OURS_SAMPLES / SAMPLES_BY_SIZE[size]);
+        for (let i = 0; i < WARMUP + SAMPLES_BY_SIZE[size]; i++) {
+          for (let k = 0; k < oursPerTurn; k++) {
+            const a = await complete(ours, lab.uri, position);
+            items.ours = a.items;
+            if (i >= WARMUP) times.ours.push(a.ms);
+          }
+          const b = await complete(theirs, lab.uri, position);
+          items.theirs = b.items;
+          if (i >= WARMUP) times.theirs.push(b.ms);
+        }
+        for (const p of [50, 95]) {
+          // yaml-language-server offers no interfaces (the schema cannot know them): its time there is no
+          // like-for-like baseline, so the interface target is the absolute one of the issue.
+          const targets: Target[] =
+            kind !== 'interface' ? [{ on: 'ratio', op: '<=', limit: 0.5 }] : p === 95 ? [{ on: 'value', op: '<=', limit: 20 }] : [];
+          report({
+            name: `lsp completion p${p} (${size} nodes, ${kind})`,
+            value: percentile(times.ours, p),
+            unit: 'ms',
+            baseline: { name: BASELINE, value: percentile(times.theirs, p) },
+            targets,
+            note: p === 95 ? `${times.ours.length} requests vs ${times.theirs.length}, taking turns; ${items.ours} items vs ${items.theirs}` : undefined,
+          });
+        }
+      }
+
+      // Edit → diagnostics, one server at a time (each edit waits for the server to be quiet again).
+      const local: number[] = [];
+      const withAgent: number[] = [];
+      const baseline: number[] = [];
+      for (let i = 0; i < EDITS[size]; i++) {
+        const value = lab.editValues[i % 2];
+        const [localMs, agentMs] = await timeEdit(ours, lab, value, 2);
+        local.push(localMs);
+        if (agentMs !== undefined) withAgent.push(agentMs);
+        baseline.push((await timeEdit(theirs, lab, value, 1))[0]);
+        await Promise.all([settle(ours, lab.uri, 300), settle(theirs, lab.uri, 300)]);
+      }
+      report({
+        name: `lsp edit → diagnostics median (${size} nodes, local)`,
+        value: median(local),
+        unit: 'ms',
+        baseline: { name: BASELINE, value: median(baseline) },
+        targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
+        note: `${local.length} edits; yaml-language-server's time includes its 200 ms debounce`,
+      });
+      if (withAgent.length > 0) {
+        report({
+          name: `lsp edit → agent diagnostics median (${size} nodes)`,
+          value: median(withAgent),
+          unit: 'ms',
+          note: 'includes the validate debounce (300 ms after the last edit) and the agent call',
+        });
+      }
+    }
+
+    report({ name: 'lsp RSS at end (all labs open)', value: (ours.rss() ?? NaN) / MiB, unit: 'MiB', baseline: { name: BASELINE, value: (theirs.rss() ?? NaN) / MiB }, targets: [{ on: 'ratio', op: '<=', limit: 0.5 }] });
+  } finally {
+    await Promise.all([ours.stop(), theirs.stop()]);
+    await agent.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runSection(main);

@@ -1,0 +1,83 @@
+/**
+ * The reference agent as the user runs it: `node dist/agent.js` in its own
+ * process (so that its CPU and memory are its own), on a free loopback port,
+ * with a temporary data directory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentClient } from '../../../common/api/client';
+import { ROOT } from './paths';
+import { rssOf } from './stats';
+
+/** BENCH_AGENT_BUNDLE runs another build of the agent (e.g. to compare a fix against the shipped one). */
+export const AGENT_BUNDLE = process.env.BENCH_AGENT_BUNDLE ?? join(ROOT, 'dist', 'agent.js');
+/** BENCH_AGENT_NODE_ARGS: extra node options for the agent, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it. */
+const AGENT_NODE_ARGS = (process.env.BENCH_AGENT_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+export const USER = { username: 'lab', password: 'lab' };
+
+export interface AgentProcess {
+  url: string;
+  fingerprint: string;
+  pid: number;
+  dataDir: string;
+  /** A new client pinned to the agent, logged in as the default user. */
+  loggedIn(): Promise<AgentClient>;
+  rss(): number | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startAgentProcess(options: { bootMs?: number } = {}): Promise<AgentProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lab-bench-agent-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...AGENT_NODE_ARGS, AGENT_BUNDLE, '--port', '0', '--data-dir', dataDir, '--boot-ms', String(options.bootMs ?? 50)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const { url, fingerprint } = await new Promise<{ url: string; fingerprint: string }>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the agent did not start within 20 s\n${out}${stderr}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /listening on (https:\/\/\S+)/.exec(out)?.[1];
+      const fingerprint = /fingerprint: ([0-9A-F:]{95})/.exec(out)?.[1];
+      if (url && fingerprint) {
+        clearTimeout(timer);
+        resolve({ url, fingerprint });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the agent exited (${code}) before it listened\n${out}${stderr}`));
+    });
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Never leave an agent behind, even when the bench dies (e.g. its output pipe closed).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  return {
+    url,
+    fingerprint,
+    pid: child.pid!,
+    dataDir,
+    async loggedIn() {
+      const client = new AgentClient({ baseUrl: url, pin: fingerprint });
+      await client.login(USER);
+      return client;
+    },
+    rss: () => rssOf(child.pid!),
+    async stop() {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(timer);
+      process.off('exit', killOnExit);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
