@@ -86,46 +86,50 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
 
 function reparseTail(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
   const layout = previous.layout;
+  const { sections, pieces } = layout;
   const from = Math.min(change.start, layout.reliableBefore);
-  const sectionIndex = lastStartingAtOrBefore(layout.sections, from);
+  const sectionIndex = lastStartingAtOrBefore(sections, from);
   if (sectionIndex < 0) return undefined;
-  const section = layout.sections[sectionIndex];
-  let index = lastStartingAtOrBefore(layout.pieces, from);
-  // In a section's key line or before its first item: re-read from the section's start.
-  const atSection = index < section.firstPiece || layout.pieces[index].kind === 'section' || !section.sliceable;
-  if (atSection) index = section.firstPiece;
-  const piece = layout.pieces[index];
-  const boundary = atSection ? section.start : piece.start;
-  if (boundary === 0) return undefined;
+  // The first piece to re-read: the one the edit is in, or the first of a section whose key line holds the edit.
+  let first = lastStartingAtOrBefore(pieces, from);
+  const inHeader = first < sections[sectionIndex].firstPiece;
+  if (inHeader) first = sections[sectionIndex].firstPiece;
+  const editStart = inHeader ? sections[sectionIndex].start : pieces[first].start;
+  // The piece before it is re-read too, so that the parser meets the edited text in the state the whole text
+  // leaves it in (after a real entry, at its depth); with broken text, the recovery depends on that state.
+  const context = pieces[first - 1];
+  if (!context) return undefined;
+  const contextSection = sections[context.section];
+  if (!contextSection.sliceable) return undefined;
+  const continues = context.kind !== 'section';
+  const boundary = continues ? context.start : contextSection.start;
 
-  const header = atSection ? '' : `${section.key}:\n`;
+  const header = continues ? `${contextSection.key}:\n` : '';
   const tailText = header + text.slice(boundary);
   const base = boundary - header.length;
   const doc = parseYaml(tailText);
   const syntaxErrors = syntaxErrorsOf(doc, tailText.length, base);
-  if (syntaxErrors.some((e) => e.range.start < boundary)) return undefined;
+  if (syntaxErrors.some((e) => e.range.start < editStart)) return undefined;
   const build = { src: tailText, base, sawAlias: false };
   const root = buildOutline(doc.contents, build);
   if (build.sawAlias || root?.kind !== 'map' || root.flow || root.entries.length === 0) return undefined;
 
   const draft: LayoutDraft = {
-    sections: layout.sections.slice(0, atSection ? sectionIndex : sectionIndex + 1),
-    pieces: layout.pieces.slice(0, index),
+    sections: sections.slice(0, continues ? context.section + 1 : context.section),
+    pieces: pieces.slice(0, first - 1),
   };
   let entries = root.entries;
-  if (atSection) {
-    if (entries[0].range.start !== boundary) return undefined;
-  } else {
+  if (continues) {
     const items = itemsOf(entries[0]);
-    if (entries[0].key !== section.key || !items || items.kind !== section.itemized) return undefined;
-    const firstItem = items.list[0].range.start;
-    // The new items must carry on the section's list: same column as the items kept, starting on the tail's first line.
-    if (lineStartOf(text, firstItem) !== boundary) return undefined;
-    if (index > section.firstPiece && firstItem - boundary !== layout.pieces[section.firstPiece].indent) return undefined;
-    draft.sections[sectionIndex] = { ...section };
+    if (entries[0].key !== contextSection.key || !items || items.kind !== contextSection.itemized) return undefined;
+    // The re-read items must carry on the section's list: the same column, starting with the context piece.
+    if (items.list[0].range.start !== context.start + context.indent) return undefined;
+    draft.sections[context.section] = { ...contextSection };
     const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : text.length;
-    addItems(text, draft, sectionIndex, items.list, index - section.firstPiece, end, previous.defaults);
+    addItems(text, draft, context.section, items.list, first - 1 - contextSection.firstPiece, end, previous.defaults);
     entries = entries.slice(1);
+  } else if (entries[0].range.start !== boundary) {
+    return undefined;
   }
   addSections(text, draft, entries, true, previous.defaults);
   const updated: Layout = {
@@ -134,7 +138,8 @@ function reparseTail(previous: ParsedLab, change: TextChange, text: string): Par
     pieces: draft.pieces,
     rootIssues: [],
     syntaxErrors,
-    reliableBefore: syntaxErrors.length > 0 ? boundary : Infinity,
+    // The context piece reads as before (it is unchanged and error-free), so the next edit can start there again.
+    reliableBefore: syntaxErrors.length > 0 ? editStart : Infinity,
   };
   return new ParsedLab(text, withCurrentDefaults(updated, layout));
 }

@@ -106,7 +106,7 @@ function checkFields(fields: NodeFields, path: Path, out: LocalDiagnostic[]): vo
       range: fields.console.range,
       path: [...path, 'console'],
       severity: 'error',
-      code: 'invalid-console',
+      code: 'bad-console',
       message: `console must be ${listInProse(CONSOLE_TYPES)}; "${fields.console.value}" is not one of them`,
     });
   }
@@ -169,7 +169,7 @@ function checkLinks(links: LabLink[], nodes: Map<string, LabNode>, networks: Map
         range: link.range,
         path: [...path, 'endpoints'],
         severity: 'error',
-        code: 'link-endpoint-count',
+        code: 'endpoint-count',
         message: `a link joins exactly two endpoints; this one has ${endpoints.length}. Write ${LINK_EXAMPLE}`,
       });
     }
@@ -181,7 +181,7 @@ function checkLinks(links: LabLink[], nodes: Map<string, LabNode>, networks: Map
           range: link.range,
           path,
           severity: 'error',
-          code: 'link-between-networks',
+          code: 'two-networks',
           message: `a link joins a node interface to another node interface or to a network; ${a.network} and ${b.network} are both networks`,
         });
       } else if (a.text !== '' && sameEnd(a, b)) {
@@ -189,7 +189,7 @@ function checkLinks(links: LabLink[], nodes: Map<string, LabNode>, networks: Map
           range: b.range,
           path: [...path, 'endpoints', 1],
           severity: 'error',
-          code: 'link-to-itself',
+          code: 'same-endpoints',
           message: `both ends of this link are ${a.text}; a link joins two different interfaces`,
         });
         continue;
@@ -210,10 +210,10 @@ function checkLinks(links: LabLink[], nodes: Map<string, LabNode>, networks: Map
       const others = list.filter((other) => other.link !== use.link).map((other) => describeLink(other.link));
       const where = others.length > 0 ? `also used by the link ${listInProse(others, 'and')}` : 'used twice in this link';
       out.push({
-        range: use.endpoint.range,
+        range: use.endpoint.interfaceRange ?? use.endpoint.range,
         path: ['links', use.link.index, 'endpoints', use.index],
         severity: 'error',
-        code: 'interface-reused',
+        code: 'interface-in-use',
         message: `${key} is ${where}; an interface takes one link`,
       });
     }
@@ -274,7 +274,11 @@ function checkEndpoint(endpoint: LinkEndpoint, path: Path, nodes: Map<string, La
 
 /** ", or use one of: r1, r2, …" with at most a handful of names. */
 function suggestions(nodes: Map<string, LabNode>): string {
-  if (nodes.size === 0) return '';
-  const names = [...nodes.keys()].slice(0, 5);
+  const names: string[] = [];
+  for (const name of nodes.keys()) {
+    if (names.length === 5) break;
+    names.push(name);
+  }
+  if (names.length === 0) return '';
   return `, or use one of: ${names.join(', ')}${nodes.size > names.length ? ', …' : ''}`;
 }

@@ -26,7 +26,7 @@ const TEMPLATES: readonly TemplateShape[] = [
     interfaceName: (i) => `e${Math.floor(i / 4)}/${i % 4}`,
   },
   { template: 'csr1000vng', prefix: 'csr', image: 'csr1000vng-universalk9.17.03.04a', ethernet: 8, icon: 'Router.png', interfaceName: (i) => `Gi${i + 1}` },
-  { template: 'veos', prefix: 'eos', image: 'veos-4.29.2F', ethernet: 9, icon: 'Switch.png', interfaceName: (i) => (i === 0 ? 'Management1' : `Ethernet${i}`) },
+  { template: 'veos', prefix: 'eos', image: 'veos-4.28.3M', ethernet: 9, icon: 'Switch.png', interfaceName: (i) => (i === 0 ? 'Management1' : `Ethernet${i}`) },
   { template: 'linux', prefix: 'h', image: 'linux-ubuntu-22.04-server', ethernet: 4, icon: 'Server.png', interfaceName: (i) => `e${i}` },
   { template: 'vpcs', prefix: 'pc', image: '', ethernet: 1, icon: 'Desktop.png', interfaceName: () => 'eth0' },
 ];
