@@ -159,7 +159,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   plain.on('upgrade', (_req, socket: Duplex) => socket.destroy());
 
   const sockets = new Set<Socket>();
-  const tcp = createTcpServer((socket) => {
+  // noDelay: console echo is one small write per keystroke; Nagle's algorithm would hold each
+  // one back ~40 ms (node's HTTP server sets this itself, but it never sees these sockets).
+  const tcp = createTcpServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());

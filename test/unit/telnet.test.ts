@@ -242,3 +242,14 @@ test('attachTelnet: a reset connection is reported with a reason', async (t) => 
   assert.equal(closes.length, 1);
   assert.match(closes[0] ?? '', /ECONNRESET/);
 });
+
+test('ASCII after a character split across chunks is decoded with that character, not on its own', () => {
+  const session = new TelnetSession(() => {});
+  const euro = Buffer.from('€', 'utf8'); // three bytes
+  assert.equal(session.receive(Buffer.concat([Buffer.from('a'), euro.subarray(0, 2)])), 'a');
+  assert.equal(session.receive(Buffer.concat([euro.subarray(2), Buffer.from('b')])), '€b');
+  // A truncated character followed by plain ASCII: the decoder reports the broken one, then the ASCII.
+  assert.equal(session.receive(euro.subarray(0, 1)), '');
+  assert.equal(session.receive(Buffer.from('ok')), '\ufffdok');
+  assert.equal(session.receive(Buffer.from('plain')), 'plain');
+});
