@@ -5,7 +5,7 @@
  * agent calls fare (SessionStatusNotification).
  */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import {
   LabStateChangedNotification,
   RefreshCatalogueRequest,
@@ -20,24 +20,64 @@ import {
 import type { Log } from './log';
 
 const LANGUAGE_ID = 'lab-yaml';
+/**
+ * The server keeps a few large models and churns through garbage while parsing;
+ * without this, V8 keeps several times the live heap as resident memory.
+ */
+const SERVER_EXEC_ARGV = ['--optimize-for-size'];
 
 export class LabLanguageClient implements vscode.Disposable {
-  private readonly client: LanguageClient;
-  private started: Promise<boolean> | undefined;
+  /** Set by start(): the client, and whether it runs. */
+  private server: { client: LanguageClient; running: Promise<boolean> } | undefined;
   /** The session last sent, as JSON, so that unchanged sessions are not sent again. */
   private lastSession: string | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
-    context: vscode.ExtensionContext,
+    private readonly context: vscode.ExtensionContext,
     private readonly log: Log,
     private readonly currentSession: () => AgentSessionSettings | null,
-    onStatus: (status: SessionStatusParams) => void,
+    private readonly onStatus: (status: SessionStatusParams) => void,
   ) {
-    const module = context.asAbsolutePath('dist/server.js');
+    if (vscode.workspace.textDocuments.some((d) => d.languageId === LANGUAGE_ID)) {
+      // Once activate() has returned: loading the client and starting the server are not part of activation.
+      const timer = setTimeout(() => void this.start(), 0);
+      this.subscriptions.push({ dispose: () => clearTimeout(timer) });
+    } else {
+      this.subscriptions.push(
+        vscode.workspace.onDidOpenTextDocument((d) => {
+          if (d.languageId === LANGUAGE_ID) void this.start();
+        }),
+      );
+    }
+  }
+
+  /** Starts the server once; resolves to whether it runs. */
+  start(): Promise<boolean> {
+    if (this.server !== undefined) return this.server.running;
+    const client = this.create();
+    const running: Promise<boolean> = client.start().then(
+      () => {
+        this.log.info('Language server started');
+        return true;
+      },
+      (err: unknown) => {
+        this.log.error(`The language server did not start: ${(err as Error)?.message ?? String(err)}`);
+        return false;
+      },
+    );
+    this.server = { client, running };
+    return running;
+  }
+
+  private create(): LanguageClient {
+    // Required here rather than imported: loading the language client's modules would
+    // slow activation, and a workspace without lab documents never needs them.
+    const { LanguageClient, TransportKind } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
+    const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+      run: { module, transport: TransportKind.ipc, options: { execArgv: SERVER_EXEC_ARGV } },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6009'] } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
@@ -50,66 +90,44 @@ export class LabLanguageClient implements vscode.Disposable {
         return { session };
       },
     };
-    this.client = new LanguageClient('labAgent', 'Lab Agent Language Server', serverOptions, clientOptions);
-    this.client.onNotification(SessionStatusNotification, (status: SessionStatusParams) => onStatus(status));
-
-    if (vscode.workspace.textDocuments.some((d) => d.languageId === LANGUAGE_ID)) void this.start();
-    else {
-      this.subscriptions.push(
-        vscode.workspace.onDidOpenTextDocument((d) => {
-          if (d.languageId === LANGUAGE_ID) void this.start();
-        }),
-      );
-    }
-  }
-
-  /** Starts the server once; resolves to whether it runs. */
-  start(): Promise<boolean> {
-    if (this.started !== undefined) return this.started;
-    const started: Promise<boolean> = this.client.start().then(
-      () => {
-        this.log.info('Language server started');
-        return true;
-      },
-      (err: unknown) => {
-        this.log.error(`The language server did not start: ${(err as Error)?.message ?? String(err)}`);
-        return false;
-      },
-    );
-    this.started = started;
-    return started;
+    const client = new LanguageClient('labAgent', 'Lab Agent Language Server', serverOptions, clientOptions);
+    client.onNotification(SessionStatusNotification, (status: SessionStatusParams) => this.onStatus(status));
+    return client;
   }
 
   /** Tells a running server about the session (null: logged out); a server that starts later reads it at initialize. */
   sessionChanged(): void {
-    if (this.started === undefined) return;
-    void this.started.then((running) => {
+    const server = this.server;
+    if (server === undefined) return;
+    void server.running.then((running) => {
       const session = this.currentSession();
       const key = JSON.stringify(session);
       if (!running || key === this.lastSession) return;
       this.lastSession = key;
       const params: SessionChangedParams = { session };
-      return this.client.sendNotification(SessionChangedNotification, params);
+      return server.client.sendNotification(SessionChangedNotification, params);
     }).catch((err: unknown) => this.log.warn(`Could not tell the language server about the session: ${(err as Error)?.message}`));
   }
 
   labStateChanged(uri: vscode.Uri): void {
-    if (this.started === undefined) return;
+    const server = this.server;
+    if (server === undefined) return;
     const params: LabStateChangedParams = { uri: uri.toString() };
-    void this.started
-      .then((running) => (running ? this.client.sendNotification(LabStateChangedNotification, params) : undefined))
+    void server.running
+      .then((running) => (running ? server.client.sendNotification(LabStateChangedNotification, params) : undefined))
       .catch((err: unknown) => this.log.warn(`Could not tell the language server about the lab state: ${(err as Error)?.message}`));
   }
 
   refreshCatalogue(): void {
-    if (this.started === undefined) return;
-    void this.started
-      .then((running) => (running ? this.client.sendRequest(RefreshCatalogueRequest) : undefined))
+    const server = this.server;
+    if (server === undefined) return;
+    void server.running
+      .then((running) => (running ? server.client.sendRequest(RefreshCatalogueRequest) : undefined))
       .catch((err: unknown) => this.log.warn(`The language server could not refresh its catalogue: ${(err as Error)?.message}`));
   }
 
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
-    if (this.started !== undefined) void this.client.stop().catch(() => undefined);
+    void this.server?.client.stop().catch(() => undefined);
   }
 }

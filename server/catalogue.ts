@@ -1,11 +1,12 @@
 /**
- * What the agent offers to build labs from: templates, their images and
- * details, icons, network types. It changes rarely, so each answer is cached
+ * What the agent offers to build labs from: templates, their images, details
+ * and interfaces, icons, network types. It changes rarely, so each answer is cached
  * for the life of the session; RefreshCatalogue and a session change drop it.
  * Failed calls are not cached, so the next request tries again.
  */
 import type {
   Icon,
+  Iface,
   NetworkType,
   Template,
   TemplateDetail,
@@ -16,6 +17,8 @@ import type { AgentSession } from './session';
 
 /** Catalogue calls serve completion and hover, which must not hang on a slow agent. */
 const CATALOGUE_TIMEOUT_MS = 5000;
+/** Interfaces are asked for while typing a link: a slow agent must not freeze it for long. */
+const INTERFACES_TIMEOUT_MS = 2000;
 
 export class Catalogue {
   private entries = new Map<string, Promise<unknown>>();
@@ -44,6 +47,20 @@ export class Catalogue {
     return this.cached(`template:${template}`, (client) =>
       client.getTemplate({ id: template }, { timeoutMs: CATALOGUE_TIMEOUT_MS }),
     );
+  }
+
+  /**
+   * The interfaces of a node of `template` with `ethernet` of them (undefined:
+   * the template's default), in order, used or not. That depends on nothing
+   * else, so one answer serves every such node; which ones links use is for
+   * the caller to find in the document, which changes as links are written.
+   */
+  async interfaces(template: string, ethernet: number | undefined): Promise<Iface[] | undefined> {
+    const request = ethernet === undefined ? { template } : { template, attributes: { ethernet } };
+    const data = await this.cached(`interfaces:${ethernet ?? 'default'}:${template}`, (client) =>
+      client.completeLinkInterfaces(request, { timeoutMs: INTERFACES_TIMEOUT_MS }),
+    );
+    return data?.items;
   }
 
   async icons(): Promise<Icon[] | undefined> {

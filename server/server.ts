@@ -36,7 +36,7 @@ export function startServer(connection: Connection): void {
   const catalogue = new Catalogue(session);
   // Known only once the client says what it supports (initialize).
   const clientSupports = { codeLensRefresh: false, completionEditRangeDefault: false };
-  const completion = new CompletionService(catalogue, session, () => clientSupports.completionEditRangeDefault);
+  const completion = new CompletionService(catalogue, () => clientSupports.completionEditRangeDefault);
   const hover = new HoverService(catalogue, session);
   const diagnostics = new DiagnosticsService(connection, documents, session, log);
   const codeLens = new CodeLensService(connection, documents, session, log, () => clientSupports.codeLensRefresh);

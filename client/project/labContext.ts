@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ConsolePayload, ProjectPayload } from '../../common/api/contract';
-import { parseLab } from '../../common/lab/parse';
 import type { LabDocument } from '../../common/lab/types';
 import { buildProjectPayload } from '../../common/project/payload';
 import { readLabState, writeLabState, type LabStateFile } from '../../common/project/state-file';
@@ -49,6 +48,8 @@ export async function loadLab(uri: vscode.Uri): Promise<LabContext> {
       throw new Error(`Cannot read the lab file ${uri.fsPath}: ${(err as Error).message}`);
     }
   }
+  // Required on first use: the YAML parser behind it is slow to load, and activation does not need it.
+  const { parseLab } = require('../../common/lab/parse') as typeof import('../../common/lab/parse');
   const doc = parseLab(text);
   const stored = await readLabState(uri.fsPath);
   return {

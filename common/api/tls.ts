@@ -10,7 +10,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { parseAgentUrl } from './base-url';
 import { Deadline } from './deadline';
 import { AgentError, TlsCheckError, toTransportError } from './errors';
@@ -74,6 +74,8 @@ export function checkPeer(socket: TLSSocket, trust: { ca?: string; pin?: string 
  * normalised (see normalizeFingerprint).
  */
 export function createTlsConnector(trust: { ca?: string; pin?: string }): buildConnector.connector {
+  // Required on first use, like the Pool in transport.ts: undici is slow to load.
+  const { buildConnector } = require('undici') as typeof import('undici');
   // No session cache: a resumed TLS session shows no peer certificate, so every
   // connection does a full handshake and its certificate is checked (keep-alive keeps this rare).
   const base = buildConnector({ ca: trust.ca, rejectUnauthorized: false, maxCachedSessions: 0 });

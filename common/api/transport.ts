@@ -5,7 +5,7 @@
  * over the socket after `101 Switching Protocols`.
  */
 import type { Duplex } from 'node:stream';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { MAX_BODY_BYTES } from './contract';
 import { Deadline } from './deadline';
 import { AgentError, toTransportError } from './errors';
@@ -110,6 +110,9 @@ export class Transport {
     private readonly pathPrefix: string,
     trust: { ca?: string; pin?: string },
   ) {
+    // Required here, not at the top: loading undici's modules costs tens of ms, which the
+    // extension's activation should not pay before any agent is called.
+    const { Pool } = require('undici') as typeof import('undici');
     this.pool = new Pool(origin, {
       connect: createTlsConnector(trust),
       // Deadlines are enforced per call (Deadline); undici's own would cut long operations short.

@@ -6,7 +6,7 @@
  * word under the cursor, because a half-typed line is often not YAML yet.
  */
 import { findNode, findNetwork, linkAt, type LinkAt } from '../../common/lab/lookup';
-import type { LabDocument, LabLink, LabNode, Range } from '../../common/lab/types';
+import type { LabDocument, LabLink, LabNode, LinkEndpoint, Range } from '../../common/lab/types';
 
 export type ValueField = 'template' | 'image' | 'icon' | 'console';
 
@@ -17,7 +17,8 @@ export type CompletionContext =
   | { kind: 'network-type'; replace: Range; needsSpace: boolean }
   /** The node or network an endpoint names; `nodePart` when only the node before a colon is replaced. */
   | { kind: 'endpoint-target'; replace: Range; nodePart: boolean }
-  | { kind: 'endpoint-interface'; node: string; replace: Range };
+  /** `endpoint` is the one being edited: the interface written there does not count as used. */
+  | { kind: 'endpoint-interface'; node: string; endpoint: LinkEndpoint; replace: Range };
 
 export type KeyOwner = 'top-level' | 'node' | 'defaults' | 'network' | 'link';
 
@@ -65,7 +66,7 @@ function lineAt(text: string, start: number, offset: number): LineInfo {
 function endpointContext({ endpoint, part }: LinkAt, offset: number): CompletionContext | undefined {
   if (!endpoint) return undefined;
   if (endpoint.node !== undefined && part === 'interface') {
-    return { kind: 'endpoint-interface', node: endpoint.node, replace: endpoint.interfaceRange ?? { start: offset, end: offset } };
+    return { kind: 'endpoint-interface', node: endpoint.node, endpoint, replace: endpoint.interfaceRange ?? { start: offset, end: offset } };
   }
   if (endpoint.node !== undefined && endpoint.nodeRange) return { kind: 'endpoint-target', replace: endpoint.nodeRange, nodePart: true };
   return { kind: 'endpoint-target', replace: endpoint.range, nodePart: false };

@@ -11,17 +11,15 @@ import {
   type Position,
   type TextEdit,
 } from 'vscode-languageserver/node';
-import { CONSOLE_TYPES, LINK_KEYS, NETWORK_KEYS, TOP_LEVEL_KEYS } from '../../common/lab/format';
+import type { Iface } from '../../common/api/contract';
+import { CONSOLE_TYPES, LINK_KEYS, NETWORK_KEYS, NUMBER_FIELDS, TOP_LEVEL_KEYS } from '../../common/lab/format';
 import { findNode } from '../../common/lab/lookup';
-import { NODE_FIELD_NAMES } from '../../common/lab/types';
+import { NODE_FIELD_NAMES, type LabDocument, type LinkEndpoint } from '../../common/lab/types';
 import type { Catalogue } from '../catalogue';
-import { abortSignalOf } from '../cancellation';
+import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
-import type { AgentSession } from '../session';
 import { completionContext, type CompletionContext, type KeyOwner } from './completion-context';
 
-/** Interfaces are asked for on every completion; a slow agent must not freeze typing. */
-const INTERFACES_TIMEOUT_MS = 2000;
 /** Keys whose value is a map or list: no space after the colon. */
 const SECTION_KEYS: ReadonlySet<string> = new Set(['defaults', 'nodes', 'networks', 'links', 'position']);
 /** Keys whose values we complete: reopen the suggestions once the key is in. */
@@ -31,7 +29,6 @@ const TRIGGER_SUGGEST = { title: 'Suggest', command: 'editor.action.triggerSugge
 export class CompletionService {
   constructor(
     private readonly catalogue: Catalogue,
-    private readonly session: AgentSession,
     /** Whether the client takes a shared edit range in CompletionList.itemDefaults (LSP 3.17). */
     private readonly clientTakesEditRangeDefault: () => boolean,
   ) {}
@@ -87,7 +84,7 @@ export class CompletionService {
       case 'endpoint-target':
         return endpointTargets(file, context.nodePart, edit);
       case 'endpoint-interface':
-        return this.interfaces(file, context.node, edit, token);
+        return this.interfaces(file, context, edit, token);
     }
   }
 
@@ -148,31 +145,51 @@ export class CompletionService {
     }
   }
 
-  /** The node's interfaces not used by any link, asked of the agent every time (the text changes as links are written). */
+  /**
+   * The node's interfaces that no other endpoint uses. The list comes from the
+   * catalogue, per template and interface count; the used ones are read from the
+   * model, so the document is never sent and the answer is reused while typing.
+   */
   private async interfaces(
     file: LabFile,
-    nodeName: string,
+    context: Extract<CompletionContext, { kind: 'endpoint-interface' }>,
     edit: (text: string) => TextEdit,
     token: CancellationToken,
   ): Promise<CompletionItem[]> {
+    const nodeName = context.node;
     const node = findNode(file.model, nodeName);
-    if (!node) return [];
-    const request = { yaml: file.model.text, node: nodeName, excludeUsed: true, ...(node.resolved.template ? { template: node.resolved.template } : {}) };
-    const outcome = await this.session.call((client) =>
-      client.completeLinkInterfaces(request, { timeoutMs: INTERFACES_TIMEOUT_MS, signal: abortSignalOf(token) }),
-    );
-    if (!outcome?.ok) return [];
-    const items = Array.isArray(outcome.value.items) ? outcome.value.items : [];
-    return items
-      .filter((iface) => typeof iface?.name === 'string' && iface.name !== '')
+    const template = node?.resolved.template;
+    if (!template) return [];
+    const ethernet = node.resolved.ethernet;
+    // Out of range is a local error already: no list for a count the lab cannot have.
+    if (ethernet !== undefined && (ethernet < NUMBER_FIELDS.ethernet.min || ethernet > NUMBER_FIELDS.ethernet.max)) return [];
+    // Read before waiting: the endpoint being edited is an object of this model, which an edit replaces.
+    const used = interfacesUsedElsewhere(file.model, nodeName, context.endpoint);
+    const all = await untilCancelled(this.catalogue.interfaces(template, ethernet), token);
+    return (Array.isArray(all) ? all : [])
+      .filter((iface): iface is Iface & { name: string } => typeof iface?.name === 'string' && iface.name !== '' && !used.has(iface.name))
       .map((iface) => ({
-        label: iface.name as string,
+        label: iface.name,
         kind: CompletionItemKind.Interface,
         detail: typeof iface.index === 'number' ? `${nodeName} interface ${iface.index}` : `${nodeName} interface`,
         sortText: typeof iface.index === 'number' ? String(iface.index).padStart(6, '0') : iface.name,
-        textEdit: edit(iface.name as string),
+        textEdit: edit(iface.name),
       }));
   }
+}
+
+/**
+ * The interfaces of `node` that links name, except at the endpoint being
+ * edited: re-completing `r1:Gi0/1` still offers Gi0/1, unless another link has it too.
+ */
+function interfacesUsedElsewhere(doc: LabDocument, node: string, editing: LinkEndpoint): Set<string> {
+  const used = new Set<string>();
+  for (const link of doc.links) {
+    for (const endpoint of link.endpoints) {
+      if (endpoint !== editing && endpoint.node === node && endpoint.interface) used.add(endpoint.interface);
+    }
+  }
+  return used;
 }
 
 function keysOf(owner: KeyOwner): readonly string[] {

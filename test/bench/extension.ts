@@ -12,7 +12,6 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { build as esbuild } from 'esbuild';
 import { join } from 'node:path';
 import { ROOT } from './support/paths';
 import { progress, report, runSection } from './support/report';
@@ -29,34 +28,24 @@ function run(command: string, args: string[], cwd: string): { ok: boolean; outpu
 }
 
 /**
- * Times of loading a bundle as Node's module loader does, in a fresh process
- * each time (V8 caches compiled code within a process): `compileMs` to read and
- * compile it, `evaluateMs` to run its top level.
+ * Times to read and compile a bundle as Node's module loader does, in a fresh
+ * process each time (V8 caches compiled code within a process).
  */
-function loadTimes(bundle: string, evaluate: boolean): { compileMs: number[]; evaluateMs: number[] } {
+function compileTimes(bundle: string): number[] {
   const probe = `
     const { readFileSync } = require('node:fs');
     const Module = require('node:module');
     const vm = require('node:vm');
     const file = ${JSON.stringify(bundle)};
     const start = performance.now();
-    const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file });
-    const compiled = performance.now();
-    if (process.argv[1] === 'evaluate') {
-      const module = new Module(file, null);
-      module.filename = file;
-      module.paths = Module._nodeModulePaths(require('node:path').dirname(file));
-      script.runInThisContext().call(module.exports, module.exports, (id) => module.require(id), module, file, require('node:path').dirname(file));
-    }
-    process.stdout.write(JSON.stringify([compiled - start, performance.now() - compiled]));
+    new vm.Script(Module.wrap(readFileSync(file, 'utf8')), { filename: file });
+    process.stdout.write(JSON.stringify(performance.now() - start));
   `;
-  const times = { compileMs: [] as number[], evaluateMs: [] as number[] };
+  const times: number[] = [];
   for (let i = 0; i < LOAD_SAMPLES; i++) {
-    const result = spawnSync(process.execPath, ['-e', probe, evaluate ? 'evaluate' : 'compile'], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`loading ${bundle} failed:\n${result.stderr}`);
-    const [compileMs, evaluateMs] = JSON.parse(result.stdout) as [number, number];
-    times.compileMs.push(compileMs);
-    times.evaluateMs.push(evaluateMs);
+    times.push(JSON.parse(result.stdout) as number);
   }
   return times;
 }
@@ -107,39 +96,20 @@ async function main(): Promise<void> {
     progress('extension: bundle load time');
     const client = join(stage, 'dist', 'client.js');
     // Only compiled: evaluating it needs the real `vscode` module.
-    const clientCompile = Math.min(...loadTimes(client, false).compileMs);
+    const clientCompile = Math.min(...compileTimes(client));
     report({
       name: 'extension bundle read + compile (plain Node)',
       value: clientCompile,
       unit: 'ms',
       note: 'fastest of fresh processes',
     });
-    // undici and yaml are required at the top of the bundle, so their module code runs before activate() does.
-    const deps = join(stage, 'dist', 'deps.js');
-    await esbuild({
-      stdin: { contents: "require('undici'); require('yaml');", resolveDir: ROOT, loader: 'js' },
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      minify: true,
-      outfile: deps,
-      logLevel: 'warning',
-    });
-    const depsEvaluate = Math.min(...loadTimes(deps, true).evaluateMs);
-    report({
-      name: 'undici + yaml top-level evaluation (as bundled)',
-      value: depsEvaluate,
-      unit: 'ms',
-      note: 'fastest of fresh processes; dist/client.js runs both at its top level',
-    });
     report({
       name: 'extension activation, lower bound',
-      value: clientCompile + depsEvaluate,
+      value: clientCompile,
       unit: 'ms',
       targets: [{ on: 'value', op: '<=', limit: 50 }],
       lowerBound: true,
-      note: 'the two figures above: part of what loading dist/client.js costs before activate() runs; activation itself needs VS Code',
+      note: 'compiling dist/client.js; undici, yaml and the language client load on first use, after activate(); activation itself needs VS Code',
     });
   } finally {
     // The links first, so that removing the folder can never reach the work tree.

@@ -1,5 +1,5 @@
 /**
- * The catalogue (templates, images, icons, network types) is asked of the
+ * The catalogue (templates, images, interfaces, icons, network types) is asked of the
  * agent once per session: with the agent gone, cached answers still complete;
  * RefreshCatalogue and a session change drop them.
  */
@@ -10,7 +10,7 @@ import { RefreshCatalogueRequest, SessionChangedNotification } from '../../commo
 import { LspClient } from '../support/lsp';
 import { fileUri, positionOf, startAgentSession, type AgentFixture } from './fixture';
 
-const LAB = 'name: cached\nnodes:\n  r1:\n    template: vios\n    image: \n    icon: \n';
+const LAB = 'name: cached\nnodes:\n  r1:\n    template: vios\n    image: \n    icon: \nlinks:\n  - endpoints: [r1:]\n';
 
 let fixture: AgentFixture;
 let client: LspClient;
@@ -35,15 +35,18 @@ async function labels(needle: string, shift: number): Promise<string[]> {
 test('answers are cached for the session, and dropped on refresh and on a session change', async () => {
   const templates = await labels('template: vios', 12);
   const images = await labels('image: ', 7);
-  assert.ok(templates.includes('vios') && images.length > 0);
+  const interfaces = await labels('r1:]', 3);
+  assert.ok(templates.includes('vios') && images.length > 0 && interfaces.includes('Gi0/0'));
 
   await fixture.agent.close();
   assert.deepEqual(await labels('template: vios', 12), templates, 'templates come from the cache');
   assert.deepEqual(await labels('image: ', 7), images, 'images of vios come from the cache');
+  assert.deepEqual(await labels('r1:]', 3), interfaces, 'interfaces of vios come from the cache');
   assert.deepEqual(await labels('icon: ', 6), [], 'icons were never asked for: the agent is gone');
 
   await client.request(RefreshCatalogueRequest, null);
   assert.deepEqual(await labels('template: vios', 12), [], 'the refresh dropped the cache');
+  assert.deepEqual(await labels('r1:]', 3), [], 'interfaces too');
   const status = await client.waitUntil('status error', () => client.statuses.find((s) => s.state === 'error'));
   assert.equal(status.code, 'agent_unreachable');
 });

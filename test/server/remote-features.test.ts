@@ -122,6 +122,41 @@ test('interfaces after node: exclude the used ones and replace exactly the inter
   });
 });
 
+test("re-completing an endpoint's interface offers the one written there, but not those other links use", async () => {
+  const names = (await complete(LAB, 'r1:Gi0/1', 8)).map((i) => i.label);
+  assert.ok(names.includes('Gi0/1') && names.includes('Gi0/2'), names.join());
+  assert.ok(!names.includes('Gi0/0'), `Gi0/0 is used by the first link: ${names.join()}`);
+});
+
+test("the interfaces follow the node's template and interface count as they are edited", async () => {
+  let text = 'name: edits\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nlinks:\n  - endpoints: [r1:Gi0/0, r2:Gi0/0]\n  - endpoints: [r2:Gi0/1, r1:]\n';
+  const target = fileUri(fixture.labDir, 'edits.lab.yaml');
+  await client.open(target, text);
+  /** Replaces the first `needle` in the text, as an editor's incremental change. */
+  const replace = async (needle: string, replacement: string) => {
+    const start = positionOf(text, needle);
+    const end = positionOf(text, needle, needle.length);
+    await client.change(target, [{ range: { start, end }, text: replacement }]);
+    text = text.replace(needle, replacement);
+  };
+  const offered = async () => sorted(await complete(text, 'r1:]', 3, target));
+  try {
+    assert.deepEqual(await offered(), ['Gi0/1', 'Gi0/2', 'Gi0/3'], "vios's four interfaces, Gi0/0 in use");
+    await replace('r1:\n    template: vios', 'r1:\n    template: iol');
+    const iol = await offered();
+    assert.equal(iol.length, 8, iol.join());
+    assert.ok(iol.includes('e0/0') && !iol.some((name) => name.startsWith('Gi')), iol.join());
+    await replace('template: iol', 'template: iol\n    ethernet: 2');
+    assert.deepEqual(await offered(), ['e0/0', 'e0/1']);
+    // Back to vios, two interfaces by the defaults this time: Gi0/0 is still in use.
+    await replace('template: iol\n    ethernet: 2', 'template: vios');
+    await replace('name: edits\n', 'name: edits\ndefaults:\n  ethernet: 2\n');
+    assert.deepEqual(await offered(), ['Gi0/1']);
+  } finally {
+    await client.close(target);
+  }
+});
+
 test('a cancelled interface completion answers without waiting for the agent', async () => {
   const result = await client
     .requestCancelled<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: positionOf(LAB, 'r1:G]', 4) }, 0)
