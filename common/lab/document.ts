@@ -55,11 +55,12 @@ export interface Layout {
   rootIssues: FormatIssue[];
   syntaxErrors: SyntaxError[];
   /**
-   * Pieces that start before this offset read the same whatever follows them
-   * (no syntax error can reach back into them): Infinity for a document without
-   * syntax errors, 0 when it is not known, else where a re-read tail began.
+   * Where syntax errors may have made pieces read differently from how they
+   * would read in a clean context: absent for a document without errors,
+   * everything after a full parse with errors, else the stretch an incremental
+   * re-read found errors in. Pieces outside it read as they would anywhere.
    */
-  reliableBefore: number;
+  unsettled?: Range;
 }
 
 export class ParsedLab implements LabDocument {

@@ -12,10 +12,6 @@ export const LINK_KEYS = ['endpoints'] as const;
 export const POSITION_KEYS = ['x', 'y'] as const;
 export const CONSOLE_TYPES = ['telnet', 'vnc', 'rdp'] as const;
 
-/** Network types the emulator knows; the agent checks which ones it supports. */
-export const NETWORK_TYPE_EXAMPLES = [
-  'bridge', 'ovs', 'pnet0', 'pnet1', 'pnet2', 'pnet3', 'pnet4', 'pnet5', 'pnet6', 'pnet7', 'pnet8', 'pnet9', 'nat0',
-] as const;
 
 /** A network without `type` is a plain bridge, as in the emulator's own editor. */
 export const DEFAULT_NETWORK_TYPE = 'bridge';

@@ -11,32 +11,35 @@
  *    indentation (it would start a new item or section), for tabs in
  *    indentation, aliases, or a changed section key.
  *
- * 2. Tail: otherwise the text from the edited piece to the end is re-read, and
- *    the pieces before it are kept as they are. Pieces before an edit read the
- *    same whatever follows them as long as they are free of errors, so this also
- *    covers half-typed text and new items at the end of the file, where most
- *    typing happens. A tail that continues a section (a new link after the
- *    existing ones) is parsed behind a copy of the section's key line.
+ * 2. Window: otherwise a window of text is re-read, from the piece before the
+ *    edited one (so that the parser meets the edit in the state the whole text
+ *    puts it in) to a few pieces after it, behind a copy of the section's key
+ *    line when it starts inside a section. Pieces before the window are kept;
+ *    the window is accepted once its last pieces read exactly as the old ones
+ *    (the parser is back in step), and the pieces after it are shifted and
+ *    renumbered. Otherwise it grows, up to the end of the text. This covers new
+ *    items, half-typed text and syntax errors that stay local; the stretch with
+ *    errors is remembered (Layout.unsettled) and re-read with the next edit.
  */
 import { ParsedLab, lastStartingAtOrBefore, type Layout, type Piece, type Section } from './document';
 import { addItems, addSections, hasPlainKey, itemsOf, lineStartOf, readItem, type LayoutDraft } from './layout';
-import { buildOutline, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
+import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
 import type { TextChange } from './parse';
 import { readTopLevelEntry } from './read';
 import { resolveNode } from './resolve';
 import { shiftFragment } from './shift';
-import type { NodeFields } from './types';
+import type { NodeFields, SyntaxError } from './types';
 import { parseYaml, syntaxErrorsOf } from './yaml-text';
 
 /** The updated document by a shortcut, or undefined when a full parse is needed. */
 export function reparse(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
   if (!previous.layout.sliceable) return undefined;
-  return reparsePiece(previous, change, text) ?? reparseTail(previous, change, text);
+  return reparsePiece(previous, change, text) ?? reparseWindow(previous, change, text);
 }
 
 function reparsePiece(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
   const layout = previous.layout;
-  if (layout.reliableBefore !== Infinity) return undefined;
+  if (layout.unsettled) return undefined;
   const index = lastStartingAtOrBefore(layout.pieces, change.start);
   if (index < 0) return undefined;
   const piece = layout.pieces[index];
@@ -84,10 +87,10 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
   return new ParsedLab(text, withCurrentDefaults({ ...layout, sections, pieces }, layout));
 }
 
-function reparseTail(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
+function reparseWindow(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
   const layout = previous.layout;
-  const { sections, pieces } = layout;
-  const from = Math.min(change.start, layout.reliableBefore);
+  const { sections, pieces, unsettled } = layout;
+  const from = Math.min(change.start, unsettled?.start ?? Infinity);
   const sectionIndex = lastStartingAtOrBefore(sections, from);
   if (sectionIndex < 0) return undefined;
   // The first piece to re-read: the one the edit is in, or the first of a section whose key line holds the edit.
@@ -101,80 +104,185 @@ function reparseTail(previous: ParsedLab, change: TextChange, text: string): Par
   if (!context) return undefined;
   const contextSection = sections[context.section];
   if (!contextSection.sliceable) return undefined;
-  const continues = context.kind !== 'section';
-  const boundary = continues ? context.start : contextSection.start;
+  const header = context.kind !== 'section' ? `${contextSection.key}:\n` : '';
+  const boundary = header ? context.start : contextSection.start;
+  const delta = change.text.length - (change.end - change.start);
 
-  const header = continues ? `${contextSection.key}:\n` : '';
-  const tailText = header + text.slice(boundary);
-  const base = boundary - header.length;
-  const doc = parseYaml(tailText);
-  const syntaxErrors = syntaxErrorsOf(doc, tailText.length, base);
-  if (syntaxErrors.some((e) => e.range.start < editStart)) return undefined;
-  const build = { src: tailText, base, sawAlias: false };
+  // Pieces wholly after the edit (and after anything unsettled) are unchanged text that read right; the window
+  // grows until its last pieces read exactly as before, which shows the parser is back in step.
+  const settledFrom = Math.max(change.end, unsettled?.end ?? 0);
+  const firstUnchanged = Math.max(first + 1, settledFrom === Infinity ? pieces.length : lastStartingAtOrBefore(pieces, settledFrom - 1) + 1);
+  for (let extra = 4; ; extra *= 8) {
+    const end = windowEnd(layout, firstUnchanged, extra);
+    const attempt = readWindow(previous, text, { first, context, boundary, header, editStart, end, delta });
+    if (attempt !== 'no-resync') return attempt;
+    if (end === pieces.length) return undefined;
+  }
+}
+
+/**
+ * Where a window may end: at a piece that starts a section or continues one, at
+ * least two unchanged pieces (the ones compared) after the edit; or at the end.
+ */
+function windowEnd(layout: Layout, firstUnchanged: number, extra: number): number {
+  const { pieces, sections } = layout;
+  let end = firstUnchanged + Math.max(IN_STEP, extra);
+  while (end < pieces.length && pieces[end].kind !== 'section' && end === sections[pieces[end].section].firstPiece) end++;
+  return Math.min(end, pieces.length);
+}
+
+interface Window {
+  /** Index of the first piece re-read because of the edit; the piece before it is re-read as context. */
+  first: number;
+  context: Piece;
+  /** Where the window starts in the text, and the key line put in front of it when it starts inside a section. */
+  boundary: number;
+  header: string;
+  /** The start of the edited piece: what comes before it reads as before. */
+  editStart: number;
+  /** Index of the first old piece after the window (pieces.length: the window runs to the end). */
+  end: number;
+  delta: number;
+}
+
+function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | undefined | 'no-resync' {
+  const layout = previous.layout;
+  const { sections, pieces } = layout;
+  const toEnd = w.end === pieces.length;
+  const windowEnd = toEnd ? text.length : pieces[w.end].start + w.delta;
+  const source = w.header + text.slice(w.boundary, windowEnd);
+  const base = w.boundary - w.header.length;
+  const doc = parseYaml(source);
+  const syntaxErrors = syntaxErrorsOf(doc, source.length, base);
+  if (syntaxErrors.some((e) => e.range.start < w.editStart)) return undefined;
+  const build = { src: source, base, sawAlias: false };
   const root = buildOutline(doc.contents, build);
   if (build.sawAlias || root?.kind !== 'map' || root.flow || root.entries.length === 0) return undefined;
 
+  const contextSection = sections[w.context.section];
   const draft: LayoutDraft = {
-    sections: sections.slice(0, continues ? context.section + 1 : context.section),
-    pieces: pieces.slice(0, first - 1),
+    sections: sections.slice(0, w.header ? w.context.section + 1 : w.context.section),
+    pieces: pieces.slice(0, w.first - 1),
   };
   let entries = root.entries;
-  if (continues) {
+  if (w.header) {
     const items = itemsOf(entries[0]);
     if (entries[0].key !== contextSection.key || !items || items.kind !== contextSection.itemized) return undefined;
     // The re-read items must carry on the section's list: the same column, starting with the context piece.
-    if (items.list[0].range.start !== context.start + context.indent) return undefined;
-    draft.sections[context.section] = { ...contextSection };
-    const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : text.length;
-    addItems(text, draft, context.section, items.list, first - 1 - contextSection.firstPiece, end, previous.defaults);
+    if (items.list[0].range.start !== w.context.start + w.context.indent) return undefined;
+    draft.sections[w.context.section] = { ...contextSection };
+    const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : windowEnd;
+    addItems(text, draft, w.context.section, items.list, w.first - 1 - contextSection.firstPiece, end, previous.defaults);
     entries = entries.slice(1);
-  } else if (entries[0].range.start !== boundary) {
+  } else if (entries[0].range.start !== w.boundary) {
     return undefined;
   }
-  addSections(text, draft, entries, true, previous.defaults);
-  const updated: Layout = {
-    sliceable: true,
-    sections: draft.sections,
-    pieces: draft.pieces,
-    rootIssues: [],
-    syntaxErrors,
-    // The context piece reads as before (it is unchanged and error-free), so the next edit can start there again.
-    reliableBefore: syntaxErrors.length > 0 ? editStart : Infinity,
-  };
+  addSections(text, draft, entries, true, previous.defaults, windowEnd);
+
+  // Whatever the errors did stays before the pieces that read as before (or runs to the end).
+  let settledAgain = Infinity;
+  if (!toEnd) {
+    const inStep = inStepFrom(layout, draft, w, syntaxErrors);
+    if (inStep === undefined) return 'no-resync';
+    settledAgain = draft.pieces[inStep].start;
+    appendRest(layout, draft, w);
+  }
+  const updated: Layout = { sliceable: true, sections: draft.sections, pieces: draft.pieces, rootIssues: [], syntaxErrors };
+  if (syntaxErrors.length > 0) updated.unsettled = { start: w.editStart, end: settledAgain };
   return new ParsedLab(text, withCurrentDefaults(updated, layout));
 }
 
-function shiftPiece(piece: Piece, delta: number): Piece {
-  if (delta === 0) return piece;
+/** How many pieces at the end of a window must read as before to show that the parser is back in step. */
+const IN_STEP = 2;
+
+/**
+ * Where the run of pieces at the end of the window that read exactly as the old
+ * ones at their places (and that no error reaches) begins, as an index into
+ * draft.pieces; undefined when that run is shorter than IN_STEP.
+ */
+function inStepFrom(layout: Layout, draft: LayoutDraft, w: Window, syntaxErrors: readonly SyntaxError[]): number | undefined {
+  const reach = syntaxErrors.reduce((end, e) => Math.max(end, e.range.end), -1);
+  let index = draft.pieces.length;
+  for (let old = w.end - 1; index > w.first - 1 && old >= 0; old--) {
+    const piece = draft.pieces[index - 1];
+    const before = layout.pieces[old];
+    const same = piece.start >= reach && piece.kind === before.kind
+      && piece.start === before.start + w.delta && piece.end === before.end + w.delta
+      && draft.sections[piece.section].key === layout.sections[before.section].key
+      && samePiece(piece.outline, piece.delta, before.outline, before.delta + w.delta);
+    if (!same) break;
+    index--;
+  }
+  return draft.pieces.length - index >= IN_STEP ? index : undefined;
+}
+
+function samePiece(a: OutlineEntry | OutlineItem, deltaA: number, b: OutlineEntry | OutlineItem, deltaB: number): boolean {
+  if ('key' in a) return 'key' in b && sameEntry(a, deltaA, b, deltaB);
+  return !('key' in b) && sameItem(a, deltaA, b, deltaB);
+}
+
+/** Appends the old pieces after the window, moved by the edit and renumbered where links were added or removed. */
+function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
+  const { sections, pieces } = layout;
+  const oldSection = pieces[w.end].section;
+  const continues = pieces[w.end].kind !== 'section';
+  let sectionShift = draft.sections.length - oldSection;
+  let linkIndexDelta = 0;
+  if (continues) {
+    const last = draft.sections.length - 1;
+    const current = { ...draft.sections[last] };
+    draft.sections[last] = current;
+    sectionShift = last - oldSection;
+    const newBefore = draft.pieces.length - current.firstPiece;
+    const oldBefore = w.end - sections[oldSection].firstPiece;
+    current.pieceCount = newBefore + sections[oldSection].pieceCount - oldBefore;
+    if (current.key === 'links') linkIndexDelta = newBefore - oldBefore;
+  }
+  const pieceShift = draft.pieces.length - w.end;
+  for (let i = w.end; i < pieces.length; i++) {
+    const piece = pieces[i];
+    const renumber = continues && piece.section === oldSection ? linkIndexDelta : 0;
+    draft.pieces.push(shiftPiece(piece, w.delta, piece.section + sectionShift, renumber));
+  }
+  for (let s = continues ? oldSection + 1 : oldSection; s < sections.length; s++) {
+    const section = sections[s];
+    draft.sections.push({ ...section, start: section.start + w.delta, keyRange: shiftRange(section.keyRange, w.delta), firstPiece: section.firstPiece + pieceShift });
+  }
+}
+
+function shiftPiece(piece: Piece, delta: number, section = piece.section, linkIndexDelta = 0): Piece {
+  if (delta === 0 && section === piece.section && linkIndexDelta === 0) return piece;
   return {
     kind: piece.kind,
-    section: piece.section,
+    section,
     start: piece.start + delta,
     end: piece.end + delta,
     indent: piece.indent,
     sliceable: piece.sliceable,
     outline: piece.outline,
     delta: piece.delta + delta,
-    fragment: shiftFragment(piece.fragment, delta),
+    fragment: shiftFragment(piece.fragment, delta, linkIndexDelta),
   };
 }
 
-/** The defaults that count: those of the first `defaults` entry. */
-function defaultsOf(layout: Layout): NodeFields | undefined {
+/** The piece that holds the defaults that count: the first `defaults` entry. */
+function defaultsPiece(layout: Layout): Piece | undefined {
   const section = layout.sections.find((s) => s.key === 'defaults');
-  return section && layout.pieces[section.firstPiece].fragment.defaults;
+  return section && layout.pieces[section.firstPiece];
 }
 
 /**
  * New pieces were read against the previous defaults; when the defaults
- * themselves were re-read, every node is resolved again.
+ * themselves were re-read (a new outline; shifting keeps it), every node is
+ * resolved again.
  */
 function withCurrentDefaults(layout: Layout, previous: Layout): Layout {
-  const defaults = defaultsOf(layout);
-  if (defaults === defaultsOf(previous)) return layout;
+  const current = defaultsPiece(layout);
+  if (current?.outline === defaultsPiece(previous)?.outline) return layout;
+  const defaults: NodeFields = current?.fragment.defaults ?? {};
   const pieces = layout.pieces.map((piece): Piece => {
     if (piece.fragment.nodes.length === 0) return piece;
-    const nodes = piece.fragment.nodes.map((node) => ({ ...node, resolved: resolveNode(node.fields, defaults ?? {}) }));
+    const nodes = piece.fragment.nodes.map((node) => ({ ...node, resolved: resolveNode(node.fields, defaults) }));
     return { ...piece, fragment: { ...piece.fragment, nodes } };
   });
   return { ...layout, pieces };

@@ -19,31 +19,40 @@ export interface LayoutDraft {
 export function layoutOf(text: string, root: OutlineMap, sliceable: boolean, syntaxErrors: Layout['syntaxErrors']): Layout {
   const draft: LayoutDraft = { sections: [], pieces: [] };
   addSections(text, draft, root.entries, sliceable, defaultsIn(root.entries));
-  return { sliceable, sections: draft.sections, pieces: draft.pieces, rootIssues: [], syntaxErrors, reliableBefore: syntaxErrors.length > 0 ? 0 : Infinity };
+  const layout: Layout = { sliceable, sections: draft.sections, pieces: draft.pieces, rootIssues: [], syntaxErrors };
+  if (syntaxErrors.length > 0) layout.unsettled = { start: 0, end: Infinity };
+  return layout;
 }
 
 /** The node defaults written in the first `defaults` among these top-level entries. */
-export function defaultsIn(entries: readonly OutlineEntry[]): NodeFields {
+function defaultsIn(entries: readonly OutlineEntry[]): NodeFields {
   const entry = entries.find((e) => e.key === 'defaults' && !e.oddKey);
   return (entry && readTopLevelEntry(entry, {}).defaults) ?? {};
 }
 
-/** Adds top-level entries (offsets into `text`) as sections; each runs to the next one's line. */
-export function addSections(text: string, draft: LayoutDraft, entries: readonly OutlineEntry[], sliceable: boolean, defaults: NodeFields): void {
+/** Adds top-level entries (offsets into `text`) as sections; each runs to the next one's line, the last one to `end`. */
+export function addSections(
+  text: string,
+  draft: LayoutDraft,
+  entries: readonly OutlineEntry[],
+  sliceable: boolean,
+  defaults: NodeFields,
+  end = text.length,
+): void {
   const starts = entries.map((entry) => lineStartOf(text, entry.range.start));
   entries.forEach((entry, i) => {
     const start = starts[i];
-    const end = i + 1 < starts.length ? starts[i + 1] : text.length;
+    const sectionEnd = i + 1 < starts.length ? starts[i + 1] : end;
     const sectionSliceable = sliceable && start === entry.range.start && hasPlainKey(entry);
     const section: Section = { key: entry.key, keyRange: entry.keyRange, start, firstPiece: draft.pieces.length, pieceCount: 0, sliceable: sectionSliceable };
     draft.sections.push(section);
     const items = itemsOf(entry);
     if (items) {
       section.itemized = items.kind;
-      addItems(text, draft, draft.sections.length - 1, items.list, 0, end, defaults);
+      addItems(text, draft, draft.sections.length - 1, items.list, 0, sectionEnd, defaults);
     } else {
       draft.pieces.push({
-        kind: 'section', section: draft.sections.length - 1, start, end, indent: 0, sliceable: sectionSliceable,
+        kind: 'section', section: draft.sections.length - 1, start, end: sectionEnd, indent: 0, sliceable: sectionSliceable,
         outline: entry, delta: 0, fragment: readTopLevelEntry(entry, defaults),
       });
       section.pieceCount = 1;

@@ -188,6 +188,43 @@ function isSpace(code: number): boolean {
   return code === 32 || code === 9 || code === 10 || code === 13;
 }
 
+/** Whether two outlines read the same, the first moved by `deltaA` and the second by `deltaB`. */
+export function sameOutline(a: OutlineValue | undefined, deltaA: number, b: OutlineValue | undefined, deltaB: number): boolean {
+  if (!a || !b) return a === b;
+  if (a.kind !== b.kind || !sameRange(a.range, deltaA, b.range, deltaB)) return false;
+  switch (a.kind) {
+    case 'scalar': {
+      const other = b as OutlineScalar;
+      return a.value === other.value && a.text === other.text && a.quoted === other.quoted && a.innerOffset === other.innerOffset;
+    }
+    case 'opaque':
+      return a.reason === (b as OutlineOpaque).reason;
+    case 'map': {
+      const other = b as OutlineMap;
+      return a.flow === other.flow && a.entries.length === other.entries.length
+        && a.entries.every((entry, i) => sameEntry(entry, deltaA, other.entries[i], deltaB));
+    }
+    case 'seq': {
+      const other = b as OutlineSeq;
+      return a.flow === other.flow && a.items.length === other.items.length
+        && a.items.every((item, i) => sameItem(item, deltaA, other.items[i], deltaB));
+    }
+  }
+}
+
+export function sameEntry(a: OutlineEntry, deltaA: number, b: OutlineEntry, deltaB: number): boolean {
+  return a.key === b.key && a.oddKey === b.oddKey && a.explicit === b.explicit && sameRange(a.keyRange, deltaA, b.keyRange, deltaB)
+    && sameItem(a, deltaA, b, deltaB);
+}
+
+export function sameItem(a: OutlineItem, deltaA: number, b: OutlineItem, deltaB: number): boolean {
+  return sameRange(a.range, deltaA, b.range, deltaB) && sameOutline(a.value, deltaA, b.value, deltaB);
+}
+
+function sameRange(a: Range, deltaA: number, b: Range, deltaB: number): boolean {
+  return a.start + deltaA === b.start + deltaB && a.end + deltaA === b.end + deltaB;
+}
+
 export function shiftRange(range: Range, delta: number): Range {
   return delta === 0 ? range : { start: range.start + delta, end: range.end + delta };
 }

@@ -1,8 +1,9 @@
 /**
  * parseLab builds the lab model from text; updateLab applies an edit to a model,
- * re-reading only the node, network or link the edit falls in when it can
- * (see incremental.ts) and the whole text otherwise. Neither ever throws: a
- * broken or half-typed document yields what could be read plus syntax errors.
+ * re-reading only the piece or the few pieces around the edit when it can (see
+ * incremental.ts) and the whole text otherwise, with the same result either
+ * way. Neither ever throws: a broken or half-typed document yields what could
+ * be read plus syntax errors.
  */
 import { ParsedLab } from './document';
 import { MAX_LAB_TEXT_LENGTH } from './format';
@@ -72,7 +73,7 @@ function parseWhole(text: string): ParsedLab {
         message: 'a lab file is a map with the keys name, description, defaults, nodes, networks and links, e.g. name: campus',
       });
     }
-    return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], root, rootIssues, syntaxErrors, reliableBefore: 0 });
+    return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], root, rootIssues, syntaxErrors });
   }
   const sliceable = !build.sawAlias && !root.flow && root.entries.length > 0 && isPlainPrefix(text, lineStartOf(text, root.range.start));
   return new ParsedLab(text, layoutOf(text, root, sliceable, syntaxErrors));
@@ -80,7 +81,7 @@ function parseWhole(text: string): ParsedLab {
 
 function unreadable(text: string, message: string): ParsedLab {
   const range = { start: 0, end: text.length };
-  return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], rootIssues: [], syntaxErrors: [{ message, range }], reliableBefore: 0 });
+  return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], rootIssues: [], syntaxErrors: [{ message, range }] });
 }
 
 /** Only blank lines, comments and a `---` before the first key: nothing there can change how the rest reads. */

@@ -7,14 +7,18 @@ import { shiftRange } from './outline';
 import type { Fragment } from './read';
 import type { FormatIssue, LabLink, LabNetwork, LabNode, LinkEndpoint, Located, NodeFields } from './types';
 
-export function shiftFragment(fragment: Fragment, delta: number): Fragment {
-  if (delta === 0) return fragment;
+/**
+ * The fragment moved by `delta` characters; links also renumbered by
+ * `linkIndexDelta` (when links were added or removed before them).
+ */
+export function shiftFragment(fragment: Fragment, delta: number, linkIndexDelta = 0): Fragment {
+  if (delta === 0 && linkIndexDelta === 0) return fragment;
   // Fragments are never changed after reading, so empty lists can be shared.
   const shifted: Fragment = {
     nodes: fragment.nodes.length === 0 ? fragment.nodes : fragment.nodes.map((node) => shiftNode(node, delta)),
     networks: fragment.networks.length === 0 ? fragment.networks : fragment.networks.map((network) => shiftNetwork(network, delta)),
-    links: fragment.links.length === 0 ? fragment.links : fragment.links.map((link) => shiftLink(link, delta)),
-    issues: fragment.issues.length === 0 ? fragment.issues : fragment.issues.map((issue) => shiftIssue(issue, delta)),
+    links: fragment.links.length === 0 ? fragment.links : fragment.links.map((link) => shiftLink(link, delta, linkIndexDelta)),
+    issues: fragment.issues.length === 0 ? fragment.issues : fragment.issues.map((issue) => shiftIssue(issue, delta, linkIndexDelta)),
   };
   if (fragment.name) shifted.name = shiftLocated(fragment.name, delta);
   if (fragment.description) shifted.description = shiftLocated(fragment.description, delta);
@@ -48,8 +52,8 @@ function shiftNetwork(network: LabNetwork, delta: number): LabNetwork {
   return shifted;
 }
 
-function shiftLink(link: LabLink, delta: number): LabLink {
-  return { index: link.index, range: shiftRange(link.range, delta), endpoints: link.endpoints.map((e) => shiftEndpoint(e, delta)) };
+function shiftLink(link: LabLink, delta: number, indexDelta: number): LabLink {
+  return { index: link.index + indexDelta, range: shiftRange(link.range, delta), endpoints: link.endpoints.map((e) => shiftEndpoint(e, delta)) };
 }
 
 function shiftEndpoint(endpoint: LinkEndpoint, delta: number): LinkEndpoint {
@@ -62,6 +66,8 @@ function shiftEndpoint(endpoint: LinkEndpoint, delta: number): LinkEndpoint {
   return shifted;
 }
 
-function shiftIssue(issue: FormatIssue, delta: number): FormatIssue {
-  return { message: issue.message, range: shiftRange(issue.range, delta), code: issue.code, path: issue.path };
+function shiftIssue(issue: FormatIssue, delta: number, linkIndexDelta: number): FormatIssue {
+  const [section, index, ...rest] = issue.path;
+  const path = linkIndexDelta !== 0 && section === 'links' && typeof index === 'number' ? [section, index + linkIndexDelta, ...rest] : issue.path;
+  return { message: issue.message, range: shiftRange(issue.range, delta), code: issue.code, path };
 }

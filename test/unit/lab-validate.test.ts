@@ -4,10 +4,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLab } from '../../common/lab/parse';
 import { validateLab, type LocalDiagnostic } from '../../common/lab/validate';
+import { generateLab } from '../support/generate-lab';
 
 /** The diagnostics as `code @ text-under-range`, so every assertion also checks the range. */
 function findings(text: string): string[] {
   return validateLab(parseLab(text)).map((d: LocalDiagnostic) => `${d.code} @ ${text.slice(d.range.start, d.range.end)}`);
+}
+
+function only(text: string, code: string): LocalDiagnostic {
+  const all = validateLab(parseLab(text)).filter((d) => d.code === code);
+  assert.equal(all.length, 1, JSON.stringify(validateLab(parseLab(text)), null, 1));
+  return all[0];
 }
 
 const lab = (body: string) => `name: t\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nnetworks:\n  mgmt:\n    type: pnet1\n${body}`;
@@ -17,40 +24,68 @@ test('the sample lab has no local findings', () => {
   assert.deepEqual(findings(text), []);
 });
 
+test('a generated 300-node lab has no local findings', () => {
+  assert.deepEqual(findings(generateLab(300, { seed: 4 })), []);
+});
+
 test('a YAML syntax error is reported at its place', () => {
   const text = 'name: t\nnodes:\n  r1: {template: vios\n';
-  const all = validateLab(parseLab(text));
-  assert.ok(all.some((d) => d.code === 'yaml-syntax' && d.severity === 'error'), JSON.stringify(all));
+  const d = only(text, 'yaml-syntax');
+  assert.equal(d.severity, 'error');
+  assert.ok(d.range.start >= text.indexOf('{') && d.range.end <= text.length);
+  assert.match(d.message, /^YAML syntax: /);
 });
 
 test('an unknown key is reported on the key, naming the accepted keys', () => {
   const text = lab('links: []\ncolour: red\n');
-  const d = validateLab(parseLab(text)).find((x) => x.code === 'unknown-key');
-  assert.ok(d);
+  const d = only(text, 'unknown-key');
   assert.equal(text.slice(d.range.start, d.range.end), 'colour');
-  assert.match(d.message, /nodes/);
+  assert.match(d.message, /name, description, defaults, nodes, networks and links/);
+  assert.deepEqual(d.path, ['colour']);
 });
 
 test('a node without a template is reported on its name', () => {
   assert.deepEqual(findings('name: t\nnodes:\n  r1:\n    image: x\n'), ['missing-template @ r1']);
+  assert.deepEqual(findings('name: t\nnodes:\n  r1:\n'), ['missing-template @ r1']);
 });
 
 test('a template under defaults satisfies every node', () => {
   assert.deepEqual(findings('name: t\ndefaults:\n  template: vios\nnodes:\n  r1:\n    image: x\n'), []);
 });
 
-test('an interface used twice is reported at both uses', () => {
-  const got = findings(lab('links:\n  - endpoints: [r1:Gi0/0, r2:Gi0/0]\n  - endpoints: [r1:Gi0/0, mgmt]\n'));
-  assert.deepEqual(got.sort(), ['interface-in-use @ Gi0/0', 'interface-in-use @ Gi0/0']);
+test('an interface used twice is reported at both uses, naming the other link', () => {
+  const text = lab('links:\n  - endpoints: [r1:Gi0/0, r2:Gi0/0]\n  - endpoints: [r1:Gi0/0, mgmt]\n');
+  const all = validateLab(parseLab(text)).filter((d) => d.code === 'interface-in-use');
+  assert.deepEqual(all.map((d) => text.slice(d.range.start, d.range.end)), ['Gi0/0', 'Gi0/0']);
+  assert.deepEqual(all.map((d) => d.path), [['links', 0, 'endpoints', 0], ['links', 1, 'endpoints', 0]]);
+  assert.match(all[0].message, /r1:Gi0\/0 is also used by the link r1:Gi0\/0 -- mgmt/);
+  assert.match(all[1].message, /r1:Gi0\/0 -- r2:Gi0\/0/);
+  assert.equal(findings(text).length, 2);
 });
 
 test('an endpoint naming an unknown node or network is reported on the name', () => {
   assert.deepEqual(findings(lab('links:\n  - endpoints: [r9:Gi0/0, r2:Gi0/0]\n')), ['unknown-node @ r9']);
   assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0, lan9]\n')), ['unknown-network @ lan9']);
+  assert.match(only(lab('links:\n  - endpoints: [r9:Gi0/0, r2:Gi0/0]\n'), 'unknown-node').message, /r9 is not a node of this lab.*r1, r2/);
 });
 
-test('a link whose two ends are the same is reported', () => {
+test('a network written as node:interface, or a node without interface, says how to write it', () => {
+  assert.match(only(lab('links:\n  - endpoints: [r1:Gi0/0, mgmt:eth0]\n'), 'unknown-node').message, /mgmt is a network.*write just mgmt/);
+  assert.match(only(lab('links:\n  - endpoints: [r1:Gi0/0, r2]\n'), 'unknown-network').message, /r2 is a node; name one of its interfaces/);
+});
+
+test('a half-typed endpoint lacks its interface, reported on the endpoint', () => {
+  assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0, r2:]\n')), ['missing-interface @ r2:']);
+  assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0, :Gi0/1]\n')), ['missing-node @ :Gi0/1']);
+});
+
+test('a link whose two ends are the same is reported once, on the second end', () => {
   assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0, r1:Gi0/0]\n')), ['same-endpoints @ r1:Gi0/0']);
+  assert.equal(only(lab('links:\n  - endpoints: [r1:Gi0/0, r1:Gi0/0]\n'), 'same-endpoints').range.start, lab('links:\n  - endpoints: [r1:Gi0/0, ').length);
+});
+
+test('a link joining a node to itself on two interfaces is fine', () => {
+  assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0, r1:Gi0/1]\n')), []);
 });
 
 test('a value of the wrong type says what is accepted', () => {
@@ -58,24 +93,55 @@ test('a value of the wrong type says what is accepted', () => {
   const [d] = validateLab(parseLab(text));
   assert.equal(d.code, 'wrong-type');
   assert.equal(text.slice(d.range.start, d.range.end), 'two');
-  assert.match(d.message, /whole number/);
+  assert.equal(d.message, 'cpu must be a whole number, e.g. cpu: 2');
   assert.deepEqual(d.path, ['nodes', 'r1', 'cpu']);
 });
 
 test('out-of-range numbers, bad consoles and bad names are reported at the value', () => {
   assert.deepEqual(findings('name: t\nnodes:\n  r1:\n    template: vios\n    ethernet: 0\n    console: ssh\n'),
     ['bad-console @ ssh', 'out-of-range @ 0']);
+  assert.match(only('name: t\nnodes:\n  r1:\n    template: vios\n    console: ssh\n', 'bad-console').message, /telnet, vnc or rdp/);
+  assert.match(only('name: t\nnodes:\n  r1:\n    template: vios\n    ethernet: 65\n', 'out-of-range').message, /between 1 and 64/);
+  assert.deepEqual(findings('name: t\ndefaults:\n  cpu: 0\nnodes: {}\n'), ['out-of-range @ 0']);
+  assert.deepEqual(findings('name: t\nnodes:\n  r1:\n    template: vios\n    position: {x: -5, y: 3}\n'), ['out-of-range @ {x: -5, y: 3}']);
   assert.deepEqual(findings('name: a/b\nnodes: {}\n'), ['invalid-lab-name @ a/b']);
+  assert.deepEqual(findings('name: t\nnodes:\n  "r 1":\n    template: vios\n'), ['invalid-node-name @ "r 1"']);
+  assert.deepEqual(findings('name: t\nnetworks:\n  "lan.1": {type: bridge}\n'), ['invalid-network-name @ "lan.1"']);
+});
+
+test('a config path must stay inside the lab folder', () => {
+  for (const path of ['/etc/r1.cfg', '../r1.cfg', 'configs/../../r1.cfg', 'C:/r1.cfg', 'configs\\r1.cfg']) {
+    assert.deepEqual(findings(`name: t\nnodes:\n  r1:\n    template: vios\n    config: ${path}\n`), [`invalid-config-path @ ${path}`], path);
+  }
+  assert.deepEqual(findings('name: t\nnodes:\n  r1:\n    template: vios\n    config: configs/r1.cfg\n'), []);
+});
+
+test('a lab without a name gets a warning on the first line', () => {
+  const d = only('nodes: {}\n', 'missing-name');
+  assert.equal(d.severity, 'warning');
+  assert.deepEqual(d.range, { start: 0, end: 'nodes: {}'.length });
 });
 
 test('a link needs exactly two endpoints and at most one network', () => {
-  assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0]\n')).map((f) => f.split(' @')[0]), ['endpoint-count']);
-  const text = lab('networks2: x\n').replace('networks2: x\n', '') + 'links:\n  - endpoints: [mgmt, mgmt2]\n';
-  assert.ok(findings(text).some((f) => f.startsWith('two-networks') || f.startsWith('unknown-network')));
+  assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0]\n')), ['endpoint-count @ - endpoints: [r1:Gi0/0]']);
+  assert.match(only(lab('links:\n  - endpoints: [r1:Gi0/0, r2:Gi0/0, mgmt]\n'), 'endpoint-count').message, /exactly two endpoints; this one has 3/);
+  assert.deepEqual(findings(lab('links:\n  - {}\n')), ['endpoint-count @ - {}']);
+  const text = lab('links:\n  - endpoints: [mgmt, mgmt]\n');
+  assert.deepEqual(findings(text), ['two-networks @ - endpoints: [mgmt, mgmt]']);
+});
+
+test('diagnostics carry the path the agent uses for the same value', () => {
+  const text = lab('links:\n  - endpoints: [r1:Gi0/0, r9:Gi0/0]\n');
+  const doc = parseLab(text);
+  for (const d of validateLab(doc)) {
+    assert.ok(d.path, d.code);
+    const range = doc.rangeOfPath(d.path);
+    assert.ok(range && range.start <= d.range.start && d.range.end <= range.end, `${d.code} at ${JSON.stringify(d.path)}`);
+  }
 });
 
 test('half-typed documents never throw and still validate what they can', () => {
   const text = lab('links:\n  - endpoints: [r1:');
-  assert.doesNotThrow(() => validateLab(parseLab(text)));
   for (let i = 0; i <= text.length; i++) assert.doesNotThrow(() => validateLab(parseLab(text.slice(0, i))));
+  assert.ok(findings(text).includes('missing-interface @ r1:'));
 });

@@ -1,0 +1,211 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseLab, updateLab, type TextChange } from '../../common/lab/parse';
+import type { LabDocument } from '../../common/lab/types';
+import { generateLab } from '../support/generate-lab';
+
+/** Everything a consumer can observe of a model, as plain data. */
+function observe(doc: LabDocument) {
+  const paths: (string | number)[][] = [[], ['name'], ['nodes'], ['networks'], ['links'], ['defaults', 'cpu']];
+  for (const node of doc.nodes) paths.push(['nodes', node.name], ['nodes', node.name, 'template'], ['nodes', node.name, 'position', 'x']);
+  doc.links.forEach((_, i) => paths.push(['links', i, 'endpoints', 1]));
+  const offsets: number[] = [];
+  for (let offset = 0; offset <= doc.text.length; offset += 29) offsets.push(offset);
+  return JSON.parse(JSON.stringify({
+    text: doc.text,
+    name: doc.name,
+    description: doc.description,
+    defaults: doc.defaults,
+    nodes: doc.nodes,
+    networks: doc.networks,
+    links: doc.links,
+    syntaxErrors: doc.syntaxErrors,
+    formatIssues: doc.formatIssues,
+    ranges: paths.map((path) => doc.rangeOfPath(path)),
+    at: offsets.map((offset) => doc.pathAt(offset)),
+  }));
+}
+
+function apply(text: string, change: TextChange): string {
+  return text.slice(0, change.start) + change.text + text.slice(change.end);
+}
+
+function assertSameAsFullParse(updated: LabDocument, context: string): void {
+  assert.deepStrictEqual(observe(updated), observe(parseLab(updated.text)), context);
+}
+
+/** Deterministic pseudo-random numbers for reproducible edit sequences. */
+function random(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return Math.floor((state / 2147483648) * n);
+  };
+}
+
+const NEW_LINES = [
+  '    cpu: 3\n', '  n99:\n    template: vios\n', '  - endpoints: [r1:Gi0/7, sw2:Gi3/3]\n', '    foo: bar\n',
+  '    position: {x: 1, y: 2}\n', '# comment\n', '\n', '      - r1:\n', 'defaults:\n  cpu: 4\n', '    console: vnc\n',
+];
+const BREAKING = [':', '[', '"', '\t', '{', '#', '- ', ' ', '\n', ']', "'", '&x ', '*x', '? ', '|', '---\n', '\n...\n'];
+const WORD = 'abcxyz0123456789';
+
+/** A random edit of one of several kinds: inside words, whole lines, breaking characters, half-typed links. */
+function randomChange(text: string, pick: (n: number) => number): TextChange {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
+  const kind = pick(10);
+  if (kind <= 3) {
+    for (let tries = 0; tries < 50; tries++) {
+      const p = 1 + pick(text.length);
+      if (/[A-Za-z0-9]/.test(text[p - 1] ?? '')) return pick(3) ? { start: p, end: p, text: WORD[pick(WORD.length)] } : { start: p - 1, end: p, text: '' };
+    }
+  }
+  if (kind === 4) {
+    const start = lineStarts[pick(lineStarts.length)];
+    return { start, end: start, text: NEW_LINES[pick(NEW_LINES.length)] };
+  }
+  if (kind === 5) {
+    const i = pick(lineStarts.length);
+    return { start: lineStarts[i], end: i + 1 < lineStarts.length ? lineStarts[i + 1] : text.length, text: '' };
+  }
+  if (kind === 6) {
+    const p = pick(text.length + 1);
+    return { start: p, end: p, text: BREAKING[pick(BREAKING.length)] };
+  }
+  if (kind === 7) {
+    const colon = text.indexOf(':G', pick(text.length));
+    if (colon > 0) {
+      let end = colon + 1;
+      while (end < text.length && !',]\n'.includes(text[end])) end++;
+      return { start: colon + 1, end, text: '' };
+    }
+  }
+  if (kind === 8) {
+    const tails = ['  - endpoints: [r1:', '  - endpoints: [r1:]\n', '  - endpoints:\n      - r1:\n', 'x', '\n'];
+    return { start: text.length, end: text.length, text: tails[pick(tails.length)] };
+  }
+  const p = pick(text.length + 1);
+  return { start: p, end: Math.min(text.length, p + pick(4)), text: '' };
+}
+
+test('updateLab equals a full parse after each of many random edits (and after undoing them)', () => {
+  for (let round = 0; round < 5; round++) {
+    const pick = random(round + 1);
+    let doc = parseLab(generateLab(10 + round * 3, { seed: round + 1 }));
+    for (let step = 0; step < 100; step++) {
+      const change = randomChange(doc.text, pick);
+      const undo = { start: change.start, end: change.start + change.text.length, text: doc.text.slice(change.start, change.end) };
+      for (const edit of pick(2) ? [change, undo] : [change]) {
+        const expected = apply(doc.text, edit);
+        doc = updateLab(doc, edit);
+        assert.equal(doc.text, expected);
+        assertSameAsFullParse(doc, `round ${round} step ${step}: ${JSON.stringify(edit)}`);
+      }
+    }
+  }
+});
+
+test('an edit inside one node re-reads only that node: the others are the same objects', () => {
+  const previous = parseLab(generateLab(40, { seed: 3 }));
+  const last = previous.nodes[previous.nodes.length - 1];
+  const at = last.fields.template!.range.end;
+  const updated = updateLab(previous, { start: at, end: at, text: 'x' });
+  assert.equal(updated.nodes[0], previous.nodes[0]);
+  assert.equal(updated.nodes[previous.nodes.length - 2], previous.nodes[previous.nodes.length - 2]);
+  assert.equal(updated.nodes[previous.nodes.length - 1].resolved.template, `${last.resolved.template}x`);
+  assertSameAsFullParse(updated, 'edit in the last node');
+  // Everything after the edit moved by one character.
+  const link = updated.links[0];
+  assert.equal(link.range.start, previous.links[0].range.start + 1);
+});
+
+test('typing a new link at the end, character by character, stays equal to a full parse and keeps the nodes', () => {
+  let doc = parseLab(generateLab(30, { seed: 5 }));
+  const nodes = doc.nodes;
+  const typed = '  - endpoints: [r1:Gi0/6, sw2:Gi2/1]\n';
+  for (const char of typed) {
+    doc = updateLab(doc, { start: doc.text.length, end: doc.text.length, text: char });
+    assertSameAsFullParse(doc, `after typing ${JSON.stringify(char)}`);
+    assert.equal(doc.nodes[0], nodes[0], 'nodes before the edit are not read again');
+  }
+  const link = doc.links[doc.links.length - 1];
+  assert.deepEqual(link.endpoints.map((e) => e.text), ['r1:Gi0/6', 'sw2:Gi2/1']);
+});
+
+test('typing a new link in the middle of the list, through broken states, stays equal to a full parse', () => {
+  const generated = parseLab(generateLab(40, { seed: 6 }));
+  // A later link with an issue: its path must follow the renumbering too.
+  const later = generated.links[30].range.end;
+  let doc = parseLab(`${generated.text.slice(0, later)}\n    speed: fast${generated.text.slice(later)}`);
+  const nodes = doc.nodes;
+  let at = doc.links[19].range.end;
+  for (const char of '\n  - endpoints: [r1:Gi0/6, sw2:Gi2/1]') {
+    doc = updateLab(doc, { start: at, end: at, text: char });
+    at += char.length;
+    assertSameAsFullParse(doc, `after typing ${JSON.stringify(char)}`);
+    assert.equal(doc.nodes[0], nodes[0], 'nodes before the edit are not read again');
+    doc.links.forEach((link, index) => assert.equal(link.index, index, 'links after the new one are renumbered'));
+  }
+  assert.deepEqual(doc.links[20].endpoints.map((e) => e.text), ['r1:Gi0/6', 'sw2:Gi2/1']);
+  assert.deepEqual(doc.formatIssues.map((issue) => issue.path), [['links', 31, 'speed']]);
+});
+
+test('while a link is half-typed, the endpoint being typed names its node', () => {
+  let doc = parseLab(generateLab(10, { seed: 2 }));
+  for (const char of '  - endpoints: [r1:') doc = updateLab(doc, { start: doc.text.length, end: doc.text.length, text: char });
+  const endpoint = doc.links[doc.links.length - 1].endpoints[0];
+  assert.deepEqual([endpoint.node, endpoint.interface], ['r1', '']);
+  assert.deepEqual(endpoint.interfaceRange, { start: doc.text.length, end: doc.text.length });
+  assertSameAsFullParse(doc, 'half-typed');
+});
+
+test('edits that change how the rest of the text reads fall back to a full parse', () => {
+  const text = 'name: x\ndescription: y\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: iol\n';
+  const cases: [string, TextChange][] = [
+    ['a document end marker after the first entry', { start: text.indexOf('\n'), end: text.indexOf('\n'), text: '\n...' }],
+    ['a node key moved left into the section level', { start: text.indexOf('    template: iol'), end: text.indexOf('    template: iol') + 2, text: '' }],
+    ['a new node typed inside another one', { start: text.indexOf('  r2:'), end: text.indexOf('  r2:'), text: '  r3:\n' }],
+    ['an unclosed quote that runs into the next node', { start: text.indexOf('vios'), end: text.indexOf('vios'), text: '"' }],
+    ['a quote opened at the start of a top-level key', { start: text.indexOf('description'), end: text.indexOf('description') + 2, text: '"' }],
+    ['a tab in the indentation', { start: text.indexOf('    template: vios'), end: text.indexOf('    template: vios') + 1, text: '\t' }],
+  ];
+  for (const [what, change] of cases) assertSameAsFullParse(updateLab(parseLab(text), change), what);
+});
+
+test('an edit of the defaults resolves every node again', () => {
+  const previous = parseLab('defaults:\n  ram: 512\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: iol\n');
+  const at = previous.text.indexOf('512');
+  const updated = updateLab(previous, { start: at, end: at + 3, text: '2048' });
+  assert.deepEqual(updated.nodes.map((n) => n.resolved.ram), [2048, 2048]);
+  assertSameAsFullParse(updated, 'defaults edit');
+  // Defaults written last: editing them still reaches the nodes above, editing a node keeps them.
+  const last = parseLab('nodes:\n  r1:\n    template: vios\n  r2:\n    template: iol\ndefaults:\n  ram: 512\n');
+  const edited = updateLab(last, { start: last.text.indexOf('512'), end: last.text.indexOf('512') + 1, text: '7' });
+  assert.deepEqual(edited.nodes.map((n) => n.resolved.ram), [712, 712]);
+  const renamed = updateLab(edited, { start: edited.text.indexOf('iol'), end: edited.text.indexOf('iol'), text: 'x' });
+  assert.deepEqual(renamed.nodes.map((n) => [n.resolved.template, n.resolved.ram]), [['vios', 712], ['xiol', 712]]);
+  assertSameAsFullParse(renamed, 'node edit above the defaults');
+});
+
+test('updateLab leaves the previous document as it was', () => {
+  const previous = parseLab(generateLab(20, { seed: 9 }));
+  const before = observe(previous);
+  updateLab(previous, { start: 60, end: 60, text: 'x' });
+  updateLab(previous, { start: previous.text.length, end: previous.text.length, text: '  - endpoints: [r1:' });
+  assert.deepStrictEqual(observe(previous), before);
+});
+
+test('edits with offsets out of range are clamped, never thrown', () => {
+  const previous = parseLab('name: t\n');
+  for (const change of [
+    { start: -5, end: 2, text: 'x' },
+    { start: 3, end: 1, text: 'y' },
+    { start: 100, end: 200, text: '\nnodes: {}' },
+    { start: Number.NaN, end: Number.NaN, text: 'z' },
+    { start: 0, end: 0, text: undefined as unknown as string },
+  ]) {
+    const updated = updateLab(previous, change);
+    assertSameAsFullParse(updated, JSON.stringify(change));
+  }
+});
