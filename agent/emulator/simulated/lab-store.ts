@@ -5,22 +5,12 @@
  */
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmuConsoleType, EmuNodeStatus } from '../backend';
+import type { EmuNodeSpec, EmuNodeStatus } from '../backend';
 import { writeFileAtomic } from '../../storage/atomic-file';
 
-export interface StoredNode {
+/** A node as the emulator keeps it: what it was made of, plus its runtime state. */
+export interface StoredNode extends EmuNodeSpec {
   id: number;
-  name: string;
-  template: string;
-  image: string;
-  icon: string;
-  cpu: number;
-  ram: number;
-  ethernet: number;
-  console: EmuConsoleType;
-  config?: string;
-  left: number;
-  top: number;
   status: EmuNodeStatus;
   /** When a starting or stopping node finishes its transition (emulator clock, ms). */
   transitionEndsAt?: number;
