@@ -7,7 +7,7 @@
  */
 import type { Layout, Piece, Section } from './document';
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineValue } from './outline';
-import { readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
+import { emptyFragment, readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
 import type { NodeFields } from './types';
 
 /** Sections and pieces being laid out, in document order. */
@@ -112,7 +112,7 @@ export function hasPlainKey(item: OutlineEntry | OutlineItem): boolean {
 
 /** The fragment of one item of an itemized section. */
 export function readItem(sectionKey: string, item: OutlineEntry | OutlineItem, index: number, defaults: NodeFields): Fragment {
-  const fragment: Fragment = { nodes: [], networks: [], links: [], issues: [] };
+  const fragment = emptyFragment();
   if (sectionKey === 'links') {
     fragment.links.push(readLinkItem(item, index, fragment.issues));
   } else if (sectionKey === 'nodes') {

@@ -29,7 +29,7 @@ export interface Fragment {
 
 type Path = (string | number)[];
 
-function emptyFragment(): Fragment {
+export function emptyFragment(): Fragment {
   return { nodes: [], networks: [], links: [], issues: [] };
 }
 
