@@ -155,15 +155,9 @@ export function lastStartingAtOrBefore(items: readonly { start: number }[], offs
   return found;
 }
 
-interface Assembled {
-  name?: Located<string>;
-  description?: Located<string>;
-  defaults: NodeFields;
-  nodes: LabNode[];
-  networks: LabNetwork[];
-  links: LabLink[];
+type Assembled = Pick<LabDocument, 'name' | 'description' | 'defaults' | 'nodes' | 'networks' | 'links'> & {
   issues: FormatIssue[];
-}
+};
 
 /**
  * The model from the pieces. The first of a repeated top-level key counts, as
@@ -199,23 +193,28 @@ function assemble(layout: Layout): Assembled {
     if (fragment.name) result.name = fragment.name;
     if (fragment.description) result.description = fragment.description;
     if (fragment.defaults) result.defaults = fragment.defaults;
-    for (const node of fragment.nodes) {
-      if (nodeNames.has(node.name)) {
-        issues.push({ code: 'duplicate-key', range: node.nameRange, path: ['nodes', node.name], message: `node ${node.name} is defined twice; rename or remove one (only the first one is read)` });
-      } else {
-        nodeNames.add(node.name);
-        result.nodes.push(node);
-      }
-    }
-    for (const network of fragment.networks) {
-      if (networkNames.has(network.name)) {
-        issues.push({ code: 'duplicate-key', range: network.nameRange, path: ['networks', network.name], message: `network ${network.name} is defined twice; rename or remove one (only the first one is read)` });
-      } else {
-        networkNames.add(network.name);
-        result.networks.push(network);
-      }
-    }
+    addFirstOfEachName(fragment.nodes, 'nodes', 'node', nodeNames, result.nodes, issues);
+    addFirstOfEachName(fragment.networks, 'networks', 'network', networkNames, result.networks, issues);
     for (const link of fragment.links) result.links.push(link);
   }
   return result;
+}
+
+/** Adds each element whose name is new; a repeated name is an issue (only the first one is read). */
+function addFirstOfEachName<T extends { name: string; nameRange: Range }>(
+  elements: readonly T[], section: 'nodes' | 'networks', kind: string, seen: Set<string>, into: T[], issues: FormatIssue[],
+): void {
+  for (const element of elements) {
+    if (seen.has(element.name)) {
+      issues.push({
+        code: 'duplicate-key',
+        range: element.nameRange,
+        path: [section, element.name],
+        message: `${kind} ${element.name} is defined twice; rename or remove one (only the first one is read)`,
+      });
+    } else {
+      seen.add(element.name);
+      into.push(element);
+    }
+  }
 }
