@@ -42,16 +42,21 @@ test('while a deploy is in flight, other long operations on that lab get 409 lab
   }
 });
 
+/** Starts a slow deploy and stops the agent once a few nodes exist, as a crash mid-apply would. */
+async function interruptDeploy(dataDir: string, yaml: string): Promise<void> {
+  const first = await startTestAgent({ dataDir, writeDelayMs: 5 });
+  const token = await first.login();
+  const deploying = first.call('POST', '/api/v1/projects/deploy', { yaml }, token).catch(() => undefined);
+  await waitFor(async () => ((await first.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.total ?? 0) > 3, 'nodes to appear');
+  await first.dispose();
+  await deploying;
+}
+
 test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) until destroy or deploy with replace', async () => {
   const dataDir = makeDataDir();
   try {
     const yaml = chainLab('interrupted', 30);
-    const first = await startTestAgent({ dataDir, writeDelayMs: 5 });
-    const token = await first.login();
-    const deploying = first.call('POST', '/api/v1/projects/deploy', { yaml }, token).catch(() => undefined);
-    await waitFor(async () => ((await first.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.total ?? 0) > 3, 'nodes to appear');
-    await first.dispose();
-    await deploying;
+    await interruptDeploy(dataDir, yaml);
 
     const second = await startTestAgent({ dataDir });
     try {
@@ -101,12 +106,7 @@ test('destroy clears an interrupted apply', async () => {
   const dataDir = makeDataDir();
   try {
     const yaml = chainLab('halfway', 30);
-    const first = await startTestAgent({ dataDir, writeDelayMs: 5 });
-    const token = await first.login();
-    const deploying = first.call('POST', '/api/v1/projects/deploy', { yaml }, token).catch(() => undefined);
-    await waitFor(async () => ((await first.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.total ?? 0) > 3, 'nodes to appear');
-    await first.dispose();
-    await deploying;
+    await interruptDeploy(dataDir, yaml);
 
     const second = await startTestAgent({ dataDir });
     try {
