@@ -5,9 +5,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentError, AgentClient, ticketOf } from '../../common/api/client';
+import { AgentClient, ticketOf } from '../../common/api/client';
 import { SESSION_IDLE_MS, TICKET_TTL_MS } from '../../common/api/contract';
-import { labYaml, startTestAgent, TEST_USER, type TestAgent } from '../support/agent';
+import { failsWith, labYaml, startTestAgent, TEST_USER, type TestAgent } from '../support/agent';
 
 let agent: TestAgent;
 
@@ -38,17 +38,6 @@ async function expiredClient(hook?: () => Promise<string | undefined>): Promise<
   await client.login(TEST_USER);
   agent.clock.advance(SESSION_IDLE_MS + 1000);
   return client;
-}
-
-async function failsWith(call: Promise<unknown>, code: string): Promise<AgentError> {
-  try {
-    await call;
-  } catch (err) {
-    assert.ok(err instanceof AgentError, `expected an AgentError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    return err;
-  }
-  assert.fail(`expected ${code}`);
 }
 
 test('a read-style call after session expiry re-authenticates once and succeeds', async () => {

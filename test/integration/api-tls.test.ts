@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { X509Certificate } from 'node:crypto';
 import { generate } from 'selfsigned';
 import { AgentError, readServerCertificate, type AgentClient } from '../../common/api/client';
-import { startTestAgent, TEST_USER, type TestAgent } from '../support/agent';
+import { failsWith, startTestAgent, TEST_USER, type TestAgent } from '../support/agent';
 
 let agent: TestAgent;
 
@@ -18,16 +18,11 @@ before(async () => {
 });
 after(() => agent.stop());
 
-async function failsWith(call: Promise<unknown>, code: string): Promise<AgentError> {
-  try {
-    await call;
-  } catch (err) {
-    assert.ok(err instanceof AgentError, `expected an AgentError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    assert.equal(err.status, undefined, 'a client-side failure has no HTTP status');
-    return err;
-  }
-  assert.fail(`expected ${code}`);
+/** A client-side failure: the code, and no HTTP status. */
+async function failsClientSide(call: Promise<unknown>, code: string): Promise<AgentError> {
+  const err = await failsWith(call, code);
+  assert.equal(err.status, undefined, 'a client-side failure has no HTTP status');
+  return err;
 }
 
 test('the right pin, in any spelling, is accepted', async () => {
@@ -41,7 +36,7 @@ test('the right pin, in any spelling, is accepted', async () => {
 test('a wrong pin is tls_pin_mismatch, naming both fingerprints, and nothing is sent', async () => {
   const wrong = 'AB:'.repeat(31) + 'AB';
   const client = agent.client({ pin: wrong });
-  const err = await failsWith(client.login(TEST_USER), 'tls_pin_mismatch');
+  const err = await failsClientSide(client.login(TEST_USER), 'tls_pin_mismatch');
   assert.equal(err.operationId, 'login');
   assert.ok(err.message.includes(wrong), 'expected fingerprint shown');
   assert.ok(err.message.includes(agent.fingerprint), 'actual fingerprint shown');
@@ -52,7 +47,7 @@ test("the agent's own certificate as CA is trusted; with it, a wrong pin still f
   const trusted = agent.client({ ca: agent.certPem, pin: '' });
   assert.equal((await trusted.getHealth()).status, 'ok');
   const pinned = agent.client({ ca: agent.certPem, pin: '00'.repeat(32) });
-  await failsWith(pinned.getHealth(), 'tls_pin_mismatch');
+  await failsClientSide(pinned.getHealth(), 'tls_pin_mismatch');
 });
 
 test('a CA that did not sign the certificate is tls_untrusted', async () => {
@@ -62,15 +57,15 @@ test('a CA that did not sign the certificate is tls_untrusted', async () => {
     extensions: [{ name: 'basicConstraints', cA: true }],
   });
   const client = agent.client({ ca: otherCa.cert, pin: '' });
-  const err = await failsWith(client.getHealth(), 'tls_untrusted');
+  const err = await failsClientSide(client.getHealth(), 'tls_untrusted');
   assert.match(err.message, /configured CA/);
   // A configured CA must verify even when the pin matches.
-  await failsWith(agent.client({ ca: otherCa.cert }).getHealth(), 'tls_untrusted');
+  await failsClientSide(agent.client({ ca: otherCa.cert }).getHealth(), 'tls_untrusted');
 });
 
 test('neither CA nor pin: system trust, which does not know the self-signed agent', async () => {
   const client = agent.client({ pin: '' });
-  const err = await failsWith(client.getHealth(), 'tls_untrusted');
+  const err = await failsClientSide(client.getHealth(), 'tls_untrusted');
   assert.match(err.message, /system/);
 });
 
@@ -85,10 +80,10 @@ test('plain http is tls_required, without a single connection', async (t) => {
   t.after(() => listener.close());
   const port = (listener.address() as { port: number }).port;
   const client = agent.client({ baseUrl: `http://127.0.0.1:${port}` });
-  const err = await failsWith(client.login(TEST_USER), 'tls_required');
+  const err = await failsClientSide(client.login(TEST_USER), 'tls_required');
   assert.match(err.message, /https:\/\/127\.0\.0\.1:/);
-  await failsWith(client.getHealth(), 'tls_required');
-  await failsWith(readServerCertificate(`http://127.0.0.1:${port}`), 'tls_required');
+  await failsClientSide(client.getHealth(), 'tls_required');
+  await failsClientSide(readServerCertificate(`http://127.0.0.1:${port}`), 'tls_required');
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(connections, 0);
 });
@@ -116,7 +111,7 @@ test('the pin is checked on every new connection: a different agent on the same 
     await first.close();
     second = await startTestAgent({ port });
     assert.notEqual(second.fingerprint, first.fingerprint);
-    await failsWith(client.getSession(), 'tls_pin_mismatch');
+    await failsClientSide(client.getSession(), 'tls_pin_mismatch');
   } finally {
     await second?.stop();
     await first.stop();

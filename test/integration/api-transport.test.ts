@@ -12,6 +12,7 @@ import { X509Certificate } from 'node:crypto';
 import { generate } from 'selfsigned';
 import { AgentClient, AgentError } from '../../common/api/client';
 import { MAX_BODY_BYTES, OPERATIONS } from '../../common/api/contract';
+import { failsWith } from '../support/agent';
 
 let certificate: { key: string; cert: string; fingerprint: string };
 
@@ -74,17 +75,6 @@ const json = (status: number, body: unknown) => (_req: IncomingMessage, res: Ser
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
 };
-
-async function failsWith(call: Promise<unknown>, code: string): Promise<AgentError> {
-  try {
-    await call;
-  } catch (err) {
-    assert.ok(err instanceof AgentError, `expected an AgentError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    return err;
-  }
-  assert.fail(`expected ${code}`);
-}
 
 test('replies that are not envelopes become invalid_response with the status and an excerpt', async (t) => {
   const cases: [number, string, RegExp][] = [

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAgent, type RunningAgent } from '../../agent/server';
-import { AgentClient, type AgentConnection, type ClientHooks } from '../../common/api/client';
+import assert from 'node:assert/strict';
+import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
 
 export const TEST_USER = { username: 'lab', password: 'lab' };
 
@@ -119,4 +120,16 @@ export function labYaml(name: string, extraNodes = ''): string {
     '  - endpoints: [r2:Gi0/1, mgmt]',
     '',
   ].filter((line) => line !== '').join('\n') + '\n';
+}
+
+/** Awaits a call that must fail with an AgentError of `code`, and returns that error. */
+export async function failsWith(call: Promise<unknown>, code: string): Promise<AgentError> {
+  try {
+    await call;
+  } catch (err) {
+    assert.ok(err instanceof AgentError, `expected an AgentError, got ${String(err)}`);
+    assert.equal(err.code, code, err.message);
+    return err;
+  }
+  assert.fail(`expected ${code}`);
 }
