@@ -48,12 +48,14 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
   if (v.help) return 'help';
   const integer = (flag: string, text: string | undefined, max: number): number | undefined => {
     if (text === undefined) return undefined;
-    if (!/^\d+$/.test(text) || Number(text) > max) throw new UsageError(`${flag} must be a whole number from 0 to ${max}, not "${text}".`);
+    if (!/^\d+$/.test(text) || Number(text) > max)
+      throw new UsageError(`${flag} must be a whole number from 0 to ${max}, not "${text}".`);
     return Number(text);
   };
   const users: AgentUser[] = (v.user ?? []).map((spec) => {
     const colon = spec.indexOf(':');
-    if (colon <= 0 || colon === spec.length - 1) throw new UsageError('--user takes NAME:PASSWORD, with a non-empty name and password.');
+    if (colon <= 0 || colon === spec.length - 1)
+      throw new UsageError('--user takes NAME:PASSWORD, with a non-empty name and password.');
     return { username: spec.slice(0, colon), password: spec.slice(colon + 1) };
   });
   if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host must not be empty.');
@@ -87,15 +89,20 @@ async function main(): Promise<void> {
   } catch (e) {
     const error = e as NodeJS.ErrnoException;
     const reason =
-      error.code === 'EADDRINUSE' ? `port ${options.port ?? DEFAULT_PORT} is already in use; pick another with --port (0 picks a free one)` :
-      error.code === 'EACCES' ? `not allowed to listen there (${error.message})` :
-      error.message;
+      error.code === 'EADDRINUSE'
+        ? `port ${options.port ?? DEFAULT_PORT} is already in use; pick another with --port (0 picks a free one)`
+        : error.code === 'EACCES'
+          ? `not allowed to listen there (${error.message})`
+          : error.message;
     process.stderr.write(`lab-agent: cannot start: ${reason}\n`);
     process.exit(1);
   }
   console.log(`Lab Agent reference agent listening on ${agent.url}`);
   console.log(`Certificate SHA-256 fingerprint: ${agent.fingerprint}`);
-  if (!options.users?.length) console.log(`Using the default user ${DEFAULT_USER.username}, password ${DEFAULT_USER.password} (set your own with --user NAME:PASSWORD).`);
+  if (!options.users?.length)
+    console.log(
+      `Using the default user ${DEFAULT_USER.username}, password ${DEFAULT_USER.password} (set your own with --user NAME:PASSWORD).`,
+    );
   else console.log(`Users: ${options.users.map((u) => u.username).join(', ')}`);
 
   const stop = (signal: string) => {
@@ -111,8 +118,12 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   // A bug in one request must not take the agent (and everyone's sessions) down.
-  process.on('uncaughtException', (e) => console.error(`[agent] internal error (kept running): ${e.stack ?? e.message}`));
-  process.on('unhandledRejection', (e) => console.error(`[agent] internal error (kept running): ${e instanceof Error ? e.stack : String(e)}`));
+  process.on('uncaughtException', (e) =>
+    console.error(`[agent] internal error (kept running): ${e.stack ?? e.message}`),
+  );
+  process.on('unhandledRejection', (e) =>
+    console.error(`[agent] internal error (kept running): ${e instanceof Error ? e.stack : String(e)}`),
+  );
 }
 
 void main();

@@ -17,7 +17,14 @@ import type { AgentContext, AgentUser } from './context';
 import { SimulatedEmulator } from './emulator/simulated/simulated-emulator';
 import type { PublicHandler, SessionHandler } from './handlers/handler';
 import { completeLinkInterfaces, previewInterfaces } from './handlers/authoring';
-import { getTemplate, listIcons, listNetworkTypes, listTemplateAttributes, listTemplateImages, listTemplates } from './handlers/catalogue';
+import {
+  getTemplate,
+  listIcons,
+  listNetworkTypes,
+  listTemplateAttributes,
+  listTemplateImages,
+  listTemplates,
+} from './handlers/catalogue';
 import { getCapabilities, getHealth, getSession, login, logout } from './handlers/connection';
 import { attachConsole, execConsole, execConsoleMany } from './handlers/console';
 import { execProject } from './handlers/lifecycle';
@@ -148,13 +155,24 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   // Longer than clients' idle pools usually keep sockets, so a reused socket is rarely closed under them.
   https.keepAliveTimeout = 30_000;
   const streams = new Set<Duplex>();
-  https.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void handleStreamUpgrade(ctx, routes, req, socket, head, streams));
+  https.on(
+    'upgrade',
+    (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      void handleStreamUpgrade(ctx, routes, req, socket, head, streams),
+  );
   https.on('tlsClientError', () => undefined);
 
   // Plain HTTP on the TLS port gets one answer, tls_required, and the connection closes.
   const plain = createHttpServer((req, res) => {
     req.resume();
-    sendError(res, new ApiError('tls_required', `This agent speaks HTTPS only: use https://${host}:<port>/ (plain HTTP is refused so that passwords and tokens never travel in clear).`), { Connection: 'close' });
+    sendError(
+      res,
+      new ApiError(
+        'tls_required',
+        `This agent speaks HTTPS only: use https://${host}:<port>/ (plain HTTP is refused so that passwords and tokens never travel in clear).`,
+      ),
+      { Connection: 'close' },
+    );
   });
   plain.on('upgrade', (_req, socket: Duplex) => socket.destroy());
 
@@ -206,7 +224,12 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   };
 }
 
-async function handleRequest(ctx: AgentContext, routes: RouteTable, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleRequest(
+  ctx: AgentContext,
+  routes: RouteTable,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const started = Date.now();
   // The log names the operation, never the path: stream paths carry tickets.
   let operation = `${req.method} (unknown route)`;
@@ -219,10 +242,14 @@ async function handleRequest(ctx: AgentContext, routes: RouteTable, req: Incomin
       throw new ApiError('not_found', 'The request path cannot be read.');
     }
     const found = routes.lookup(req.method ?? 'GET', url.pathname);
-    if (found.kind === 'not_found') throw new ApiError('not_found', `No such API route: ${req.method} ${url.pathname}. The API lives under /api/v1.`);
+    if (found.kind === 'not_found')
+      throw new ApiError('not_found', `No such API route: ${req.method} ${url.pathname}. The API lives under /api/v1.`);
     if (found.kind === 'wrong_method') {
       res.setHeader('Allow', found.allowed.join(', '));
-      throw new ApiError('method_not_allowed', `${url.pathname} takes ${found.allowed.join(' or ')}, not ${req.method}.`);
+      throw new ApiError(
+        'method_not_allowed',
+        `${url.pathname} takes ${found.allowed.join(' or ')}, not ${req.method}.`,
+      );
     }
     const { operationId, spec, params } = found.match;
     operation = operationId;

@@ -45,9 +45,14 @@ export class SessionStore {
   /** The session of a bearer token; every successful use slides its idle timer. */
   authenticate(authorization: string | undefined): AgentSession {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw new ApiError('unauthenticated', 'Log in first: this call needs an "Authorization: Bearer <token>" header.');
+    if (!match)
+      throw new ApiError('unauthenticated', 'Log in first: this call needs an "Authorization: Bearer <token>" header.');
     const session = this.sessions.get(match[1]);
-    if (!session) throw new ApiError('unauthenticated', 'The session token is not known to this agent (it may have been logged out or the agent restarted). Log in again.');
+    if (!session)
+      throw new ApiError(
+        'unauthenticated',
+        'The session token is not known to this agent (it may have been logged out or the agent restarted). Log in again.',
+      );
     const now = this.clock();
     if (now - session.lastUsedAt > SESSION_IDLE_MS) {
       throw new ApiError('expired_agent_session', 'The agent session expired after 8 hours without use. Log in again.');

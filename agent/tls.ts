@@ -30,7 +30,9 @@ export async function loadOrCreateCertificate(dataDir: string): Promise<AgentCer
     try {
       return { certPem, keyPem, fingerprint: new X509Certificate(certPem).fingerprint256 };
     } catch (e) {
-      throw new Error(`The certificate in ${certPath} cannot be read (${(e as Error).message}). Delete ${certPath} and ${keyPath} to make a new one.`);
+      throw new Error(
+        `The certificate in ${certPath} cannot be read (${(e as Error).message}). Delete ${certPath} and ${keyPath} to make a new one.`,
+      );
     }
   }
 
@@ -47,7 +49,13 @@ export async function loadOrCreateCertificate(dataDir: string): Promise<AgentCer
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
     ],
   });
   writeFileAtomic(keyPath, pems.private, 0o600);

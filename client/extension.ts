@@ -45,13 +45,24 @@ export function activate(context: vscode.ExtensionContext): void {
   };
 
   const statusBar = new StatusBar(services);
-  server.client = new LabLanguageClient(context, log, () => session.serverSettings(), (status) => {
-    statusBar.setServerStatus(status);
-    if (status.state === 'error') log.warn(`Language server: ${status.message ?? 'agent calls fail'}${status.code ? ` [${status.code}]` : ''}`);
-    if (status.state === 'error' && status.code !== undefined && SESSION_CODES.has(status.code) && session.current.state === 'connected') {
-      void session.sessionLost({ code: status.code, message: status.message });
-    }
-  });
+  server.client = new LabLanguageClient(
+    context,
+    log,
+    () => session.serverSettings(),
+    (status) => {
+      statusBar.setServerStatus(status);
+      if (status.state === 'error')
+        log.warn(`Language server: ${status.message ?? 'agent calls fail'}${status.code ? ` [${status.code}]` : ''}`);
+      if (
+        status.state === 'error' &&
+        status.code !== undefined &&
+        SESSION_CODES.has(status.code) &&
+        session.current.state === 'connected'
+      ) {
+        void session.sessionLost({ code: status.code, message: status.message });
+      }
+    },
+  );
   const plans = new PlanDocuments(services);
   const reports = new Reports(services);
 

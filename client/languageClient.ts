@@ -73,11 +73,16 @@ export class LabLanguageClient implements vscode.Disposable {
   private create(): LanguageClient {
     // Required here rather than imported: loading the language client's modules would
     // slow activation, and a workspace without lab documents never needs them.
-    const { LanguageClient, TransportKind } = require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
+    const { LanguageClient, TransportKind } =
+      require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc, options: { execArgv: SERVER_EXEC_ARGV } },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6009'] } },
+      debug: {
+        module,
+        transport: TransportKind.ipc,
+        options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6009'] },
+      },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
@@ -99,14 +104,18 @@ export class LabLanguageClient implements vscode.Disposable {
   sessionChanged(): void {
     const server = this.server;
     if (server === undefined) return;
-    void server.running.then((running) => {
-      const session = this.currentSession();
-      const key = JSON.stringify(session);
-      if (!running || key === this.lastSession) return;
-      this.lastSession = key;
-      const params: SessionChangedParams = { session };
-      return server.client.sendNotification(SessionChangedNotification, params);
-    }).catch((err: unknown) => this.log.warn(`Could not tell the language server about the session: ${(err as Error)?.message}`));
+    void server.running
+      .then((running) => {
+        const session = this.currentSession();
+        const key = JSON.stringify(session);
+        if (!running || key === this.lastSession) return;
+        this.lastSession = key;
+        const params: SessionChangedParams = { session };
+        return server.client.sendNotification(SessionChangedNotification, params);
+      })
+      .catch((err: unknown) =>
+        this.log.warn(`Could not tell the language server about the session: ${(err as Error)?.message}`),
+      );
   }
 
   labStateChanged(uri: vscode.Uri): void {
@@ -115,7 +124,9 @@ export class LabLanguageClient implements vscode.Disposable {
     const params: LabStateChangedParams = { uri: uri.toString() };
     void server.running
       .then((running) => (running ? server.client.sendNotification(LabStateChangedNotification, params) : undefined))
-      .catch((err: unknown) => this.log.warn(`Could not tell the language server about the lab state: ${(err as Error)?.message}`));
+      .catch((err: unknown) =>
+        this.log.warn(`Could not tell the language server about the lab state: ${(err as Error)?.message}`),
+      );
   }
 
   refreshCatalogue(): void {
@@ -123,7 +134,9 @@ export class LabLanguageClient implements vscode.Disposable {
     if (server === undefined) return;
     void server.running
       .then((running) => (running ? server.client.sendRequest(RefreshCatalogueRequest) : undefined))
-      .catch((err: unknown) => this.log.warn(`The language server could not refresh its catalogue: ${(err as Error)?.message}`));
+      .catch((err: unknown) =>
+        this.log.warn(`The language server could not refresh its catalogue: ${(err as Error)?.message}`),
+      );
   }
 
   dispose(): void {

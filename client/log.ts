@@ -21,5 +21,7 @@ export function logFailure(log: Log, what: string, err: unknown): void {
   }
   const op = (err as { operationId?: unknown } | null)?.operationId;
   const detail = err instanceof Error && err.message !== described.message ? ` (${err.message})` : '';
-  log.error(`${what} failed${typeof op === 'string' ? ` in ${op}` : ''}${described.code ? ` [${described.code}]` : ''}: ${described.message}${detail}`);
+  log.error(
+    `${what} failed${typeof op === 'string' ? ` in ${op}` : ''}${described.code ? ` [${described.code}]` : ''}: ${described.message}${detail}`,
+  );
 }

@@ -72,16 +72,30 @@ export class StatusBar implements vscode.Disposable {
       detail('$(account) User', info.username),
       detail('$(info) State', info.problem ? `${info.state}: ${info.problem}` : info.state),
       detail('$(versions) Agent version', info.version),
-      detail('$(server-environment) Emulator', info.emuReachable === undefined ? undefined : `${info.emuReachable ? 'reachable' : 'NOT reachable'}${info.emuBaseUrl ? ` (${info.emuBaseUrl})` : ''}`),
+      detail(
+        '$(server-environment) Emulator',
+        info.emuReachable === undefined
+          ? undefined
+          : `${info.emuReachable ? 'reachable' : 'NOT reachable'}${info.emuBaseUrl ? ` (${info.emuBaseUrl})` : ''}`,
+      ),
       detail('$(lock) Pinned certificate', info.pin),
-      detail('$(symbol-keyword) Editor features', this.server ? `${this.server.state}${this.server.message ? `: ${this.server.message}` : ''}` : undefined),
+      detail(
+        '$(symbol-keyword) Editor features',
+        this.server ? `${this.server.state}${this.server.message ? `: ${this.server.message}` : ''}` : undefined,
+      ),
       { label: 'Actions', kind: vscode.QuickPickItemKind.Separator },
       { label: '$(refresh) Refresh', run: () => session.refresh() },
-      { label: '$(account) Log In Again or as Another User', run: () => vscode.commands.executeCommand('labAgent.login') },
+      {
+        label: '$(account) Log In Again or as Another User',
+        run: () => vscode.commands.executeCommand('labAgent.login'),
+      },
       { label: '$(sign-out) Log Out', run: () => vscode.commands.executeCommand('labAgent.logout') },
       { label: '$(output) Show Log', run: () => this.services.log.show() },
     ];
-    const picked = await vscode.window.showQuickPick(items, { title: 'Lab Agent', placeHolder: 'Connection details and actions' });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: 'Lab Agent',
+      placeHolder: 'Connection details and actions',
+    });
     await picked?.run?.();
   }
 

@@ -26,7 +26,11 @@ const SESSION_PROBLEMS: Readonly<Record<string, string>> = {
 
 export function describeAgentProblem(error: unknown): AgentProblem {
   if (!(error instanceof AgentError)) {
-    return { code: 'internal_error', message: `Unexpected failure talking to the agent: ${String(error)}`, affectsSession: false };
+    return {
+      code: 'internal_error',
+      message: `Unexpected failure talking to the agent: ${String(error)}`,
+      affectsSession: false,
+    };
   }
   const advice = SESSION_PROBLEMS[error.code];
   if (advice !== undefined) {
@@ -35,9 +39,17 @@ export function describeAgentProblem(error: unknown): AgentProblem {
     return { code: error.code, message: `${advice}${detail}`, affectsSession: true };
   }
   if (error.code === 'timeout') {
-    return { code: error.code, message: `The agent did not answer in time (${error.operationId}).`, affectsSession: false };
+    return {
+      code: error.code,
+      message: `The agent did not answer in time (${error.operationId}).`,
+      affectsSession: false,
+    };
   }
-  return { code: error.code, message: error.message || `The agent refused ${error.operationId} (${error.code}).`, affectsSession: false };
+  return {
+    code: error.code,
+    message: error.message || `The agent refused ${error.operationId} (${error.code}).`,
+    affectsSession: false,
+  };
 }
 
 /** A cancellation we asked for is not a problem to report. */

@@ -4,14 +4,7 @@
  * for the life of the session; RefreshCatalogue and a session change drop it.
  * Failed calls are not cached, so the next request tries again.
  */
-import type {
-  Icon,
-  Iface,
-  NetworkType,
-  Template,
-  TemplateDetail,
-  TemplateImagesData,
-} from '../common/api/contract';
+import type { Icon, Iface, NetworkType, Template, TemplateDetail, TemplateImagesData } from '../common/api/contract';
 import type { AgentClient } from '../common/api/client';
 import type { AgentSession } from './session';
 
@@ -33,7 +26,9 @@ export class Catalogue {
   }
 
   async templates(): Promise<Template[] | undefined> {
-    const data = await this.cached('templates', (client) => client.listTemplates({}, { timeoutMs: CATALOGUE_TIMEOUT_MS }));
+    const data = await this.cached('templates', (client) =>
+      client.listTemplates({}, { timeoutMs: CATALOGUE_TIMEOUT_MS }),
+    );
     return data?.templates;
   }
 
@@ -69,7 +64,9 @@ export class Catalogue {
   }
 
   async networkTypes(): Promise<NetworkType[] | undefined> {
-    const data = await this.cached('network-types', (client) => client.listNetworkTypes({ timeoutMs: CATALOGUE_TIMEOUT_MS }));
+    const data = await this.cached('network-types', (client) =>
+      client.listNetworkTypes({ timeoutMs: CATALOGUE_TIMEOUT_MS }),
+    );
     return data?.types;
   }
 

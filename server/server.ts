@@ -89,21 +89,23 @@ export function startServer(connection: Connection): void {
   connection.onInitialized(() => void guarded('initialized', undefined, () => session.update(initialSession)));
   connection.onShutdown(() => guarded('shutdown', undefined, () => session.close()));
 
-  connection.onDidOpenTextDocument((params) =>
-    void guarded('didOpen', undefined, () => diagnostics.documentChanged(documents.open(params))),
+  connection.onDidOpenTextDocument(
+    (params) => void guarded('didOpen', undefined, () => diagnostics.documentChanged(documents.open(params))),
   );
-  connection.onDidChangeTextDocument((params) =>
-    void guarded('didChange', undefined, () => {
-      const changed = documents.change(params);
-      if (changed) diagnostics.documentChanged(changed.file, changed.edits);
-    }),
+  connection.onDidChangeTextDocument(
+    (params) =>
+      void guarded('didChange', undefined, () => {
+        const changed = documents.change(params);
+        if (changed) diagnostics.documentChanged(changed.file, changed.edits);
+      }),
   );
-  connection.onDidCloseTextDocument((params) =>
-    void guarded('didClose', undefined, () => {
-      documents.close(params.textDocument.uri);
-      diagnostics.documentClosed(params.textDocument.uri);
-      codeLens.documentClosed(params.textDocument.uri);
-    }),
+  connection.onDidCloseTextDocument(
+    (params) =>
+      void guarded('didClose', undefined, () => {
+        documents.close(params.textDocument.uri);
+        diagnostics.documentClosed(params.textDocument.uri);
+        codeLens.documentClosed(params.textDocument.uri);
+      }),
   );
 
   connection.onCompletion((params, token) =>
@@ -129,8 +131,10 @@ export function startServer(connection: Connection): void {
   );
   connection.onCodeLensResolve((lens) => guarded('codeLens/resolve', lens, () => codeLens.resolve(lens)));
 
-  connection.onNotification(SessionChangedNotification, (params: SessionChangedParams) =>
-    void guarded('sessionChanged', undefined, () => session.update(params?.session ?? null)),
+  connection.onNotification(
+    SessionChangedNotification,
+    (params: SessionChangedParams) =>
+      void guarded('sessionChanged', undefined, () => session.update(params?.session ?? null)),
   );
   connection.onRequest(RefreshCatalogueRequest, () =>
     guarded('refreshCatalogue', null, () => {
@@ -140,10 +144,12 @@ export function startServer(connection: Connection): void {
       return null;
     }),
   );
-  connection.onNotification(LabStateChangedNotification, (params: LabStateChangedParams) =>
-    void guarded('labStateChanged', undefined, () => {
-      if (typeof params?.uri === 'string') codeLens.labStateChanged(params.uri);
-    }),
+  connection.onNotification(
+    LabStateChangedNotification,
+    (params: LabStateChangedParams) =>
+      void guarded('labStateChanged', undefined, () => {
+        if (typeof params?.uri === 'string') codeLens.labStateChanged(params.uri);
+      }),
   );
 
   connection.listen();

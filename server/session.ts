@@ -6,11 +6,7 @@
  */
 import type { Connection } from 'vscode-languageserver/node';
 import { AgentClient } from '../common/api/client';
-import {
-  SessionStatusNotification,
-  type AgentSessionSettings,
-  type SessionStatusParams,
-} from '../common/protocol';
+import { SessionStatusNotification, type AgentSessionSettings, type SessionStatusParams } from '../common/protocol';
 import { describeAgentProblem, isCancellation, type AgentProblem } from './agent-problems';
 import type { Log } from './log';
 
@@ -88,14 +84,20 @@ export class AgentSession {
 
   private connect(settings: AgentSessionSettings): void {
     // A URL the client refuses (not https, malformed) surfaces as the check's error, with its code.
-    this.client = new AgentClient({ baseUrl: settings.baseUrl, token: settings.token, ca: settings.ca, pin: settings.pin });
+    this.client = new AgentClient({
+      baseUrl: settings.baseUrl,
+      token: settings.token,
+      ca: settings.ca,
+      pin: settings.pin,
+    });
     // Check the session now so the user learns about an expired token before using a remote feature.
     void this.call((client) => client.getSession({ timeoutMs: SESSION_CHECK_TIMEOUT_MS }));
   }
 
   private setStatus(status: SessionStatusParams): void {
     const last = this.status;
-    const same = last !== undefined && status.state === last.state && status.code === last.code && status.message === last.message;
+    const same =
+      last !== undefined && status.state === last.state && status.code === last.code && status.message === last.message;
     this.status = status;
     if (same) return;
     this.connection.sendNotification(SessionStatusNotification, status).catch((error: unknown) => {
@@ -112,7 +114,10 @@ interface ParsedSettings {
 function parseSessionSettings(raw: unknown): ParsedSettings {
   if (raw === null || raw === undefined) return { settings: null };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    return { settings: null, error: 'The session settings sent to the language server are not an object; log in again.' };
+    return {
+      settings: null,
+      error: 'The session settings sent to the language server are not an object; log in again.',
+    };
   }
   const record = raw as Record<string, unknown>;
   const problems: string[] = [];
@@ -124,7 +129,10 @@ function parseSessionSettings(raw: unknown): ParsedSettings {
     }
   }
   if (problems.length > 0) {
-    return { settings: null, error: `The session settings sent to the language server are invalid (${problems.join('; ')}); log in again.` };
+    return {
+      settings: null,
+      error: `The session settings sent to the language server are invalid (${problems.join('; ')}); log in again.`,
+    };
   }
   const settings: AgentSessionSettings = { baseUrl: record.baseUrl as string, token: record.token as string };
   if (typeof record.ca === 'string') settings.ca = record.ca;

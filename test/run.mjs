@@ -13,7 +13,9 @@ function find(dir) {
 }
 
 const filter = process.argv[2];
-const files = find('out/test').filter((f) => !filter || f.includes(filter)).sort();
+const files = find('out/test')
+  .filter((f) => !filter || f.includes(filter))
+  .sort();
 if (files.length === 0) {
   console.error('no test files found under out/test');
   process.exit(1);

@@ -28,7 +28,13 @@ function endsWithPrompt(text: string): boolean {
 export class ConsoleRunner {
   private readonly turns = new Map<string, Promise<unknown>>();
 
-  async run(client: EmulatorClient, lab: string, nodeId: number, command: string, timeoutMs: number): Promise<CommandOutput> {
+  async run(
+    client: EmulatorClient,
+    lab: string,
+    nodeId: number,
+    command: string,
+    timeoutMs: number,
+  ): Promise<CommandOutput> {
     const key = `${lab}#${nodeId}`;
     const previous = this.turns.get(key) ?? Promise.resolve();
     const mine = previous.catch(() => undefined).then(() => this.runNow(client, lab, nodeId, command, timeoutMs));
@@ -40,7 +46,13 @@ export class ConsoleRunner {
     }
   }
 
-  private async runNow(client: EmulatorClient, lab: string, nodeId: number, command: string, timeoutMs: number): Promise<CommandOutput> {
+  private async runNow(
+    client: EmulatorClient,
+    lab: string,
+    nodeId: number,
+    command: string,
+    timeoutMs: number,
+  ): Promise<CommandOutput> {
     const stream = await client.openConsole(lab, nodeId);
     const telnet = new TelnetDecoder('client');
     const utf8 = new StringDecoder('utf8');
@@ -73,14 +85,16 @@ export class ConsoleRunner {
           if (quiet) clearTimeout(quiet);
           const tail = text.slice(from);
           if (closed) return finish(false);
-          if ((!needNewline || tail.includes('\n')) && endsWithPrompt(tail)) quiet = setTimeout(() => finish(true), QUIET_MS);
+          if ((!needNewline || tail.includes('\n')) && endsWithPrompt(tail))
+            quiet = setTimeout(() => finish(true), QUIET_MS);
         };
         waiter();
       });
 
     try {
       stream.write('\r');
-      if (!(await promptAfter(0, false))) return { output: text.replace(/\r\n?/g, '\n'), durationMs: 0, timedOut: true };
+      if (!(await promptAfter(0, false)))
+        return { output: text.replace(/\r\n?/g, '\n'), durationMs: 0, timedOut: true };
       const start = text.length;
       const started = Date.now();
       stream.write(`${command}\r`);

@@ -25,16 +25,29 @@ function writeRawError(socket: Duplex, error: ApiError): void {
 }
 
 export function upgradeRequired(): ApiError {
-  return new ApiError('upgrade_required', `The console stream needs the request header "Upgrade: ${STREAM_UPGRADE}" (and "Connection: Upgrade").`);
+  return new ApiError(
+    'upgrade_required',
+    `The console stream needs the request header "Upgrade: ${STREAM_UPGRADE}" (and "Connection: Upgrade").`,
+  );
 }
 
-export async function handleStreamUpgrade(ctx: AgentContext, routes: RouteTable, req: IncomingMessage, socket: Duplex, head: Buffer, open: Set<Duplex>): Promise<void> {
+export async function handleStreamUpgrade(
+  ctx: AgentContext,
+  routes: RouteTable,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  open: Set<Duplex>,
+): Promise<void> {
   socket.on('error', () => socket.destroy());
   try {
     const pathname = new URL(req.url ?? '/', 'https://agent').pathname;
     const found = routes.lookup(req.method ?? 'GET', pathname);
     if (found.kind !== 'found' || found.match.operationId !== 'streamConsole') {
-      throw new ApiError(found.kind === 'wrong_method' ? 'method_not_allowed' : 'not_found', 'Only the console stream (GET /api/v1/console/stream/{ticket}) can be upgraded.');
+      throw new ApiError(
+        found.kind === 'wrong_method' ? 'method_not_allowed' : 'not_found',
+        'Only the console stream (GET /api/v1/console/stream/{ticket}) can be upgraded.',
+      );
     }
     const session = ctx.sessions.authenticate(req.headers.authorization);
     if ((req.headers.upgrade ?? '').toLowerCase() !== STREAM_UPGRADE) throw upgradeRequired();
@@ -44,7 +57,10 @@ export async function handleStreamUpgrade(ctx: AgentContext, routes: RouteTable,
       console = await session.emulator.openConsole(target.lab, target.nodeId);
     } catch (e) {
       if (e instanceof EmuError && (e.kind === 'refused' || e.kind === 'not_found')) {
-        throw new ApiError('node_not_running', `${target.nodeName} is not running any more, so its console does not answer.`);
+        throw new ApiError(
+          'node_not_running',
+          `${target.nodeName} is not running any more, so its console does not answer.`,
+        );
       }
       throw e;
     }

@@ -32,7 +32,10 @@ export class ConsoleTickets {
 
   /** Uses up a ticket; any failure is the same 403, so a caller learns nothing about other sessions' tickets. */
   redeem(ticket: string, sessionToken: string): ConsoleTarget {
-    const invalid = new ApiError('browser_token_invalid', 'The console ticket is unknown, already used, expired (tickets last 30 seconds) or belongs to another session. Attach again for a new one.');
+    const invalid = new ApiError(
+      'browser_token_invalid',
+      'The console ticket is unknown, already used, expired (tickets last 30 seconds) or belongs to another session. Attach again for a new one.',
+    );
     if (!TICKET_PATTERN.test(ticket)) throw invalid;
     const found = this.tickets.get(ticket);
     if (!found || found.sessionToken !== sessionToken) throw invalid;

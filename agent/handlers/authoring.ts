@@ -64,7 +64,8 @@ async function interfacesOf(req: SessionRequest): Promise<{ node: string; items:
     const template = catalogue.templates.get(templateId || inDoc?.resolved.template || '');
     const count = ethernet ?? inDoc?.resolved.ethernet ?? template?.defaults.ethernet;
     if (count === undefined || (!template && ethFormat === undefined)) return undefined;
-    const format = ethFormat !== undefined ? compileEthFormat(ethFormat, template?.ethName) : catalogue.ethFormat(template!);
+    const format =
+      ethFormat !== undefined ? compileEthFormat(ethFormat, template?.ethName) : catalogue.ethFormat(template!);
     return { node: name, format, count };
   };
 
@@ -89,7 +90,11 @@ async function interfacesOf(req: SessionRequest): Promise<{ node: string; items:
     subject.format.names(subject.count).forEach((name, index) => {
       const peer = peers?.get(name);
       if (excludeUsed && peer !== undefined) return;
-      items.push(peer !== undefined ? { node: subject.node, name, index, used: true, peer } : { node: subject.node, name, index, used: false });
+      items.push(
+        peer !== undefined
+          ? { node: subject.node, name, index, used: true, peer }
+          : { node: subject.node, name, index, used: false },
+      );
     });
   }
   return { node, items };

@@ -13,12 +13,22 @@ import { ApiError } from '../http/api-error';
 import type { SessionHandler, SessionRequest } from './handler';
 
 function summary(t: EmuTemplate): Template {
-  return { id: t.id, description: t.description, type: t.type, provisioned: t.provisioned, configSupported: t.configSupported };
+  return {
+    id: t.id,
+    description: t.description,
+    type: t.type,
+    provisioned: t.provisioned,
+    configSupported: t.configSupported,
+  };
 }
 
 async function templateOf({ session, params }: SessionRequest): Promise<EmuTemplate> {
   const template = await session.emulator.getTemplate(params.id);
-  if (!template) throw new ApiError('not_found', `Template "${params.id}" does not exist on the emulator; list templates to see the ones it has.`);
+  if (!template)
+    throw new ApiError(
+      'not_found',
+      `Template "${params.id}" does not exist on the emulator; list templates to see the ones it has.`,
+    );
   return template;
 }
 
@@ -29,7 +39,9 @@ export const listTemplates: SessionHandler = async ({ session, query }): Promise
 };
 
 /** eth_format / eth_name are extra properties: clients may name interfaces offline with them. */
-export const getTemplate: SessionHandler = async (req): Promise<TemplateDetail & { eth_format: string; eth_name?: string[]; defaults: object }> => {
+export const getTemplate: SessionHandler = async (
+  req,
+): Promise<TemplateDetail & { eth_format: string; eth_name?: string[]; defaults: object }> => {
   const t = await templateOf(req);
   return {
     ...summary(t),
@@ -44,12 +56,22 @@ export const getTemplate: SessionHandler = async (req): Promise<TemplateDetail &
 
 export const listTemplateImages: SessionHandler = async (req): Promise<TemplateImagesData> => {
   const t = await templateOf(req);
-  return { template: t.id, type: t.type, provisioned: t.provisioned, default: t.defaultImage, images: t.images.map((i) => ({ ...i })) };
+  return {
+    template: t.id,
+    type: t.type,
+    provisioned: t.provisioned,
+    default: t.defaultImage,
+    images: t.images.map((i) => ({ ...i })),
+  };
 };
 
 export const listTemplateAttributes: SessionHandler = async (req): Promise<TemplateAttributesData> => {
   const t = await templateOf(req);
-  return { template: t.id, type: t.type, attributes: t.attributes.map((a) => ({ ...a, values: [...(a.values ?? [])] })) };
+  return {
+    template: t.id,
+    type: t.type,
+    attributes: t.attributes.map((a) => ({ ...a, values: [...(a.values ?? [])] })),
+  };
 };
 
 export const listNetworkTypes: SessionHandler = async ({ session }): Promise<NetworkTypesData> => {
@@ -57,4 +79,6 @@ export const listNetworkTypes: SessionHandler = async ({ session }): Promise<Net
   return { types, natOnly };
 };
 
-export const listIcons: SessionHandler = async ({ session }): Promise<IconsData> => ({ icons: await session.emulator.listIcons() });
+export const listIcons: SessionHandler = async ({ session }): Promise<IconsData> => ({
+  icons: await session.emulator.listIcons(),
+});

@@ -7,9 +7,28 @@ import type { PublicHandler, SessionHandler } from './handler';
 
 export const AGENT_VERSION = '0.1.0';
 
-const FEATURES = ['authoring', 'validate', 'import', 'plan', 'deploy', 'reconcile', 'destroy', 'status', 'inspect', 'open', 'consoles', 'exec', 'console_exec', 'console_stream'];
+const FEATURES = [
+  'authoring',
+  'validate',
+  'import',
+  'plan',
+  'deploy',
+  'reconcile',
+  'destroy',
+  'status',
+  'inspect',
+  'open',
+  'consoles',
+  'exec',
+  'console_exec',
+  'console_stream',
+];
 
-export const getHealth: PublicHandler = async (): Promise<HealthData> => ({ status: 'ok', tls: true, version: AGENT_VERSION });
+export const getHealth: PublicHandler = async (): Promise<HealthData> => ({
+  status: 'ok',
+  tls: true,
+  version: AGENT_VERSION,
+});
 
 /** Compares secrets in constant time (digests first, so lengths do not leak either). */
 function sameSecret(a: string, b: string): boolean {
@@ -19,11 +38,15 @@ function sameSecret(a: string, b: string): boolean {
 
 export const login: PublicHandler = async ({ ctx, body }): Promise<LoginData> => {
   const unknown = Object.keys(body).filter((k) => k !== 'username' && k !== 'password');
-  if (unknown.length) throw invalidRequest(`Login takes only "username" and "password"; remove ${unknown.map((k) => `"${k}"`).join(', ')}.`);
+  if (unknown.length)
+    throw invalidRequest(
+      `Login takes only "username" and "password"; remove ${unknown.map((k) => `"${k}"`).join(', ')}.`,
+    );
   const username = requiredString(body, 'username');
   const password = requiredString(body, 'password');
   let matched = false;
-  for (const user of ctx.users) if (sameSecret(user.username, username) && sameSecret(user.password, password)) matched = true;
+  for (const user of ctx.users)
+    if (sameSecret(user.username, username) && sameSecret(user.password, password)) matched = true;
   if (!matched) throw new ApiError('invalid_credentials', 'Wrong username or password.');
   const emulator = await ctx.backend.connect(username);
   const session = ctx.sessions.create(username, emulator);

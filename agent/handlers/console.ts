@@ -1,5 +1,12 @@
 /** Console exec (one node, or many at once) and console attach (a ticket for the byte stream). */
-import { operationPath, STREAM_UPGRADE, type ConsoleAttachData, type ConsoleExecData, type ConsoleExecManyData, type ConsoleExecResult } from '../../common/api/contract';
+import {
+  operationPath,
+  STREAM_UPGRADE,
+  type ConsoleAttachData,
+  type ConsoleExecData,
+  type ConsoleExecManyData,
+  type ConsoleExecResult,
+} from '../../common/api/contract';
 import { EmuError, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
@@ -27,19 +34,38 @@ function labOfConsolePayload(session: AgentSession, body: Body): string {
 async function consoleTarget(session: AgentSession, lab: string, name: string): Promise<Target> {
   const live = await requireLab(session.emulator, lab);
   const node = live.nodes.find((n) => n.name === name);
-  if (!node) throw new ApiError('node_not_found', `Lab ${lab} has no node "${name}". Nodes: ${live.nodes.map((n) => n.name).join(', ') || 'none'}.`);
-  if (node.console !== 'telnet') throw new ApiError('operation_not_allowed', `The console of ${name} is ${node.console}; only telnet consoles can be used through the agent.`);
-  if (node.status !== 2) throw new ApiError('node_not_running', `${name} is not running (it is ${['stopped', 'starting', 'running', 'stopping'][node.status]}). Start it first.`);
+  if (!node)
+    throw new ApiError(
+      'node_not_found',
+      `Lab ${lab} has no node "${name}". Nodes: ${live.nodes.map((n) => n.name).join(', ') || 'none'}.`,
+    );
+  if (node.console !== 'telnet')
+    throw new ApiError(
+      'operation_not_allowed',
+      `The console of ${name} is ${node.console}; only telnet consoles can be used through the agent.`,
+    );
+  if (node.status !== 2)
+    throw new ApiError(
+      'node_not_running',
+      `${name} is not running (it is ${['stopped', 'starting', 'running', 'stopping'][node.status]}). Start it first.`,
+    );
   return { lab, node };
 }
 
 function readTimeout(body: Body): number {
   const timeout = optionalInteger(body, 'timeout_ms') ?? DEFAULT_TIMEOUT_MS;
-  if (timeout < 1 || timeout > MAX_TIMEOUT_MS) throw invalidRequest(`"timeout_ms" must be between 1 and ${MAX_TIMEOUT_MS}.`);
+  if (timeout < 1 || timeout > MAX_TIMEOUT_MS)
+    throw invalidRequest(`"timeout_ms" must be between 1 and ${MAX_TIMEOUT_MS}.`);
   return timeout;
 }
 
-async function runOn(req: SessionRequest, lab: string, node: string, command: string, timeoutMs: number): Promise<ConsoleExecData & { timed_out?: boolean }> {
+async function runOn(
+  req: SessionRequest,
+  lab: string,
+  node: string,
+  command: string,
+  timeoutMs: number,
+): Promise<ConsoleExecData & { timed_out?: boolean }> {
   const target = await consoleTarget(req.session, lab, node);
   try {
     const result = await req.ctx.consoles.run(req.session.emulator, lab, target.node.id, command, timeoutMs);
@@ -54,7 +80,8 @@ async function runOn(req: SessionRequest, lab: string, node: string, command: st
     };
   } catch (e) {
     // The node went down between the check and the connection.
-    if (e instanceof EmuError && e.kind === 'refused') throw new ApiError('node_not_running', `${node} stopped before the command could run.`);
+    if (e instanceof EmuError && e.kind === 'refused')
+      throw new ApiError('node_not_running', `${node} stopped before the command could run.`);
     throw e;
   }
 }
@@ -66,7 +93,8 @@ export const execConsole: SessionHandler = async (req): Promise<ConsoleExecData>
   if (!node) throw invalidRequest('"node" is required: name the node to run the command on.');
   const command = optionalString(body, 'command');
   if (command === undefined) throw invalidRequest('"command" is required.');
-  if (/[\r\n]/.test(command)) throw invalidRequest('"command" must be one line; send several commands as separate targets of exec-many.');
+  if (/[\r\n]/.test(command))
+    throw invalidRequest('"command" must be one line; send several commands as separate targets of exec-many.');
   return runOn(req, lab, node, command, readTimeout(body));
 };
 
@@ -75,20 +103,31 @@ export const execConsoleMany: SessionHandler = async (req): Promise<ConsoleExecM
   const lab = labOfConsolePayload(session, body);
   const timeoutMs = readTimeout(body);
   const raw = body.targets;
-  if (!Array.isArray(raw) || raw.length === 0) throw invalidRequest('"targets" is required: a list of { node, command } objects.');
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw invalidRequest('"targets" is required: a list of { node, command } objects.');
   if (raw.length > MAX_TARGETS) throw invalidRequest(`"targets" may hold at most ${MAX_TARGETS} entries.`);
   const targets = raw.map((t, i) => {
-    if (!t || typeof t !== 'object' || Array.isArray(t)) throw invalidRequest(`"targets[${i}]" must be an object with "node" and "command".`);
+    if (!t || typeof t !== 'object' || Array.isArray(t))
+      throw invalidRequest(`"targets[${i}]" must be an object with "node" and "command".`);
     const entry = t as Body;
-    if (typeof entry.node !== 'string' || !entry.node) throw invalidRequest(`"targets[${i}].node" must be a node name.`);
-    if (typeof entry.command !== 'string' || /[\r\n]/.test(entry.command)) throw invalidRequest(`"targets[${i}].command" must be a one-line string.`);
+    if (typeof entry.node !== 'string' || !entry.node)
+      throw invalidRequest(`"targets[${i}].node" must be a node name.`);
+    if (typeof entry.command !== 'string' || /[\r\n]/.test(entry.command))
+      throw invalidRequest(`"targets[${i}].command" must be a one-line string.`);
     return { node: entry.node, command: entry.command };
   });
   const results = await Promise.all(
     targets.map(async ({ node, command }): Promise<ConsoleExecResult> => {
       try {
         const r = await runOn(req, lab, node, command, timeoutMs);
-        return { node, command, ok: true, output: r.output, duration_ms: r.duration_ms, ...(r.timed_out ? { timed_out: true } : {}) };
+        return {
+          node,
+          command,
+          ok: true,
+          output: r.output,
+          duration_ms: r.duration_ms,
+          ...(r.timed_out ? { timed_out: true } : {}),
+        };
       } catch (e) {
         if (e instanceof ApiError) return { node, command, ok: false, error: e.message, code: e.code };
         throw e;

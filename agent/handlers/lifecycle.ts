@@ -11,7 +11,17 @@ const ACTIONS = ['start', 'stop', 'wipe'] as const;
 type Action = (typeof ACTIONS)[number];
 
 function emptyResult(requested: number): BulkResult {
-  return { requested, started: 0, already_running: 0, already_starting: 0, stopped: 0, already_stopped: 0, wiped: 0, failed: 0, invalid: 0 };
+  return {
+    requested,
+    started: 0,
+    already_running: 0,
+    already_starting: 0,
+    stopped: 0,
+    already_stopped: 0,
+    wiped: 0,
+    failed: 0,
+    invalid: 0,
+  };
 }
 
 export const execProject: SessionHandler = async ({ ctx, session, body }): Promise<BulkResult> => {
@@ -35,7 +45,10 @@ export const execProject: SessionHandler = async ({ ctx, session, body }): Promi
       if (action === 'start') {
         const template = await client.getTemplate(named.template);
         if (!template?.provisioned) {
-          throw new ApiError('operation_not_allowed', `${named.name} cannot start: template ${named.template} is not provisioned on the emulator.`);
+          throw new ApiError(
+            'operation_not_allowed',
+            `${named.name} cannot start: template ${named.template} is not provisioned on the emulator.`,
+          );
         }
       }
     }
@@ -44,7 +57,11 @@ export const execProject: SessionHandler = async ({ ctx, session, body }): Promi
       ctx.activity.signal.throwIfAborted();
       try {
         await perform(action as Action, node, result, () =>
-          action === 'start' ? client.startNode(path, node.id) : action === 'stop' ? client.stopNode(path, node.id, stopmode) : client.wipeNode(path, node.id),
+          action === 'start'
+            ? client.startNode(path, node.id)
+            : action === 'stop'
+              ? client.stopNode(path, node.id, stopmode)
+              : client.wipeNode(path, node.id),
         );
       } catch (e) {
         // The emulator refusing one node (missing image, unprovisioned template) fails that node only.

@@ -27,7 +27,14 @@ import { IMPORTED_ROOT, LAB_PATH_PATTERN, MANAGED_ROOT } from '../projects/lab-p
 import { inspection, labState, nodeState, nodeStatus, projectState } from '../projects/observation';
 import { observedTopology } from '../projects/observed';
 import { buildPlan, type ProjectPlan } from '../projects/plan';
-import { checkedDocument, labOf, readDirection, readProjectInput, requireYaml, type CheckedDocument } from '../projects/project-input';
+import {
+  checkedDocument,
+  labOf,
+  readDirection,
+  readProjectInput,
+  requireYaml,
+  type CheckedDocument,
+} from '../projects/project-input';
 import { validateDocument, hasErrors } from '../projects/validate';
 import { parseLab } from '../../common/lab/parse';
 import type { AgentSession } from '../sessions';
@@ -40,10 +47,22 @@ function lockOf(ctx: AgentContext, path: string, live: EmuLab | undefined) {
 }
 
 /** Refuses changes to a lab the emulator locked, or that an interrupted apply left locked (unless this call clears it). */
-export function ensureWritable(ctx: AgentContext, path: string, live: EmuLab | undefined, clearsInterruptedApply = false): void {
-  if (live?.locked) throw new ApiError('lab_locked', `Lab ${path} is locked in the emulator; its owner must unlock it before it can be changed.`);
+export function ensureWritable(
+  ctx: AgentContext,
+  path: string,
+  live: EmuLab | undefined,
+  clearsInterruptedApply = false,
+): void {
+  if (live?.locked)
+    throw new ApiError(
+      'lab_locked',
+      `Lab ${path} is locked in the emulator; its owner must unlock it before it can be changed.`,
+    );
   if (!clearsInterruptedApply && ctx.activity.journal.isInterrupted(path)) {
-    throw new ApiError('lab_locked_mid_apply', `An earlier change to lab ${path} was interrupted, so the lab may be half-applied. Destroy it, or deploy with replace to rebuild it.`);
+    throw new ApiError(
+      'lab_locked_mid_apply',
+      `An earlier change to lab ${path} was interrupted, so the lab may be half-applied. Destroy it, or deploy with replace to rebuild it.`,
+    );
   }
 }
 
@@ -55,14 +74,21 @@ export async function requireLab(client: EmulatorClient, path: string): Promise<
 
 function checkIdentity(plan: ProjectPlan, identity: string | undefined): void {
   if (identity !== undefined && identity !== plan.plan_identity) {
-    throw new ApiError('plan_stale', 'The plan is out of date: the document, the live lab or the direction changed since it was made. Plan again and review it.');
+    throw new ApiError(
+      'plan_stale',
+      'The plan is out of date: the document, the live lab or the direction changed since it was made. Plan again and review it.',
+    );
   }
 }
 
 function refuseBlocked(plan: ProjectPlan): void {
   if (plan.blocked.length) {
     const first = plan.blocked[0];
-    throw new ApiError('operation_not_allowed', `The emulator cannot apply ${plan.blocked.length} change(s), e.g. ${first.kind} ${first.name}: ${first.reason}.`, { blocked: plan.blocked });
+    throw new ApiError(
+      'operation_not_allowed',
+      `The emulator cannot apply ${plan.blocked.length} change(s), e.g. ${first.kind} ${first.name}: ${first.reason}.`,
+      { blocked: plan.blocked },
+    );
   }
 }
 
@@ -73,7 +99,12 @@ interface PlanContext {
   plan: ProjectPlan;
 }
 
-async function makePlan(ctx: AgentContext, session: AgentSession, body: Record<string, unknown>, direction = readDirection(body)): Promise<PlanContext & { input: ReturnType<typeof readProjectInput> }> {
+async function makePlan(
+  ctx: AgentContext,
+  session: AgentSession,
+  body: Record<string, unknown>,
+  direction = readDirection(body),
+): Promise<PlanContext & { input: ReturnType<typeof readProjectInput> }> {
   const input = readProjectInput(body);
   const catalogue = await loadCatalogue(session.emulator);
   const checked = checkedDocument(session, input, catalogue);
@@ -124,18 +155,50 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
     const live = await client.getLab(path);
     ensureWritable(ctx, path, live, input.replace);
     if (live && !input.replace) {
-      throw new ApiError('lab_exists', `Lab ${path} already exists. Reconcile it, or deploy with replace to rebuild it from scratch (its nodes are stopped and wiped).`);
+      throw new ApiError(
+        'lab_exists',
+        `Lab ${path} already exists. Reconcile it, or deploy with replace to rebuild it from scratch (its nodes are stopped and wiped).`,
+      );
     }
     const observed = live && observedTopology(live);
     const lock = lockOf(ctx, path, live);
-    const planNow = buildPlan({ lab: path, direction: 'to_emu', prune: input.prune, desired: checked.desired, observed, diff: diffToEmulator(checked.desired, observed, input.prune), catalogue, lock, unsupported: checked.unsupported });
+    const planNow = buildPlan({
+      lab: path,
+      direction: 'to_emu',
+      prune: input.prune,
+      desired: checked.desired,
+      observed,
+      diff: diffToEmulator(checked.desired, observed, input.prune),
+      catalogue,
+      lock,
+      unsupported: checked.unsupported,
+    });
     checkIdentity(planNow, input.planIdentity);
     const fresh = diffToEmulator(checked.desired, undefined, false);
-    refuseBlocked(buildPlan({ lab: path, direction: 'to_emu', prune: false, desired: checked.desired, observed: undefined, diff: fresh, catalogue, lock: { emulatorLock: false, midApply: false }, unsupported: [] }));
+    refuseBlocked(
+      buildPlan({
+        lab: path,
+        direction: 'to_emu',
+        prune: false,
+        desired: checked.desired,
+        observed: undefined,
+        diff: fresh,
+        catalogue,
+        lock: { emulatorLock: false, midApply: false },
+        unsupported: [],
+      }),
+    );
 
     await ctx.activity.journaled(path, input.replace ? 'deploy (replace)' : 'deploy', async (signal) => {
       if (live) await removeLab(client, live, true, signal);
-      await applyChanges({ client, lab: path, changes: fresh.changes, desired: checked.desired, observed: undefined, signal });
+      await applyChanges({
+        client,
+        lab: path,
+        changes: fresh.changes,
+        desired: checked.desired,
+        observed: undefined,
+        signal,
+      });
     });
     const deployed = await requireLab(client, path);
     return {
@@ -169,24 +232,57 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
   return ctx.activity.exclusive(path, 'reconcile', async () => {
     const { plan, diff, live } = await makePlan(ctx, session, body, direction);
     if (direction === 'from_emu') {
-      if (!live) throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator, so there is nothing to read back.`);
+      if (!live)
+        throw new ApiError(
+          'lab_not_found',
+          `Lab ${path} does not exist on the emulator, so there is nothing to read back.`,
+        );
       checkIdentity(plan, input.planIdentity);
       // Nothing to change: the client's text comes back byte for byte.
       const edited = diff.changes.length
-        ? editDocument({ yaml: requireYaml(input), files: input.files, model: checked.doc, changes: diff.changes, catalogue })
+        ? editDocument({
+            yaml: requireYaml(input),
+            files: input.files,
+            model: checked.doc,
+            changes: diff.changes,
+            catalogue,
+          })
         : { yaml: requireYaml(input), files: input.files };
-      return { lab: path, direction, summary: plan.summary, actions: plan.actions, changed: diff.changes.length > 0, state: projectState(live), yaml: edited.yaml, files: edited.files };
+      return {
+        lab: path,
+        direction,
+        summary: plan.summary,
+        actions: plan.actions,
+        changed: diff.changes.length > 0,
+        state: projectState(live),
+        yaml: edited.yaml,
+        files: edited.files,
+      };
     }
     ensureWritable(ctx, path, live);
     checkIdentity(plan, input.planIdentity);
     refuseBlocked(plan);
     if (diff.changes.length) {
       await ctx.activity.journaled(path, 'reconcile', (signal) =>
-        applyChanges({ client, lab: path, changes: diff.changes, desired: checked.desired, observed: live && observedTopology(live), signal }),
+        applyChanges({
+          client,
+          lab: path,
+          changes: diff.changes,
+          desired: checked.desired,
+          observed: live && observedTopology(live),
+          signal,
+        }),
       );
     }
     const after = await requireLab(client, path);
-    return { lab: path, direction, summary: plan.summary, actions: plan.actions, changed: diff.changes.length > 0, state: projectState(after) };
+    return {
+      lab: path,
+      direction,
+      summary: plan.summary,
+      actions: plan.actions,
+      changed: diff.changes.length > 0,
+      state: projectState(after),
+    };
   });
 };
 
@@ -198,7 +294,8 @@ export const destroyProject: SessionHandler = async ({ ctx, session, body }): Pr
     const live = await client.getLab(path);
     if (!live) {
       // Nothing left to remove, but an interrupted apply's lock is cleared all the same.
-      if (!ctx.activity.journal.isInterrupted(path)) throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator.`);
+      if (!ctx.activity.journal.isInterrupted(path))
+        throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator.`);
       ctx.activity.journal.finish(path);
       return { lab: path, status: 'destroyed', wiped: false, nodes: 0 };
     }
@@ -211,9 +308,16 @@ export const destroyProject: SessionHandler = async ({ ctx, session, body }): Pr
 export const importProject: SessionHandler = async ({ ctx, session, body }): Promise<ImportData> => {
   readProjectInput(body); // type checks of the other fields (dir, out, …)
   const source = requiredString(body, 'lab', 'the emulator path of the lab to import, e.g. /examples/campus.unl.');
-  if (!LAB_PATH_PATTERN.test(source)) throw new ApiError('invalid_request', `"lab" must be an emulator lab path such as /examples/campus.unl, not "${source}".`);
+  if (!LAB_PATH_PATTERN.test(source))
+    throw new ApiError(
+      'invalid_request',
+      `"lab" must be an emulator lab path such as /examples/campus.unl, not "${source}".`,
+    );
   if (source.startsWith(MANAGED_ROOT)) {
-    throw new ApiError('operation_not_allowed', `${source} is already a lab this agent manages; open its document instead of importing it.`);
+    throw new ApiError(
+      'operation_not_allowed',
+      `${source} is already a lab this agent manages; open its document instead of importing it.`,
+    );
   }
   const client = session.emulator;
   const name = source.replace(/^.*\//, '').replace(/\.unl$/, '');
@@ -221,16 +325,29 @@ export const importProject: SessionHandler = async ({ ctx, session, body }): Pro
   return ctx.activity.exclusive(managed, 'import', async () => {
     const original = await client.getLab(source);
     if (!original) throw new ApiError('lab_not_found', `Lab ${source} does not exist on the emulator.`);
-    if (original.locked) throw new ApiError('lab_locked', `Lab ${source} is locked in the emulator; ask its owner to unlock it before importing.`);
+    if (original.locked)
+      throw new ApiError(
+        'lab_locked',
+        `Lab ${source} is locked in the emulator; ask its owner to unlock it before importing.`,
+      );
     if (await client.getLab(managed)) {
-      throw new ApiError('lab_exists', `${source} was already imported as ${managed}. Destroy that copy first to import it again.`);
+      throw new ApiError(
+        'lab_exists',
+        `${source} was already imported as ${managed}. Destroy that copy first to import it again.`,
+      );
     }
     await ctx.activity.journaled(managed, 'import', () => client.cloneLab(source, managed));
     const copy = await requireLab(client, managed);
     const catalogue = await loadCatalogue(client);
     const base = newDocumentText(name, copy.description);
     const empty = desiredTopology(parseLab(base), {}, catalogue, name);
-    const edited = editDocument({ yaml: base, files: {}, model: parseLab(base), changes: diffFromEmulator(empty, observedTopology(copy)).changes, catalogue });
+    const edited = editDocument({
+      yaml: base,
+      files: {},
+      model: parseLab(base),
+      changes: diffFromEmulator(empty, observedTopology(copy)).changes,
+      catalogue,
+    });
     return {
       name,
       yaml: edited.yaml,
@@ -266,7 +383,8 @@ export const inspectProject: SessionHandler = async ({ ctx, session, body }): Pr
   const path = labOf(session, input);
   const generation = ctx.activity.generation(path);
   const cached = session.inspectCache.get(path);
-  if (cached && cached.generation === generation && !input.refresh) return { ...(cached.data as InspectionData), cached: true };
+  if (cached && cached.generation === generation && !input.refresh)
+    return { ...(cached.data as InspectionData), cached: true };
   const live = await session.emulator.getLab(path);
   const observedAt = new Date(ctx.clock()).toISOString();
   if (!live) {
@@ -282,7 +400,13 @@ export const openProject: SessionHandler = async ({ session, body }): Promise<Op
   const path = labOf(session, readProjectInput(body));
   const live = await session.emulator.getLab(path);
   if (!live) return { lab: path, exists: false, nodes: [] };
-  return { lab: path, exists: true, name: live.name, url: session.emulator.labUrl(path), nodes: live.nodes.map(nodeStatus) };
+  return {
+    lab: path,
+    exists: true,
+    name: live.name,
+    url: session.emulator.labUrl(path),
+    nodes: live.nodes.map(nodeStatus),
+  };
 };
 
 export const listProjectConsoles: SessionHandler = async ({ session, body }): Promise<ConsolesData> => {

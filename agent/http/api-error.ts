@@ -31,7 +31,10 @@ export function toApiError(e: unknown, log: (message: string) => void): ApiError
   if (e instanceof EmuError) {
     switch (e.kind) {
       case 'session_expired':
-        return new ApiError('expired_emu_session', 'The emulator session behind this agent session expired after an hour without use. Log in again.');
+        return new ApiError(
+          'expired_emu_session',
+          'The emulator session behind this agent session expired after an hour without use. Log in again.',
+        );
       case 'unreachable':
         return new ApiError('emu_unreachable', `The emulator does not answer: ${e.message}`);
       case 'locked':
@@ -46,5 +49,8 @@ export function toApiError(e: unknown, log: (message: string) => void): ApiError
   }
   const error = e instanceof Error ? e : new Error(String(e));
   log(`internal error: ${error.stack ?? error.message}`);
-  return new ApiError('internal_error', `The agent hit a bug and could not finish the request (${error.message}). The agent log has details.`);
+  return new ApiError(
+    'internal_error',
+    `The agent hit a bug and could not finish the request (${error.message}). The agent log has details.`,
+  );
 }

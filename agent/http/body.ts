@@ -5,7 +5,10 @@ import { ApiError } from './api-error';
 /** Thrown when a body is over the limit; the connection closes because the rest of the body is not read. */
 export class BodyTooLargeError extends ApiError {
   constructor(limit: number) {
-    super('payload_too_large', `The request body is larger than the agent accepts (${limit} bytes). Send a smaller lab or split the request.`);
+    super(
+      'payload_too_large',
+      `The request body is larger than the agent accepts (${limit} bytes). Send a smaller lab or split the request.`,
+    );
   }
 }
 
@@ -51,7 +54,8 @@ export function readJsonObject(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
 }
 
 function parseObject(text: string): Record<string, unknown> {
-  if (text.trim() === '') throw new ApiError('invalid_json', 'The request body is empty; send a JSON object (for example {}).');
+  if (text.trim() === '')
+    throw new ApiError('invalid_json', 'The request body is empty; send a JSON object (for example {}).');
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -36,7 +36,8 @@ export function optionalBoolean(body: Body, field: string): boolean | undefined 
 export function optionalInteger(body: Body, field: string): number | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw invalidRequest(`"${field}" must be an integer, not ${describe(value)}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw invalidRequest(`"${field}" must be an integer, not ${describe(value)}.`);
   return value;
 }
 
@@ -55,7 +56,8 @@ export function optionalStringMap(body: Body, field: string): Record<string, str
 export function optionalObject(body: Body, field: string): Record<string, unknown> | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidRequest(`"${field}" must be an object, not ${describe(value)}.`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw invalidRequest(`"${field}" must be an object, not ${describe(value)}.`);
   return value as Record<string, unknown>;
 }
 
@@ -63,6 +65,9 @@ export function optionalObject(body: Body, field: string): Record<string, unknow
 export function rejectLocalPaths(body: Body): void {
   for (const field of ['dir', 'out']) {
     const value = optionalString(body, field);
-    if (value) throw invalidRequest(`"${field}" is not supported by this agent: it does not read or write local folders. Send the document in "yaml" and its files in "files" instead.`);
+    if (value)
+      throw invalidRequest(
+        `"${field}" is not supported by this agent: it does not read or write local folders. Send the document in "yaml" and its files in "files" instead.`,
+      );
   }
 }

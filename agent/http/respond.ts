@@ -2,7 +2,12 @@ import type { ServerResponse } from 'node:http';
 import type { Envelope } from '../../common/api/contract';
 import { ApiError } from './api-error';
 
-export function sendEnvelope(res: ServerResponse, status: number, envelope: Envelope, headers: Record<string, string> = {}): void {
+export function sendEnvelope(
+  res: ServerResponse,
+  status: number,
+  envelope: Envelope,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const body = JSON.stringify(envelope);
   res.writeHead(status, {

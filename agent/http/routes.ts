@@ -7,9 +7,7 @@ export interface RouteMatch {
 }
 
 export type RouteLookup =
-  | { kind: 'found'; match: RouteMatch }
-  | { kind: 'wrong_method'; allowed: string[] }
-  | { kind: 'not_found' };
+  { kind: 'found'; match: RouteMatch } | { kind: 'wrong_method'; allowed: string[] } | { kind: 'not_found' };
 
 interface CompiledRoute {
   operationId: OperationId;
@@ -39,7 +37,8 @@ export class RouteTable {
     for (const route of this.routes) {
       const params = matchSegments(route.segments, parts);
       if (!params) continue;
-      if (route.spec.method === method) return { kind: 'found', match: { operationId: route.operationId, spec: route.spec, params } };
+      if (route.spec.method === method)
+        return { kind: 'found', match: { operationId: route.operationId, spec: route.spec, params } };
       allowed.push(route.spec.method);
     }
     return allowed.length ? { kind: 'wrong_method', allowed } : { kind: 'not_found' };

@@ -29,7 +29,9 @@ export class ApplyJournal {
         const entry = JSON.parse(readFileSync(join(this.dir, file), 'utf8')) as JournalEntry;
         if (typeof entry.lab !== 'string') throw new Error('no lab path');
         this.interrupted.add(entry.lab);
-        log(`Lab ${entry.lab}: the ${entry.operation} started at ${entry.startedAt} did not finish; the lab stays locked until it is destroyed or deployed with replace.`);
+        log(
+          `Lab ${entry.lab}: the ${entry.operation} started at ${entry.startedAt} did not finish; the lab stays locked until it is destroyed or deployed with replace.`,
+        );
       } catch (e) {
         log(`Ignoring unreadable apply journal file ${file}: ${(e as Error).message}`);
       }

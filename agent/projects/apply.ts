@@ -65,7 +65,8 @@ export async function applyChanges(input: {
     signal.throwIfAborted();
     switch (change.kind) {
       case 'lab':
-        if (change.op === 'create') await client.createLab(lab, { name: input.desired.name, description: input.desired.description ?? '' });
+        if (change.op === 'create')
+          await client.createLab(lab, { name: input.desired.name, description: input.desired.description ?? '' });
         else await client.editLab(lab, { name: input.desired.name, description: input.desired.description ?? '' });
         break;
       case 'network':
@@ -73,7 +74,12 @@ export async function applyChanges(input: {
           await unlessGone(client.deleteNetwork(lab, networkIds.get(change.name)!));
           networkIds.delete(change.name);
         } else if (change.op === 'create') {
-          const network = await client.addNetwork(lab, { name: change.name, type: change.desired!.type, visibility: true, ...gridPosition(networkIds.size) });
+          const network = await client.addNetwork(lab, {
+            name: change.name,
+            type: change.desired!.type,
+            visibility: true,
+            ...gridPosition(networkIds.size),
+          });
           networkIds.set(change.name, network.id);
         } else {
           await client.editNetwork(lab, networkIds.get(change.name)!, { type: change.desired!.type });
@@ -105,11 +111,18 @@ export async function applyChanges(input: {
           if (hidden !== undefined) await unlessGone(client.deleteNetwork(lab, hidden));
           else {
             const end = 'node' in a ? a : b;
-            if ('node' in end && nodeIds.has(end.node)) await unlessGone(client.connectInterface(lab, nodeId(end.node), end.index, 0));
+            if ('node' in end && nodeIds.has(end.node))
+              await unlessGone(client.connectInterface(lab, nodeId(end.node), end.index, 0));
           }
         } else if ('node' in a && 'node' in b) {
           // A node-to-node link is a hidden bridge with the two interfaces on it, as EVE-NG draws it.
-          const bridge = await client.addNetwork(lab, { name: `${a.node}-${b.node}`, type: 'bridge', visibility: false, left: 0, top: 0 });
+          const bridge = await client.addNetwork(lab, {
+            name: `${a.node}-${b.node}`,
+            type: 'bridge',
+            visibility: false,
+            left: 0,
+            top: 0,
+          });
           await attach(a, bridge.id);
           await attach(b, bridge.id);
         } else {

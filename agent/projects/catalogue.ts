@@ -14,7 +14,11 @@ export interface Catalogue {
 }
 
 export async function loadCatalogue(client: EmulatorClient): Promise<Catalogue> {
-  const [templates, icons, networkTypes] = await Promise.all([client.listTemplates(), client.listIcons(), client.listNetworkTypes()]);
+  const [templates, icons, networkTypes] = await Promise.all([
+    client.listTemplates(),
+    client.listIcons(),
+    client.listNetworkTypes(),
+  ]);
   const formats = new Map<string, EthFormat>();
   return {
     templates: new Map(templates.map((t) => [t.id, t])),

@@ -14,7 +14,12 @@ export function normaliseConfig(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
 }
 
-export function desiredTopology(doc: LabDocument, files: Record<string, string>, catalogue: Catalogue, fallbackName: string): Topology {
+export function desiredTopology(
+  doc: LabDocument,
+  files: Record<string, string>,
+  catalogue: Catalogue,
+  fallbackName: string,
+): Topology {
   const nodes = new Map<string, TopoNode>();
   for (const node of doc.nodes) {
     if (nodes.has(node.name)) continue;
@@ -39,7 +44,8 @@ export function desiredTopology(doc: LabDocument, files: Record<string, string>,
 
   const networks = new Map<string, TopoNetwork>();
   for (const network of doc.networks) {
-    if (!networks.has(network.name)) networks.set(network.name, { name: network.name, type: network.type?.value ?? DEFAULT_NETWORK_TYPE });
+    if (!networks.has(network.name))
+      networks.set(network.name, { name: network.name, type: network.type?.value ?? DEFAULT_NETWORK_TYPE });
   }
 
   const links = new Map<string, TopoLink>();

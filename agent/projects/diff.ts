@@ -22,8 +22,24 @@ import {
 
 export type Change =
   | { kind: 'lab'; op: 'create' | 'update'; name: string; fields: string[] }
-  | { kind: 'node'; op: 'create' | 'update' | 'delete'; name: string; desired?: TopoNode; observed?: TopoNode; fields: string[]; reason?: string }
-  | { kind: 'network'; op: 'create' | 'update' | 'delete'; name: string; desired?: TopoNetwork; observed?: TopoNetwork; fields: string[]; reason?: string }
+  | {
+      kind: 'node';
+      op: 'create' | 'update' | 'delete';
+      name: string;
+      desired?: TopoNode;
+      observed?: TopoNode;
+      fields: string[];
+      reason?: string;
+    }
+  | {
+      kind: 'network';
+      op: 'create' | 'update' | 'delete';
+      name: string;
+      desired?: TopoNetwork;
+      observed?: TopoNetwork;
+      fields: string[];
+      reason?: string;
+    }
   | { kind: 'link'; op: 'create' | 'delete'; name: string; link: TopoLink; fields: string[]; reason?: string };
 
 export interface Diff {
@@ -59,10 +75,17 @@ export function diffToEmulator(desired: Topology, observed: Topology | undefined
   if (!observed) {
     labChanges.push({ kind: 'lab', op: 'create', name: desired.name, fields: ['name', 'description'] });
   } else {
-    const fields = [desired.name !== observed.name ? 'name' : '', (desired.description ?? '') !== (observed.description ?? '') ? 'description' : ''].filter(Boolean);
+    const fields = [
+      desired.name !== observed.name ? 'name' : '',
+      (desired.description ?? '') !== (observed.description ?? '') ? 'description' : '',
+    ].filter(Boolean);
     if (fields.length) labChanges.push({ kind: 'lab', op: 'update', name: desired.name, fields });
   }
-  const live = observed ?? { nodes: new Map<string, TopoNode>(), networks: new Map<string, TopoNetwork>(), links: new Map<string, TopoLink>() };
+  const live = observed ?? {
+    nodes: new Map<string, TopoNode>(),
+    networks: new Map<string, TopoNetwork>(),
+    links: new Map<string, TopoLink>(),
+  };
 
   // Nodes: a template cannot change in place, so such a node is replaced.
   const replaced = new Set<string>();
@@ -74,10 +97,18 @@ export function diffToEmulator(desired: Topology, observed: Topology | undefined
       replaced.add(node.name);
       const reason = `template changes from ${current.template} to ${node.template}, so the node is replaced`;
       nodeDeletes.push({ kind: 'node', op: 'delete', name: node.name, observed: current, fields: [], reason });
-      nodeChanges.push({ kind: 'node', op: 'create', name: node.name, desired: node, fields: nodeCreateFields(node), reason });
+      nodeChanges.push({
+        kind: 'node',
+        op: 'create',
+        name: node.name,
+        desired: node,
+        fields: nodeCreateFields(node),
+        reason,
+      });
     } else {
       const fields = changedNodeFields(node, current);
-      if (fields.length) nodeChanges.push({ kind: 'node', op: 'update', name: node.name, desired: node, observed: current, fields });
+      if (fields.length)
+        nodeChanges.push({ kind: 'node', op: 'update', name: node.name, desired: node, observed: current, fields });
       else unchanged++;
     }
   }
@@ -86,22 +117,45 @@ export function diffToEmulator(desired: Topology, observed: Topology | undefined
     for (const node of [...live.nodes.values()].sort(byName)) {
       if (desired.nodes.has(node.name)) continue;
       deletedNodes.add(node.name);
-      nodeDeletes.push({ kind: 'node', op: 'delete', name: node.name, observed: node, fields: [], reason: 'not in the document (prune)' });
+      nodeDeletes.push({
+        kind: 'node',
+        op: 'delete',
+        name: node.name,
+        observed: node,
+        fields: [],
+        reason: 'not in the document (prune)',
+      });
     }
   }
 
   const deletedNetworks = new Set<string>();
   for (const network of [...desired.networks.values()].sort(byName)) {
     const current = live.networks.get(network.name);
-    if (!current) networkChanges.push({ kind: 'network', op: 'create', name: network.name, desired: network, fields: ['type'] });
-    else if (current.type !== network.type) networkChanges.push({ kind: 'network', op: 'update', name: network.name, desired: network, observed: current, fields: ['type'] });
+    if (!current)
+      networkChanges.push({ kind: 'network', op: 'create', name: network.name, desired: network, fields: ['type'] });
+    else if (current.type !== network.type)
+      networkChanges.push({
+        kind: 'network',
+        op: 'update',
+        name: network.name,
+        desired: network,
+        observed: current,
+        fields: ['type'],
+      });
     else unchanged++;
   }
   if (prune) {
     for (const network of [...live.networks.values()].sort(byName)) {
       if (desired.networks.has(network.name)) continue;
       deletedNetworks.add(network.name);
-      networkDeletes.push({ kind: 'network', op: 'delete', name: network.name, observed: network, fields: [], reason: 'not in the document (prune)' });
+      networkDeletes.push({
+        kind: 'network',
+        op: 'delete',
+        name: network.name,
+        observed: network,
+        fields: [],
+        reason: 'not in the document (prune)',
+      });
     }
   }
 
@@ -117,11 +171,20 @@ export function diffToEmulator(desired: Topology, observed: Topology | undefined
     else kept.push(link);
   }
   for (const link of [...desired.links.values()].sort(byName)) {
-    if (!live.links.has(link.name) || linkTouches(link, replaced)) linkCreates.push({ kind: 'link', op: 'create', name: link.name, link, fields: ['endpoints'] });
+    if (!live.links.has(link.name) || linkTouches(link, replaced))
+      linkCreates.push({ kind: 'link', op: 'create', name: link.name, link, fields: ['endpoints'] });
   }
 
   return {
-    changes: [...linkDeletes, ...nodeDeletes, ...networkDeletes, ...labChanges, ...networkChanges, ...nodeChanges, ...linkCreates],
+    changes: [
+      ...linkDeletes,
+      ...nodeDeletes,
+      ...networkDeletes,
+      ...labChanges,
+      ...networkChanges,
+      ...nodeChanges,
+      ...linkCreates,
+    ],
     unchanged,
     kept,
   };
@@ -137,7 +200,14 @@ function linkTouches(link: TopoLink, nodes: Set<string>): boolean {
 
 function removalReason(
   link: TopoLink,
-  c: { prune: boolean; replaced: Set<string>; deletedNodes: Set<string>; deletedNetworks: Set<string>; wantedInterfaces: Set<string>; desired: Topology },
+  c: {
+    prune: boolean;
+    replaced: Set<string>;
+    deletedNodes: Set<string>;
+    deletedNetworks: Set<string>;
+    wantedInterfaces: Set<string>;
+    desired: Topology;
+  },
 ): string | undefined {
   for (const e of [link.a, link.b]) {
     if ('network' in e) {
@@ -147,8 +217,10 @@ function removalReason(
     if (c.replaced.has(e.node)) return `node ${e.node} is replaced`;
     if (c.deletedNodes.has(e.node)) return `node ${e.node} is deleted`;
     const ethernet = c.desired.nodes.get(e.node)?.ethernet;
-    if (ethernet !== undefined && e.index >= ethernet) return `${e.node}:${e.iface} no longer exists (ethernet: ${ethernet})`;
-    if (c.wantedInterfaces.has(`${e.node}#${e.index}`)) return `${e.node}:${e.iface} is needed by a link in the document`;
+    if (ethernet !== undefined && e.index >= ethernet)
+      return `${e.node}:${e.iface} no longer exists (ethernet: ${ethernet})`;
+    if (c.wantedInterfaces.has(`${e.node}#${e.index}`))
+      return `${e.node}:${e.iface} is needed by a link in the document`;
   }
   return c.prune ? 'not in the document (prune)' : undefined;
 }
@@ -166,15 +238,40 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
     else deletes.push({ kind: 'link', op: 'delete', name: link.name, link, fields: [], reason: 'not in the live lab' });
   }
   for (const node of [...desired.nodes.values()].sort(byName)) {
-    if (!observed.nodes.has(node.name)) deletes.push({ kind: 'node', op: 'delete', name: node.name, desired: node, fields: [], reason: 'not in the live lab' });
+    if (!observed.nodes.has(node.name))
+      deletes.push({
+        kind: 'node',
+        op: 'delete',
+        name: node.name,
+        desired: node,
+        fields: [],
+        reason: 'not in the live lab',
+      });
   }
   for (const network of [...desired.networks.values()].sort(byName)) {
-    if (!observed.networks.has(network.name)) deletes.push({ kind: 'network', op: 'delete', name: network.name, desired: network, fields: [], reason: 'not in the live lab' });
+    if (!observed.networks.has(network.name))
+      deletes.push({
+        kind: 'network',
+        op: 'delete',
+        name: network.name,
+        desired: network,
+        fields: [],
+        reason: 'not in the live lab',
+      });
   }
   for (const network of [...observed.networks.values()].sort(byName)) {
     const current = desired.networks.get(network.name);
-    if (!current) networkChanges.push({ kind: 'network', op: 'create', name: network.name, observed: network, fields: ['type'] });
-    else if (current.type !== network.type) networkChanges.push({ kind: 'network', op: 'update', name: network.name, desired: current, observed: network, fields: ['type'] });
+    if (!current)
+      networkChanges.push({ kind: 'network', op: 'create', name: network.name, observed: network, fields: ['type'] });
+    else if (current.type !== network.type)
+      networkChanges.push({
+        kind: 'network',
+        op: 'update',
+        name: network.name,
+        desired: current,
+        observed: network,
+        fields: ['type'],
+      });
     else unchanged++;
   }
   for (const node of [...observed.nodes.values()].sort(byName)) {
@@ -185,11 +282,13 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
     }
     const fields: string[] = current.template !== node.template ? ['template'] : [];
     fields.push(...changedNodeFields(current, node));
-    if (fields.length) nodeChanges.push({ kind: 'node', op: 'update', name: node.name, desired: current, observed: node, fields });
+    if (fields.length)
+      nodeChanges.push({ kind: 'node', op: 'update', name: node.name, desired: current, observed: node, fields });
     else unchanged++;
   }
   for (const link of [...observed.links.values()].sort(byName)) {
-    if (!desired.links.has(link.name)) linkCreates.push({ kind: 'link', op: 'create', name: link.name, link, fields: ['endpoints'] });
+    if (!desired.links.has(link.name))
+      linkCreates.push({ kind: 'link', op: 'create', name: link.name, link, fields: ['endpoints'] });
   }
   // Nodes before networks: a new document then lists its sections in the usual order.
   return { changes: [...deletes, ...nodeChanges, ...networkChanges, ...linkCreates], unchanged, kept: [] };

@@ -36,7 +36,11 @@ function documentLinkIndexes(model: LabDocument): Map<string, number> {
   model.links.forEach((link) => {
     if (link.endpoints.length !== 2) return;
     const ends = link.endpoints.map((e): Endpoint | undefined =>
-      e.network !== undefined ? { network: e.network } : e.node && e.interface ? { node: e.node, index: 0, iface: e.interface } : undefined,
+      e.network !== undefined
+        ? { network: e.network }
+        : e.node && e.interface
+          ? { node: e.node, index: 0, iface: e.interface }
+          : undefined,
     );
     if (ends[0] && ends[1]) indexes.set(makeLink(ends[0], ends[1]).name, link.index);
   });
@@ -107,7 +111,8 @@ export function editDocument(input: {
         if (change.op === 'delete') doc.deleteIn(['networks', change.name]);
         else if (change.observed) {
           ensureMap(doc, 'networks');
-          if (!isMap(doc.getIn(['networks', change.name], true))) doc.setIn(['networks', change.name], doc.createNode({}));
+          if (!isMap(doc.getIn(['networks', change.name], true)))
+            doc.setIn(['networks', change.name], doc.createNode({}));
           doc.setIn(['networks', change.name, 'type'], change.observed.type);
         }
         break;

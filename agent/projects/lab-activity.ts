@@ -37,7 +37,11 @@ export class LabActivity {
   /** Runs a long operation with the lab to itself; a second one on the same lab gets 409 lab_busy. */
   async exclusive<T>(lab: string, operation: string, run: () => Promise<T>): Promise<T> {
     const current = this.busy.get(lab);
-    if (current) throw new ApiError('lab_busy', `Lab ${lab} is busy: a ${current} is in progress. Try again when it has finished.`);
+    if (current)
+      throw new ApiError(
+        'lab_busy',
+        `Lab ${lab} is busy: a ${current} is in progress. Try again when it has finished.`,
+      );
     this.busy.set(lab, operation);
     this.touched(lab);
     const running = run();

@@ -24,20 +24,37 @@ export function stateLab(state: unknown): string | undefined {
   return undefined;
 }
 
-export function resolveLabPath(input: { lab?: string; state?: unknown; yaml?: string; docName?: () => string | undefined }): string {
+export function resolveLabPath(input: {
+  lab?: string;
+  state?: unknown;
+  yaml?: string;
+  docName?: () => string | undefined;
+}): string {
   if (input.lab) {
     if (!LAB_PATH_PATTERN.test(input.lab)) {
-      throw invalidRequest(`"lab" must be an emulator lab path such as /lab-agent/core.unl (letters, digits, spaces, "_", "+", "-" and "/", ending in .unl), not "${input.lab}".`);
+      throw invalidRequest(
+        `"lab" must be an emulator lab path such as /lab-agent/core.unl (letters, digits, spaces, "_", "+", "-" and "/", ending in .unl), not "${input.lab}".`,
+      );
     }
     return input.lab;
   }
   const fromState = stateLab(input.state);
   if (fromState) return fromState;
-  const name = input.docName ? input.docName() : input.yaml !== undefined ? parseLab(input.yaml).name?.value : undefined;
+  const name = input.docName
+    ? input.docName()
+    : input.yaml !== undefined
+      ? parseLab(input.yaml).name?.value
+      : undefined;
   if (name !== undefined) {
     const path = labPathForName(name);
-    if (!path) throw new ApiError('invalid_lab', `The lab name "${name}" cannot be an emulator lab path; use letters, digits, spaces, "_", "+" and "-".`);
+    if (!path)
+      throw new ApiError(
+        'invalid_lab',
+        `The lab name "${name}" cannot be an emulator lab path; use letters, digits, spaces, "_", "+" and "-".`,
+      );
     return path;
   }
-  throw invalidRequest('Say which lab: send "lab" (an emulator lab path), the "state" of an earlier deploy, or a document in "yaml" that has a name.');
+  throw invalidRequest(
+    'Say which lab: send "lab" (an emulator lab path), the "state" of an earlier deploy, or a document in "yaml" that has a name.',
+  );
 }

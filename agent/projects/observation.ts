@@ -11,7 +11,15 @@ export function nodeState(node: EmuNode): NodeState {
 }
 
 export function nodeStatus(node: EmuNode): NodeStatus {
-  return { name: node.name, id: node.id, template: node.template, image: node.image, state: nodeState(node), status: node.status, console: node.console };
+  return {
+    name: node.name,
+    id: node.id,
+    template: node.template,
+    image: node.image,
+    state: nodeState(node),
+    status: node.status,
+    console: node.console,
+  };
 }
 
 export function labState(lab: EmuLab | undefined): LabState {
@@ -28,9 +36,15 @@ export function labState(lab: EmuLab | undefined): LabState {
 export function projectState(lab: EmuLab): { lab: string; revision: string; nodes: Record<string, number> } {
   const topology = observedTopology(lab);
   const digest = createHash('sha256')
-    .update(JSON.stringify([...topology.nodes.values(), [...topology.networks.values()], [...topology.links.keys()].sort()]))
+    .update(
+      JSON.stringify([...topology.nodes.values(), [...topology.networks.values()], [...topology.links.keys()].sort()]),
+    )
     .digest('hex');
-  return { lab: lab.path, revision: digest.slice(0, 16), nodes: Object.fromEntries(lab.nodes.map((n) => [n.name, n.id])) };
+  return {
+    lab: lab.path,
+    revision: digest.slice(0, 16),
+    nodes: Object.fromEntries(lab.nodes.map((n) => [n.name, n.id])),
+  };
 }
 
 export function inspection(lab: EmuLab, observedAt: string): InspectionData {

@@ -71,5 +71,15 @@ export function observedTopology(lab: EmuLab): ObservedTopology {
     }
   }
 
-  return { name: lab.name, description: lab.description, nodes, networks, links, lab, liveNodes, networkIds, hiddenNetworkOf };
+  return {
+    name: lab.name,
+    description: lab.description,
+    nodes,
+    networks,
+    links,
+    lab,
+    liveNodes,
+    networkIds,
+    hiddenNetworkOf,
+  };
 }

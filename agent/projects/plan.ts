@@ -38,7 +38,8 @@ export function blockReason(change: Change, catalogue: Catalogue): string | unde
     if (!template) return `template ${change.desired.template} does not exist on the emulator`;
     if (!template.provisioned) return `template ${template.id} is not provisioned on the emulator (no images uploaded)`;
     const image = template.images.find((i) => i.id === change.desired!.image);
-    if (template.images.length && !image) return `image ${change.desired.image} does not exist for template ${template.id}`;
+    if (template.images.length && !image)
+      return `image ${change.desired.image} does not exist for template ${template.id}`;
     if (image && !image.available) return `image ${image.id} is not available on the emulator`;
   }
   if (change.kind === 'network' && change.desired && change.op !== 'delete') {
@@ -69,8 +70,15 @@ function canonical(value: unknown): string {
 
 function topologyDigestInput(t: Topology | undefined): unknown {
   if (!t) return null;
-  const sorted = <T extends { name: string }>(m: Map<string, T>) => [...m.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
-  return { name: t.name, description: t.description ?? '', nodes: sorted(t.nodes), networks: sorted(t.networks), links: sorted(t.links).map((l) => l.name) };
+  const sorted = <T extends { name: string }>(m: Map<string, T>) =>
+    [...m.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  return {
+    name: t.name,
+    description: t.description ?? '',
+    nodes: sorted(t.nodes),
+    networks: sorted(t.networks),
+    links: sorted(t.links).map((l) => l.name),
+  };
 }
 
 /**
@@ -78,7 +86,14 @@ function topologyDigestInput(t: Topology | undefined): unknown {
  * the observed lab (emulator-facts "Stale-plan protection"). A plan made
  * against an absent lab digests `null` for it, so it holds only while the lab is absent.
  */
-export function planIdentity(input: { direction: Direction; lab: string; prune: boolean; desired: Topology; observed: Topology | undefined; lock: LabLockState }): string {
+export function planIdentity(input: {
+  direction: Direction;
+  lab: string;
+  prune: boolean;
+  desired: Topology;
+  observed: Topology | undefined;
+  lock: LabLockState;
+}): string {
   const digest = createHash('sha256')
     .update(
       canonical({
@@ -120,7 +135,10 @@ export function buildPlan(input: {
   const kindOrder = { lab: 0, network: 1, node: 2, link: 3 } as const;
   const opOrder = { create: 0, update: 1, delete: 2 } as const;
   const listed = [...actions].sort(
-    (a, b) => kindOrder[a.kind!] - kindOrder[b.kind!] || (a.name! < b.name! ? -1 : a.name! > b.name! ? 1 : 0) || opOrder[a.op!] - opOrder[b.op!],
+    (a, b) =>
+      kindOrder[a.kind!] - kindOrder[b.kind!] ||
+      (a.name! < b.name! ? -1 : a.name! > b.name! ? 1 : 0) ||
+      opOrder[a.op!] - opOrder[b.op!],
   );
   const summary = summarise(diff);
   const plan: ProjectPlan = {
@@ -168,15 +186,19 @@ function planText(plan: ProjectPlan, input: { direction: Direction; diff: Diff; 
     `${input.direction === 'to_emu' ? 'Plan: document -> emulator' : 'Plan: emulator -> document'} (${plan.lab}${plan.exists ? '' : ', not deployed yet'})`,
     '',
   ];
-  if (input.lock.emulatorLock) lines.push('! The lab is locked in the emulator: nothing can be applied until its owner unlocks it.', '');
-  if (input.lock.midApply) lines.push('! An earlier apply was interrupted: destroy the lab or deploy with replace to clear it.', '');
+  if (input.lock.emulatorLock)
+    lines.push('! The lab is locked in the emulator: nothing can be applied until its owner unlocks it.', '');
+  if (input.lock.midApply)
+    lines.push('! An earlier apply was interrupted: destroy the lab or deploy with replace to clear it.', '');
   const blocked = new Map(plan.blocked.map((b) => [`${b.kind}:${b.op}:${b.name}`, b.reason]));
   for (const change of input.diff.changes) {
     let line = `  ${SYMBOL[change.op]} ${change.kind} ${change.name}`;
     if (change.kind === 'node' && change.op === 'create') line += describeNode(change.desired ?? change.observed);
-    if (change.kind === 'network' && change.op !== 'delete') line += ` (type ${(change.observed && input.direction === 'from_emu' ? change.observed : change.desired)?.type})`;
+    if (change.kind === 'network' && change.op !== 'delete')
+      line += ` (type ${(change.observed && input.direction === 'from_emu' ? change.observed : change.desired)?.type})`;
     if (change.kind === 'node' && change.op === 'update' && change.desired && change.observed) {
-      const [from, to] = input.direction === 'to_emu' ? [change.observed, change.desired] : [change.desired, change.observed];
+      const [from, to] =
+        input.direction === 'to_emu' ? [change.observed, change.desired] : [change.desired, change.observed];
       line += `: ${change.fields.map((f) => `${f} ${formatValue(from[f as keyof TopoNode])} -> ${formatValue(to[f as keyof TopoNode])}`).join(', ')}`;
     }
     if ('reason' in change && change.reason) line += `  # ${change.reason}`;
@@ -185,9 +207,15 @@ function planText(plan: ProjectPlan, input: { direction: Direction; diff: Diff; 
     if (why) lines.push(`      ! blocked: ${why}`);
   }
   if (!input.diff.changes.length) lines.push(`  No changes: the ${target} is up to date.`);
-  for (const link of input.diff.kept) lines.push(`  = link ${endpointText(link.a)} -- ${endpointText(link.b)}  # not in the document; kept (use prune to delete)`);
+  for (const link of input.diff.kept)
+    lines.push(
+      `  = link ${endpointText(link.a)} -- ${endpointText(link.b)}  # not in the document; kept (use prune to delete)`,
+    );
   const s = plan.summary!;
   lines.push('', `${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged.`);
-  if (plan.blocked.length) lines.push(`${plan.blocked.length} change${plan.blocked.length === 1 ? ' is' : 's are'} blocked: the plan cannot be applied as it is.`);
+  if (plan.blocked.length)
+    lines.push(
+      `${plan.blocked.length} change${plan.blocked.length === 1 ? ' is' : 's are'} blocked: the plan cannot be applied as it is.`,
+    );
   return lines.join('\n') + '\n';
 }

@@ -5,7 +5,14 @@
 import type { Direction, ProjectDiagnostic } from '../../common/api/contract';
 import type { LabDocument } from '../../common/lab/types';
 import { ApiError, invalidRequest } from '../http/api-error';
-import { optionalBoolean, optionalInteger, optionalString, optionalStringMap, rejectLocalPaths, type Body } from '../http/fields';
+import {
+  optionalBoolean,
+  optionalInteger,
+  optionalString,
+  optionalStringMap,
+  rejectLocalPaths,
+  type Body,
+} from '../http/fields';
 import type { AgentSession } from '../sessions';
 import type { Catalogue } from './catalogue';
 import { desiredTopology } from './desired';
@@ -51,12 +58,16 @@ export function readDirection(body: Body): Direction {
   const value = body.direction;
   if (value === undefined || value === '') return 'to_emu';
   if (value === 'to_emu' || value === 'from_emu') return value;
-  throw new ApiError('invalid_direction', `"direction" must be "to_emu" (document to emulator) or "from_emu" (emulator to document), not ${JSON.stringify(value)}.`);
+  throw new ApiError(
+    'invalid_direction',
+    `"direction" must be "to_emu" (document to emulator) or "from_emu" (emulator to document), not ${JSON.stringify(value)}.`,
+  );
 }
 
 export function readStopmode(body: Body): number {
   const stopmode = optionalInteger(body, 'stopmode') ?? 3;
-  if (stopmode < 0 || stopmode > 3) throw invalidRequest('"stopmode" must be 0 (graceful), 1 (poweroff), 2 (hibernate) or 3 (auto).');
+  if (stopmode < 0 || stopmode > 3)
+    throw invalidRequest('"stopmode" must be 0 (graceful), 1 (poweroff), 2 (hibernate) or 3 (auto).');
   return stopmode;
 }
 
@@ -96,5 +107,9 @@ export function checkedDocument(session: AgentSession, input: ProjectInput, cata
 
 /** The lab of a request that may come without a document to validate. */
 export function labOf(session: AgentSession, input: ProjectInput): string {
-  return resolveLabPath({ lab: input.lab, state: input.state, docName: input.yaml !== undefined ? () => session.documents.parse(input.yaml!).name?.value : undefined });
+  return resolveLabPath({
+    lab: input.lab,
+    state: input.state,
+    docName: input.yaml !== undefined ? () => session.documents.parse(input.yaml!).name?.value : undefined,
+  });
 }

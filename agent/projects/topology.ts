@@ -42,7 +42,16 @@ export interface Topology {
 }
 
 /** Fields compared between desired and observed nodes, in the order plans list them. */
-export const COMPARED_NODE_FIELDS = ['image', 'icon', 'cpu', 'ram', 'ethernet', 'console', 'config', 'position'] as const;
+export const COMPARED_NODE_FIELDS = [
+  'image',
+  'icon',
+  'cpu',
+  'ram',
+  'ethernet',
+  'console',
+  'config',
+  'position',
+] as const;
 export type ComparedNodeField = (typeof COMPARED_NODE_FIELDS)[number];
 
 export function endpointText(e: Endpoint): string {

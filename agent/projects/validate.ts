@@ -22,7 +22,11 @@ function sample(names: string[]): string {
   return names.length > 4 ? `${names.slice(0, 4).join(', ')}, …` : names.join(', ');
 }
 
-export function validateDocument(doc: LabDocument, files: Record<string, string>, catalogue: Catalogue): ProjectDiagnostic[] {
+export function validateDocument(
+  doc: LabDocument,
+  files: Record<string, string>,
+  catalogue: Catalogue,
+): ProjectDiagnostic[] {
   const local: ProjectDiagnostic[] = validateLab(doc).map((d) => ({
     ...(d.path ? { path: d.path } : {}),
     message: d.message,
@@ -30,10 +34,16 @@ export function validateDocument(doc: LabDocument, files: Record<string, string>
     code: d.code,
   }));
   const agent: ProjectDiagnostic[] = [];
-  const add = (path: Path, severity: 'error' | 'warning', code: string, message: string) => agent.push({ path, severity, code, message });
+  const add = (path: Path, severity: 'error' | 'warning', code: string, message: string) =>
+    agent.push({ path, severity, code, message });
 
   if (doc.name && !labPathForName(doc.name.value)) {
-    add(['name'], 'error', 'invalid-lab-name', `The lab name "${doc.name.value}" cannot be an emulator lab path; use letters, digits, spaces, "_", "+" and "-".`);
+    add(
+      ['name'],
+      'error',
+      'invalid-lab-name',
+      `The lab name "${doc.name.value}" cannot be an emulator lab path; use letters, digits, spaces, "_", "+" and "-".`,
+    );
   }
 
   const templates = new Map<string, EmuTemplate>();
@@ -42,36 +52,81 @@ export function validateDocument(doc: LabDocument, files: Record<string, string>
     if (!r.template) continue;
     const template = catalogue.templates.get(r.template);
     if (!template) {
-      add(fieldPath(node, 'template'), 'error', 'unknown-template', `Template "${r.template}" does not exist on the emulator. Known templates: ${listInProse([...catalogue.templates.keys()])}.`);
+      add(
+        fieldPath(node, 'template'),
+        'error',
+        'unknown-template',
+        `Template "${r.template}" does not exist on the emulator. Known templates: ${listInProse([...catalogue.templates.keys()])}.`,
+      );
       continue;
     }
     templates.set(node.name, template);
     if (!template.provisioned) {
-      add(fieldPath(node, 'template'), 'warning', 'template-not-provisioned', `Template ${template.id} is not provisioned on the emulator (no images are uploaded), so ${node.name} cannot be deployed or started.`);
+      add(
+        fieldPath(node, 'template'),
+        'warning',
+        'template-not-provisioned',
+        `Template ${template.id} is not provisioned on the emulator (no images are uploaded), so ${node.name} cannot be deployed or started.`,
+      );
     } else if (r.image !== undefined) {
       const image = template.images.find((i) => i.id === r.image);
       if (!template.images.length) {
-        add(fieldPath(node, 'image'), 'error', 'unknown-image', `Template ${template.id} takes no image; remove "image" from ${node.name}.`);
+        add(
+          fieldPath(node, 'image'),
+          'error',
+          'unknown-image',
+          `Template ${template.id} takes no image; remove "image" from ${node.name}.`,
+        );
       } else if (!image) {
-        add(fieldPath(node, 'image'), 'error', 'unknown-image', `Image "${r.image}" does not exist for template ${template.id}. Images: ${listInProse(template.images.map((i) => i.id))}.`);
+        add(
+          fieldPath(node, 'image'),
+          'error',
+          'unknown-image',
+          `Image "${r.image}" does not exist for template ${template.id}. Images: ${listInProse(template.images.map((i) => i.id))}.`,
+        );
       } else if (!image.available) {
-        add(fieldPath(node, 'image'), 'warning', 'image-unavailable', `Image ${image.id} is listed but not available on the emulator, so ${node.name} cannot be deployed. Available: ${listInProse(template.images.filter((i) => i.available).map((i) => i.id)) || 'none'}.`);
+        add(
+          fieldPath(node, 'image'),
+          'warning',
+          'image-unavailable',
+          `Image ${image.id} is listed but not available on the emulator, so ${node.name} cannot be deployed. Available: ${listInProse(template.images.filter((i) => i.available).map((i) => i.id)) || 'none'}.`,
+        );
       }
     }
     if (r.icon !== undefined && !catalogue.icons.has(r.icon)) {
-      add(fieldPath(node, 'icon'), 'error', 'unknown-icon', `Icon "${r.icon}" does not exist on the emulator. Icons: ${sample([...catalogue.icons])}.`);
+      add(
+        fieldPath(node, 'icon'),
+        'error',
+        'unknown-icon',
+        `Icon "${r.icon}" does not exist on the emulator. Icons: ${sample([...catalogue.icons])}.`,
+      );
     }
     if (r.console !== undefined) {
       const allowed = template.attributes.find((a) => a.name === 'console')?.values;
       if (allowed && !allowed.includes(r.console)) {
-        add(fieldPath(node, 'console'), 'error', 'unsupported-console', `Template ${template.id} offers ${listInProse(allowed)} consoles, not ${r.console}.`);
+        add(
+          fieldPath(node, 'console'),
+          'error',
+          'unsupported-console',
+          `Template ${template.id} offers ${listInProse(allowed)} consoles, not ${r.console}.`,
+        );
       }
     }
     if (r.config) {
       if (files[r.config] === undefined) {
-        add(fieldPath(node, 'config'), 'error', 'config-not-found', `The startup config "${r.config}" of ${node.name} was not found beside the lab file (paths are relative to it).`);
+        add(
+          fieldPath(node, 'config'),
+          'error',
+          'config-not-found',
+          `The startup config "${r.config}" of ${node.name} was not found beside the lab file (paths are relative to it).`,
+        );
       } else if (!template.configSupported) {
-        add(fieldPath(node, 'config'), 'warning', 'config-unsupported', `Template ${template.id} does not take startup configs; "config" of ${node.name} is ignored.`);
+        add(
+          fieldPath(node, 'config'),
+          'warning',
+          'config-unsupported',
+          `Template ${template.id} does not take startup configs; "config" of ${node.name} is ignored.`,
+        );
       }
     }
   }
@@ -81,8 +136,20 @@ export function validateDocument(doc: LabDocument, files: Record<string, string>
     const type = catalogue.networkTypes.get(id);
     const path: Path = network.type ? ['networks', network.name, 'type'] : ['networks', network.name];
     const supported = [...catalogue.networkTypes.values()].filter((t) => t.supported).map((t) => t.id);
-    if (!type) add(path, 'error', 'unknown-network-type', `Network type "${id}" does not exist on the emulator. Types: ${sample(supported)}.`);
-    else if (!type.supported) add(path, 'error', 'network-type-unsupported', `Network type ${id} (${type.label}) is not supported by this emulator. Use one of ${sample(supported)}.`);
+    if (!type)
+      add(
+        path,
+        'error',
+        'unknown-network-type',
+        `Network type "${id}" does not exist on the emulator. Types: ${sample(supported)}.`,
+      );
+    else if (!type.supported)
+      add(
+        path,
+        'error',
+        'network-type-unsupported',
+        `Network type ${id} (${type.label}) is not supported by this emulator. Use one of ${sample(supported)}.`,
+      );
   });
 
   const nodeByName = new Map(doc.nodes.map((n) => [n.name, n]));
@@ -101,14 +168,30 @@ export function validateDocument(doc: LabDocument, files: Record<string, string>
         // Producible beyond the interface count? Then the count is the problem, not the name.
         const beyond = format.indexOf(end.interface, 1024);
         if (beyond !== undefined) {
-          add(path, 'error', 'interface-out-of-range', `${end.interface} is interface ${beyond + 1} of ${end.node}, which has ${ethernet} (ethernet: ${ethernet}). Raise ethernet to at least ${beyond + 1}.`);
+          add(
+            path,
+            'error',
+            'interface-out-of-range',
+            `${end.interface} is interface ${beyond + 1} of ${end.node}, which has ${ethernet} (ethernet: ${ethernet}). Raise ethernet to at least ${beyond + 1}.`,
+          );
         } else {
-          add(path, 'error', 'unknown-interface', `${end.node} (${template.id}) has no interface "${end.interface}". Its interfaces are ${sample(format.names(ethernet))}.`);
+          add(
+            path,
+            'error',
+            'unknown-interface',
+            `${end.node} (${template.id}) has no interface "${end.interface}". Its interfaces are ${sample(format.names(ethernet))}.`,
+          );
         }
         return;
       }
       const key = `${end.node}#${index}`;
-      if (used.has(key)) add(path, 'error', 'interface-in-use', `${end.node}:${end.interface} is already used by another link; an interface takes one link.`);
+      if (used.has(key))
+        add(
+          path,
+          'error',
+          'interface-in-use',
+          `${end.node}:${end.interface} is already used by another link; an interface takes one link.`,
+        );
       else used.set(key, path);
     });
   });

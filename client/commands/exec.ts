@@ -39,16 +39,27 @@ async function confirmWipe(arg: unknown, what: string): Promise<void> {
   const wipe = 'Wipe';
   const choice = await vscode.window.showWarningMessage(
     `Wipe ${what}?`,
-    { modal: true, detail: 'Wiping stops the nodes if needed and resets their disks: changes made since they first booted are lost.' },
+    {
+      modal: true,
+      detail: 'Wiping stops the nodes if needed and resets their disks: changes made since they first booted are lost.',
+    },
     wipe,
   );
   if (choice !== wipe) throw new PromptCancelled();
 }
 
-async function execute(services: Services, arg: unknown, action: ExecAction, scope: 'lab' | 'node'): Promise<BulkResult> {
+async function execute(
+  services: Services,
+  arg: unknown,
+  action: ExecAction,
+  scope: 'lab' | 'node',
+): Promise<BulkResult> {
   const { lab, node: given } = await resolveLab(arg);
   const client = allowedClient(services.session, action, lab);
-  const node = scope === 'node' ? await resolveNode(lab, given, `${action[0].toUpperCase()}${action.slice(1)} which node?`) : undefined;
+  const node =
+    scope === 'node'
+      ? await resolveNode(lab, given, `${action[0].toUpperCase()}${action.slice(1)} which node?`)
+      : undefined;
   const what = node !== undefined ? `${lab.name}/${node}` : `all nodes of ${lab.name}`;
   const request: ProjectPayload & { action: ExecAction } = { ...(await projectPayload(lab)), action };
   if (node !== undefined) request.node = node;

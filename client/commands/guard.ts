@@ -23,7 +23,12 @@ export async function reportFailure(services: Services, what: string, err: unkno
 }
 
 /** Registers a command whose failures are reported, never thrown. Resolves to the handler's result, or undefined. */
-export function registerGuarded(services: Services, id: string, title: string, handler: CommandHandler): vscode.Disposable {
+export function registerGuarded(
+  services: Services,
+  id: string,
+  title: string,
+  handler: CommandHandler,
+): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
     try {
       return await handler(...args);

@@ -66,7 +66,9 @@ async function importLab(services: Services, arg: unknown): Promise<(ImportData 
   const source = await askLabPath(arg);
   const folder = await targetFolder(arg);
 
-  const data = await withCancellableProgress(`Importing ${source}…`, (signal) => client.importProject({ lab: source }, { signal }));
+  const data = await withCancellableProgress(`Importing ${source}…`, (signal) =>
+    client.importProject({ lab: source }, { signal }),
+  );
   if (typeof data.yaml !== 'string' || data.yaml === '') {
     throw new Error(`The agent imported ${source} but sent no lab document back; nothing was written.`);
   }
@@ -85,14 +87,17 @@ async function importLab(services: Services, arg: unknown): Promise<(ImportData 
 
   const outcome = await applyPulledContent(labUri, { yaml: data.yaml, files: data.files }, `Import ${source}`);
   if (!outcome.applied) throw new Error(`The imported lab could not be written to ${relative}.`);
-  for (const name of outcome.refused) services.log.warn(`Import ${source}: ignored file ${JSON.stringify(name)}: outside the lab's folder`);
+  for (const name of outcome.refused)
+    services.log.warn(`Import ${source}: ignored file ${JSON.stringify(name)}: outside the lab's folder`);
   await storeLabState(labUri.fsPath, { lab: data.managed_lab ?? data.lab, state: data.state, source: data.source });
   services.labStateChanged(labUri);
   await vscode.window.showTextDocument(labUri, { preview: false });
 
   const copy = data.managed_lab ?? data.lab;
   services.log.info(`Imported ${source} as ${relative}${copy ? ` (managed copy ${copy})` : ''}`);
-  void vscode.window.showInformationMessage(`Imported ${source} into ${relative}${copy ? `; the agent manages the copy ${copy}` : ''}.`);
+  void vscode.window.showInformationMessage(
+    `Imported ${source} into ${relative}${copy ? `; the agent manages the copy ${copy}` : ''}.`,
+  );
   return { ...data, file: labUri.toString() };
 }
 

@@ -51,14 +51,17 @@ export class PlanDocuments implements vscode.Disposable {
     const client = allowedClient(this.services.session, 'plan', lab);
     const prune = booleanArg(fieldOf(arg, 'prune')) ?? pruneByDefault;
     const payload = { ...(await projectPayload(lab)), ...(prune ? { prune: true } : {}) };
-    const plan = await withCancellableProgress(`Planning ${lab.name}…`, (signal) => client.planProject(payload, { signal }));
+    const plan = await withCancellableProgress(`Planning ${lab.name}…`, (signal) =>
+      client.planProject(payload, { signal }),
+    );
     const uri = this.documents.uriFor(lab.uri, 'plan');
     this.plans.set(uri.toString(), { labUri: lab.uri, plan, prune });
     await this.documents.show(uri, renderPlan(plan, lab.name, prune));
     this.services.log.info(`Plan for ${lab.name}: ${planSummaryLine(plan.summary)}`);
 
     const blocker = planApplyBlocker(plan);
-    const canApply = blocker === undefined && isLabActionAllowed(this.services.session.capabilities, 'reconcileToEmu', lab.mode);
+    const canApply =
+      blocker === undefined && isLabActionAllowed(this.services.session.capabilities, 'reconcileToEmu', lab.mode);
     if (fieldOf(arg, 'quiet') !== true) {
       const apply = 'Apply This Plan';
       const text = `Plan for ${lab.name}: ${planSummaryLine(plan.summary)}.${blocker !== undefined ? ` ${blocker}` : ''}`;
@@ -122,7 +125,8 @@ export class PlanDocuments implements vscode.Disposable {
         `The plan for ${lab.name} is out of date: the document or the live lab changed since it was made. Plan again and review it?`,
         again,
       );
-      if (choice === again) await vscode.commands.executeCommand(prune ? PlanPruneCommand : LensCommand.plan, { uri: lab.uri.toString() });
+      if (choice === again)
+        await vscode.commands.executeCommand(prune ? PlanPruneCommand : LensCommand.plan, { uri: lab.uri.toString() });
       return undefined;
     }
   }

@@ -39,11 +39,14 @@ export async function validateLab(services: Services, arg: unknown): Promise<Val
   const { lab } = await resolveLab(arg);
   const client = allowedClient(services.session, 'validate', lab);
   const payload = await projectPayload(lab);
-  const data = await withCancellableProgress(`Validating ${lab.name}…`, (signal) => client.validateProject(payload, { signal }));
+  const data = await withCancellableProgress(`Validating ${lab.name}…`, (signal) =>
+    client.validateProject(payload, { signal }),
+  );
   const lines = validationLines(data);
   for (const line of lines) services.log.info(`validate ${lab.name}: ${line}`);
   if (data.status === 'valid') {
-    const note = lines.length > 0 ? ` (${lines.length} warning${lines.length === 1 ? '' : 's'}; see the Problems view)` : '';
+    const note =
+      lines.length > 0 ? ` (${lines.length} warning${lines.length === 1 ? '' : 's'}; see the Problems view)` : '';
     void vscode.window.showInformationMessage(`${lab.name} is valid${note}.`);
   } else {
     const first = lines[0] ?? 'no details given';
@@ -78,7 +81,10 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
     const replace = 'Replace';
     const choice = await vscode.window.showWarningMessage(
       `${lab.name} already exists on the emulator. Replace it?`,
-      { modal: true, detail: 'Replacing stops, wipes and deletes the existing lab and its nodes, then deploys the document again.' },
+      {
+        modal: true,
+        detail: 'Replacing stops, wipes and deletes the existing lab and its nodes, then deploys the document again.',
+      },
       replace,
     );
     if (choice !== replace) throw new PromptCancelled();
@@ -87,15 +93,21 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
   await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
   services.labStateChanged(lab.uri);
   services.log.info(`Deployed ${lab.name} as ${data.lab ?? '?'}: ${data.nodes ?? 0} nodes, ${data.links ?? 0} links`);
-  const unsupported = data.unsupported && data.unsupported.length > 0 ? ` Not supported by the emulator: ${data.unsupported.join(', ')}.` : '';
+  const unsupported =
+    data.unsupported && data.unsupported.length > 0
+      ? ` Not supported by the emulator: ${data.unsupported.join(', ')}.`
+      : '';
   const start = 'Start All Nodes';
-  const offerStart = isLabActionAllowed(services.session.capabilities, 'start', lab.mode) && fieldOf(arg, 'confirmed') !== true;
+  const offerStart =
+    isLabActionAllowed(services.session.capabilities, 'start', lab.mode) && fieldOf(arg, 'confirmed') !== true;
   const message = `Deployed ${lab.name}: ${data.nodes ?? 0} node(s), ${data.links ?? 0} link(s).${unsupported}`;
-  void (unsupported ? vscode.window.showWarningMessage(message, ...(offerStart ? [start] : [])) : vscode.window.showInformationMessage(message, ...(offerStart ? [start] : []))).then(
-    (choice) => {
-      if (choice === start) void vscode.commands.executeCommand('labAgent.startLab', { uri: lab.uri.toString() });
-    },
-  );
+  void (
+    unsupported
+      ? vscode.window.showWarningMessage(message, ...(offerStart ? [start] : []))
+      : vscode.window.showInformationMessage(message, ...(offerStart ? [start] : []))
+  ).then((choice) => {
+    if (choice === start) void vscode.commands.executeCommand('labAgent.startLab', { uri: lab.uri.toString() });
+  });
   return data;
 }
 
@@ -104,11 +116,22 @@ async function chooseDirection(services: Services, lab: LabContext, arg: unknown
   if (given !== undefined) return given;
   const caps = services.session.capabilities;
   const items = [
-    { label: '$(cloud-upload) Push to the emulator', detail: 'Change the live lab to match the document (to_emu).', direction: 'to_emu' as const },
-    { label: '$(cloud-download) Pull from the emulator', detail: 'Update the document from the live lab (from_emu); you review the edit.', direction: 'from_emu' as const },
+    {
+      label: '$(cloud-upload) Push to the emulator',
+      detail: 'Change the live lab to match the document (to_emu).',
+      direction: 'to_emu' as const,
+    },
+    {
+      label: '$(cloud-download) Pull from the emulator',
+      detail: 'Update the document from the live lab (from_emu); you review the edit.',
+      direction: 'from_emu' as const,
+    },
   ].filter((i) => isLabActionAllowed(caps, i.direction === 'to_emu' ? 'reconcileToEmu' : 'reconcileFromEmu', lab.mode));
   if (items.length === 0) allowedClient(services.session, 'reconcileToEmu', lab); // throws the reason
-  const picked = await vscode.window.showQuickPick(items, { title: `Reconcile ${lab.name}`, placeHolder: 'Which way?' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Reconcile ${lab.name}`,
+    placeHolder: 'Which way?',
+  });
   if (picked === undefined) throw new PromptCancelled();
   return picked.direction;
 }
@@ -119,7 +142,11 @@ async function choosePrune(arg: unknown, lab: LabContext): Promise<boolean> {
   const picked = await vscode.window.showQuickPick(
     [
       { label: 'Keep extra objects', detail: 'Nodes, networks and links only the emulator has stay.', prune: false },
-      { label: 'Delete extra objects (prune)', detail: 'Nodes, networks and links the document does not have are deleted.', prune: true },
+      {
+        label: 'Delete extra objects (prune)',
+        detail: 'Nodes, networks and links the document does not have are deleted.',
+        prune: true,
+      },
     ],
     { title: `Push ${lab.name} to the emulator`, placeHolder: 'What about objects that are not in the document?' },
   );
@@ -127,11 +154,22 @@ async function choosePrune(arg: unknown, lab: LabContext): Promise<boolean> {
   return picked.prune;
 }
 
-export async function pushLab(services: Services, lab: LabContext, options: { prune: boolean; planIdentity?: string }): Promise<ReconcileData> {
+export async function pushLab(
+  services: Services,
+  lab: LabContext,
+  options: { prune: boolean; planIdentity?: string },
+): Promise<ReconcileData> {
   const client = allowedClient(services.session, 'reconcileToEmu', lab);
   const payload = await projectPayload(lab);
-  const request = { ...payload, direction: 'to_emu', prune: options.prune, ...(options.planIdentity ? { plan_identity: options.planIdentity } : {}) };
-  const data = await withCancellableProgress(`Pushing ${lab.name} to the emulator…`, (signal) => client.reconcileProject(request, { signal }));
+  const request = {
+    ...payload,
+    direction: 'to_emu',
+    prune: options.prune,
+    ...(options.planIdentity ? { plan_identity: options.planIdentity } : {}),
+  };
+  const data = await withCancellableProgress(`Pushing ${lab.name} to the emulator…`, (signal) =>
+    client.reconcileProject(request, { signal }),
+  );
   await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
   services.labStateChanged(lab.uri);
   const what = data.changed === false ? 'nothing to change' : planSummaryLine(data.summary);
@@ -148,9 +186,15 @@ async function pullLab(services: Services, lab: LabContext): Promise<ReconcileDa
   );
   await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
   services.labStateChanged(lab.uri);
-  const outcome = await applyPulledContent(lab.uri, { yaml: data.yaml, files: data.files }, `Pull ${lab.name} from the emulator`);
-  for (const name of outcome.refused) services.log.warn(`Pull ${lab.name}: ignored file ${JSON.stringify(name)}: outside the lab's folder`);
-  if (!outcome.applied) throw new Error(`The pulled changes of ${lab.name} could not be applied to the workspace (is a file read-only?).`);
+  const outcome = await applyPulledContent(
+    lab.uri,
+    { yaml: data.yaml, files: data.files },
+    `Pull ${lab.name} from the emulator`,
+  );
+  for (const name of outcome.refused)
+    services.log.warn(`Pull ${lab.name}: ignored file ${JSON.stringify(name)}: outside the lab's folder`);
+  if (!outcome.applied)
+    throw new Error(`The pulled changes of ${lab.name} could not be applied to the workspace (is a file read-only?).`);
   if (outcome.changed.length === 0) {
     void vscode.window.showInformationMessage(`${lab.name} already matches the emulator.`);
     return data;
@@ -158,7 +202,8 @@ async function pullLab(services: Services, lab: LabContext): Promise<ReconcileDa
   await vscode.window.showTextDocument(lab.uri, { preview: false });
   const review = 'Review Changes';
   const save = 'Save All';
-  const refused = outcome.refused.length > 0 ? ` ${outcome.refused.length} file(s) outside the lab's folder were ignored.` : '';
+  const refused =
+    outcome.refused.length > 0 ? ` ${outcome.refused.length} file(s) outside the lab's folder were ignored.` : '';
   void vscode.window
     .showInformationMessage(
       `Pulled ${lab.name} from the emulator: ${outcome.changed.length} file(s) updated and not saved yet. Review, then save (Undo reverts).${refused}`,
@@ -192,7 +237,11 @@ async function destroyLab(services: Services, arg: unknown): Promise<unknown> {
     const keep = 'Destroy, Keep Node Disks';
     const choice = await vscode.window.showWarningMessage(
       `Destroy ${lab.name} on the emulator?`,
-      { modal: true, detail: 'Deletes the lab, its nodes, networks and links. "Destroy" also wipes the nodes\' disks; the lab file stays.' },
+      {
+        modal: true,
+        detail:
+          'Deletes the lab, its nodes, networks and links. "Destroy" also wipes the nodes\' disks; the lab file stays.',
+      },
       destroy,
       keep,
     );
@@ -214,8 +263,12 @@ export function registerProjectCommands(services: Services): vscode.Disposable[]
     registerGuarded(services, ProjectCommand.validate, 'Validate', (arg) => validateLab(services, arg)),
     registerGuarded(services, ProjectCommand.deploy, 'Deploy', (arg) => deployLab(services, arg)),
     registerGuarded(services, ProjectCommand.reconcile, 'Reconcile', (arg) => reconcileLab(services, arg)),
-    registerGuarded(services, ProjectCommand.push, 'Push to the emulator', (arg) => reconcileLab(services, arg, 'to_emu')),
-    registerGuarded(services, ProjectCommand.pull, 'Pull from the emulator', (arg) => reconcileLab(services, arg, 'from_emu')),
+    registerGuarded(services, ProjectCommand.push, 'Push to the emulator', (arg) =>
+      reconcileLab(services, arg, 'to_emu'),
+    ),
+    registerGuarded(services, ProjectCommand.pull, 'Pull from the emulator', (arg) =>
+      reconcileLab(services, arg, 'from_emu'),
+    ),
     registerGuarded(services, ProjectCommand.destroy, 'Destroy', (arg) => destroyLab(services, arg)),
   ];
 }

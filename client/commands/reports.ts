@@ -33,11 +33,15 @@ export class Reports implements vscode.Disposable {
 
   register(): vscode.Disposable[] {
     return [
-      registerGuarded(this.services, ReportCommand.status, 'Lab status', async (arg) => this.status((await resolveLab(arg)).lab)),
+      registerGuarded(this.services, ReportCommand.status, 'Lab status', async (arg) =>
+        this.status((await resolveLab(arg)).lab),
+      ),
       registerGuarded(this.services, ReportCommand.inspect, 'Inspect', async (arg) =>
         this.inspect((await resolveLab(arg)).lab, booleanArg(fieldOf(arg, 'refresh')) ?? false),
       ),
-      registerGuarded(this.services, ReportCommand.open, 'Open lab', async (arg) => this.open((await resolveLab(arg)).lab, arg)),
+      registerGuarded(this.services, ReportCommand.open, 'Open lab', async (arg) =>
+        this.open((await resolveLab(arg)).lab, arg),
+      ),
       registerGuarded(this.services, ReportCommand.refresh, 'Refresh', (arg) => this.refresh(arg)),
     ];
   }
@@ -60,14 +64,18 @@ export class Reports implements vscode.Disposable {
   async inspect(lab: LabContext, refresh: boolean): Promise<InspectionData> {
     const client = allowedClient(this.services.session, 'inspect', lab);
     const payload = refresh ? { ...observationPayload(lab), refresh: true } : observationPayload(lab);
-    const data = await withCancellableProgress(`Inspecting ${lab.name}…`, (signal) => client.inspectProject(payload, { signal }));
+    const data = await withCancellableProgress(`Inspecting ${lab.name}…`, (signal) =>
+      client.inspectProject(payload, { signal }),
+    );
     await this.showReport(lab, 'inspect', renderInspection(data, lab.name));
     return data;
   }
 
   async open(lab: LabContext, arg?: unknown): Promise<OpenData> {
     const client = allowedClient(this.services.session, 'open', lab);
-    const data = await withCancellableProgress(`Opening ${lab.name}…`, (signal) => client.openProject(observationPayload(lab), { signal }));
+    const data = await withCancellableProgress(`Opening ${lab.name}…`, (signal) =>
+      client.openProject(observationPayload(lab), { signal }),
+    );
     await this.showReport(lab, 'open', renderOpen(data, lab.name));
     const url = data.url;
     if (typeof url === 'string' && /^https?:\/\//i.test(url) && fieldOf(arg, 'quiet') !== true) {

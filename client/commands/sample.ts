@@ -15,7 +15,9 @@ async function listFiles(root: vscode.Uri, prefix: string[] = []): Promise<strin
   const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(root, ...prefix));
   const nested = await Promise.all(
     entries.map(([name, type]) =>
-      type === vscode.FileType.Directory ? listFiles(root, [...prefix, name]) : Promise.resolve(type === vscode.FileType.File ? [[...prefix, name]] : []),
+      type === vscode.FileType.Directory
+        ? listFiles(root, [...prefix, name])
+        : Promise.resolve(type === vscode.FileType.File ? [[...prefix, name]] : []),
     ),
   );
   return nested.flat();
@@ -23,15 +25,21 @@ async function listFiles(root: vscode.Uri, prefix: string[] = []): Promise<strin
 
 async function openSample(context: vscode.ExtensionContext): Promise<string> {
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (folder === undefined) throw new Error('Open a folder first: the sample lab is copied into the workspace so that it can be deployed.');
+  if (folder === undefined)
+    throw new Error('Open a folder first: the sample lab is copied into the workspace so that it can be deployed.');
   const source = vscode.Uri.joinPath(context.extensionUri, 'samples');
   const target = vscode.Uri.joinPath(folder.uri, 'samples');
   const files = await listFiles(source);
-  if (!files.some((f) => f.length === 1 && f[0] === SAMPLE_LAB)) throw new Error(`The extension ships no samples/${SAMPLE_LAB}.`);
+  if (!files.some((f) => f.length === 1 && f[0] === SAMPLE_LAB))
+    throw new Error(`The extension ships no samples/${SAMPLE_LAB}.`);
   const edit = new vscode.WorkspaceEdit();
   for (const segments of files) {
     const contents = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(source, ...segments));
-    edit.createFile(vscode.Uri.joinPath(target, ...segments), { contents, ignoreIfExists: true }, { needsConfirmation: false, label: 'Copy the sample labs' });
+    edit.createFile(
+      vscode.Uri.joinPath(target, ...segments),
+      { contents, ignoreIfExists: true },
+      { needsConfirmation: false, label: 'Copy the sample labs' },
+    );
   }
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not copy the samples into ${target.fsPath}.`);
   const lab = vscode.Uri.joinPath(target, SAMPLE_LAB);

@@ -107,7 +107,13 @@ export class Session implements vscode.Disposable {
       const ca = await readCaFile(settings.caFile);
       const pin = args.pin ?? (settings.pin !== '' ? settings.pin : undefined);
       this.setInfo({ state: 'connecting', baseUrl, username });
-      const { token, trust } = await this.authenticate(baseUrl, username, password, { ca, pin }, args.pin === undefined);
+      const { token, trust } = await this.authenticate(
+        baseUrl,
+        username,
+        password,
+        { ca, pin },
+        args.pin === undefined,
+      );
       await this.secrets.store(tokenSecretKey(baseUrl), token);
       await this.rememberSettings(baseUrl, username, args.pin !== undefined ? trust.pin : undefined);
       await this.useConnection(baseUrl, username, token, trust);
@@ -274,11 +280,22 @@ export class Session implements vscode.Disposable {
         await client.close();
       }
     }
-    throw new AgentError('tls_untrusted', `The certificate of ${baseUrl} kept changing while connecting. Try again.`, 'login');
+    throw new AgentError(
+      'tls_untrusted',
+      `The certificate of ${baseUrl} kept changing while connecting. Try again.`,
+      'login',
+    );
   }
 
-  private async useConnection(baseUrl: string, username: string, token: string, trust: Trust, existing?: AgentClient): Promise<void> {
-    const client = existing ?? new AgentClient({ baseUrl, token, ...trust }, { reauthenticate: () => this.reauthenticate() });
+  private async useConnection(
+    baseUrl: string,
+    username: string,
+    token: string,
+    trust: Trust,
+    existing?: AgentClient,
+  ): Promise<void> {
+    const client =
+      existing ?? new AgentClient({ baseUrl, token, ...trust }, { reauthenticate: () => this.reauthenticate() });
     const previous = this.connection;
     this.connection = { client, baseUrl, username, trust };
     if (previous !== undefined && previous.client !== client) await previous.client.close();
@@ -312,7 +329,10 @@ export class Session implements vscode.Disposable {
     if (described.kind === 'session') {
       await this.secrets.delete(tokenSecretKey(baseUrl));
       this.setInfo({ state: 'loggedOut', baseUrl });
-      const choice = await vscode.window.showInformationMessage(`Your Lab Agent session at ${baseUrl} has ended.`, 'Log In');
+      const choice = await vscode.window.showInformationMessage(
+        `Your Lab Agent session at ${baseUrl} has ended.`,
+        'Log In',
+      );
       if (choice === 'Log In') await this.login({ url: baseUrl, username: username || undefined });
       return;
     }
@@ -401,7 +421,12 @@ async function askUsername(current: string): Promise<string> {
 }
 
 async function askPassword(prompt: string): Promise<string> {
-  const value = await vscode.window.showInputBox({ title: 'Lab Agent: Log In (3/3)', prompt, password: true, ignoreFocusOut: true });
+  const value = await vscode.window.showInputBox({
+    title: 'Lab Agent: Log In (3/3)',
+    prompt,
+    password: true,
+    ignoreFocusOut: true,
+  });
   if (value === undefined) throw new LoginCancelled();
   return value;
 }

@@ -30,7 +30,10 @@ export function provisionedOnly(): boolean {
 }
 
 /** Settings are written to the user settings: they describe the user's agent, not the workspace. */
-export async function updateSetting(key: 'agentUrl' | 'username' | 'tls.pin' | 'templates.provisionedOnly', value: unknown): Promise<void> {
+export async function updateSetting(
+  key: 'agentUrl' | 'username' | 'tls.pin' | 'templates.provisionedOnly',
+  value: unknown,
+): Promise<void> {
   const c = vscode.workspace.getConfiguration(SECTION);
   if (c.get(key) === value) return;
   await c.update(key, value, vscode.ConfigurationTarget.Global);
@@ -52,10 +55,14 @@ export async function readCaFile(caFile: string): Promise<string | undefined> {
   try {
     pem = await readFile(resolved, 'utf8');
   } catch (err) {
-    throw new Error(`Cannot read the CA file of setting labAgent.tls.caFile (${resolved}): ${(err as Error).message}. Fix the path or clear the setting.`);
+    throw new Error(
+      `Cannot read the CA file of setting labAgent.tls.caFile (${resolved}): ${(err as Error).message}. Fix the path or clear the setting.`,
+    );
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new Error(`The file ${resolved} (setting labAgent.tls.caFile) holds no PEM certificate. Point the setting at a PEM file, or clear it.`);
+    throw new Error(
+      `The file ${resolved} (setting labAgent.tls.caFile) holds no PEM certificate. Point the setting at a PEM file, or clear it.`,
+    );
   }
   return pem;
 }

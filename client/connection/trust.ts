@@ -21,7 +21,12 @@ async function fetchCertificate(baseUrl: string, log: Log): Promise<ServerCertif
 }
 
 function certificateDetail(cert: ServerCertificate): string {
-  return [`SHA-256 fingerprint:\n${cert.fingerprint}`, `Subject: ${cert.subject}`, `Issuer: ${cert.issuer}`, `Valid until: ${cert.validTo}`].join('\n\n');
+  return [
+    `SHA-256 fingerprint:\n${cert.fingerprint}`,
+    `Subject: ${cert.subject}`,
+    `Issuer: ${cert.issuer}`,
+    `Valid until: ${cert.validTo}`,
+  ].join('\n\n');
 }
 
 /** Asks whether to trust the agent's certificate; returns the stored pin, or undefined when declined. */
@@ -66,7 +71,7 @@ export async function askToRepin(baseUrl: string, pinned: string, log: Log): Pro
         `Pinned fingerprint:\n${pinned}\n\nPresented fingerprint:\n${cert.fingerprint}\n\n` +
         `Subject: ${cert.subject}\nIssuer: ${cert.issuer}\nValid until: ${cert.validTo}\n\n` +
         'Someone may be intercepting the connection, or the agent got a new certificate. ' +
-        'Re-pin only if you know why it changed (for example, you regenerated the agent\'s certificate).',
+        "Re-pin only if you know why it changed (for example, you regenerated the agent's certificate).",
     },
     repin,
   );

@@ -12,7 +12,14 @@ import { registerGuarded } from '../commands/guard';
 import { isLabActionAllowed } from '../model/capabilities';
 import { fieldOf, nodeListOf, stringArg, targetOfArg } from '../model/commandArgs';
 import { allowedClient } from '../project/gate';
-import { consolePayload, observationPayload, PromptCancelled, resolveLab, resolveNode, type LabContext } from '../project/labContext';
+import {
+  consolePayload,
+  observationPayload,
+  PromptCancelled,
+  resolveLab,
+  resolveNode,
+  type LabContext,
+} from '../project/labContext';
 import { withCancellableProgress } from '../project/progress';
 import type { Services } from '../services';
 
@@ -68,9 +75,16 @@ class ConsoleExec {
     const node = await resolveNode(lab, given, 'Run a command on which node?');
     const command = await askCommand(arg, `${lab.name}/${node}`);
     const timeout = timeoutOf(arg);
-    const payload = await consolePayload(lab, { node, command, ...(timeout !== undefined ? { timeout_ms: timeout } : {}) });
+    const payload = await consolePayload(lab, {
+      node,
+      command,
+      ...(timeout !== undefined ? { timeout_ms: timeout } : {}),
+    });
     const data = await withCancellableProgress(`Running "${command}" on ${lab.name}/${node}…`, (signal) =>
-      client.execConsole(payload, { signal, ...(timeout !== undefined ? { timeoutMs: timeout + CALL_MARGIN_MS } : {}) }),
+      client.execConsole(payload, {
+        signal,
+        ...(timeout !== undefined ? { timeoutMs: timeout + CALL_MARGIN_MS } : {}),
+      }),
     );
     this.printResult(lab, { ...data, node: data.node ?? node, command: data.command ?? command }, true);
     this.output().show(true);
@@ -80,18 +94,31 @@ class ConsoleExec {
   async many(arg: unknown, selection?: unknown): Promise<ConsoleExecManyData> {
     const { lab } = await resolveLab(arg);
     const client = allowedClient(this.services.session, 'consoleExec', lab);
-    const nodes = nodeListOf(fieldOf(arg, 'nodes')) ?? selectedNodes(lab, selection) ?? (await this.pickNodes(client, lab));
+    const nodes =
+      nodeListOf(fieldOf(arg, 'nodes')) ?? selectedNodes(lab, selection) ?? (await this.pickNodes(client, lab));
     const command = await askCommand(arg, `${nodes.length} node(s) of ${lab.name}`);
     const timeout = timeoutOf(arg);
     const payload = await consolePayload(lab, {
       targets: nodes.map((node) => ({ node, command })),
       ...(timeout !== undefined ? { timeout_ms: timeout } : {}),
     });
-    const data = await withCancellableProgress(`Running "${command}" on ${nodes.length} node(s) of ${lab.name}…`, (signal) =>
-      client.execConsoleMany(payload, { signal, ...(timeout !== undefined ? { timeoutMs: timeout + CALL_MARGIN_MS } : {}) }),
+    const data = await withCancellableProgress(
+      `Running "${command}" on ${nodes.length} node(s) of ${lab.name}…`,
+      (signal) =>
+        client.execConsoleMany(payload, {
+          signal,
+          ...(timeout !== undefined ? { timeoutMs: timeout + CALL_MARGIN_MS } : {}),
+        }),
     );
     const results = data.results ?? [];
-    results.forEach((r, i) => this.printResult(lab, { ...r, node: r.node ?? nodes[i], command: r.command ?? command }, r.ok === true, r.error ?? r.code));
+    results.forEach((r, i) =>
+      this.printResult(
+        lab,
+        { ...r, node: r.node ?? nodes[i], command: r.command ?? command },
+        r.ok === true,
+        r.error ?? r.code,
+      ),
+    );
     this.output().show(true);
     const failed = results.filter((r) => r.ok !== true).length;
     const text = `Ran "${command}" on ${results.length} node(s) of ${lab.name}: ${results.length - failed} succeeded${failed > 0 ? `, ${failed} failed` : ''}.`;
@@ -107,12 +134,20 @@ class ConsoleExec {
       const data = await client.listProjectConsoles(observationPayload(lab));
       items = (data.consoles ?? [])
         .filter((c): c is typeof c & { node: string } => typeof c.node === 'string' && c.node !== '')
-        .map((c) => ({ label: c.node, description: [c.console_type, c.state].filter(Boolean).join(' · '), picked: c.state === 'running' }));
+        .map((c) => ({
+          label: c.node,
+          description: [c.console_type, c.state].filter(Boolean).join(' · '),
+          picked: c.state === 'running',
+        }));
     } else {
       items = lab.doc.nodes.map((n) => ({ label: n.name, description: n.resolved.template, picked: true }));
     }
     if (items.length === 0) throw new Error(`${lab.name} has no node consoles. Deploy and start the lab first.`);
-    const picked = await vscode.window.showQuickPick(items, { title: `Run a command on nodes of ${lab.name}`, canPickMany: true, placeHolder: 'Pick the nodes' });
+    const picked = await vscode.window.showQuickPick(items, {
+      title: `Run a command on nodes of ${lab.name}`,
+      canPickMany: true,
+      placeHolder: 'Pick the nodes',
+    });
     if (picked === undefined || picked.length === 0) throw new PromptCancelled();
     return picked.map((p) => p.label);
   }
@@ -127,7 +162,10 @@ function selectedNodes(lab: LabContext, selection: unknown): string[] | undefine
   if (!Array.isArray(selection)) return undefined;
   const nodes = selection
     .map((item) => targetOfArg(item))
-    .filter((t): t is { uri: string; node: string } => t !== undefined && t.node !== undefined && t.uri === lab.uri.toString())
+    .filter(
+      (t): t is { uri: string; node: string } =>
+        t !== undefined && t.node !== undefined && t.uri === lab.uri.toString(),
+    )
     .map((t) => t.node);
   return nodes.length > 1 ? nodes : undefined;
 }
@@ -137,6 +175,8 @@ export function registerConsoleExec(services: Services): vscode.Disposable[] {
   return [
     exec,
     registerGuarded(services, ConsoleExecCommand.one, 'Run console command', (arg) => exec.one(arg)),
-    registerGuarded(services, ConsoleExecCommand.many, 'Run console command on nodes', (arg, selection) => exec.many(arg, selection)),
+    registerGuarded(services, ConsoleExecCommand.many, 'Run console command on nodes', (arg, selection) =>
+      exec.many(arg, selection),
+    ),
   ];
 }

@@ -51,7 +51,9 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
 /** Where plans and reports go: the editor group already showing one, else beside the current editor. */
 function generatedDocumentsColumn(): vscode.ViewColumn {
   const group = vscode.window.tabGroups.all.find((g) =>
-    g.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme.startsWith(GENERATED_SCHEME_PREFIX)),
+    g.tabs.some(
+      (tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.scheme.startsWith(GENERATED_SCHEME_PREFIX),
+    ),
   );
   return group?.viewColumn ?? vscode.ViewColumn.Beside;
 }

@@ -16,7 +16,8 @@ export function parseAgentUrlInput(input: string): ParsedAgentUrl {
     return { problem: `"${trimmed}" is not a URL; expected something like ${DEFAULT_AGENT_URL}` };
   }
   if (url.protocol !== 'https:') return { problem: `The agent is reached over HTTPS only: use https://${url.host}` };
-  if (url.username !== '' || url.password !== '') return { problem: 'Leave user name and password out of the URL; you are asked for them next.' };
+  if (url.username !== '' || url.password !== '')
+    return { problem: 'Leave user name and password out of the URL; you are asked for them next.' };
   if (url.search !== '' || url.hash !== '') return { problem: 'The agent URL takes no query or fragment.' };
   const path = url.pathname.replace(/\/+$/, '');
   return { url: `${url.protocol}//${url.host}${path}` };

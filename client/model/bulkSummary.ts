@@ -34,7 +34,10 @@ export function summarizeBulk(result: Partial<BulkResult>, action: ExecAction, t
   const requested = count(result.requested);
   const nodes = `${requested} node${requested === 1 ? '' : 's'}`;
   const detail = parts.length > 0 ? parts.join(', ') : 'nothing to do';
-  const hint = failed > 0 ? ` The emulator refused ${failed === 1 ? 'one node' : 'some nodes'}; check their templates and images.` : '';
+  const hint =
+    failed > 0
+      ? ` The emulator refused ${failed === 1 ? 'one node' : 'some nodes'}; check their templates and images.`
+      : '';
   const text = `${VERB[action]} ${target}: ${nodes} requested; ${detail}.${hint}`;
 
   const succeeded = requested - failed - invalid;

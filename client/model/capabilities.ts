@@ -27,8 +27,21 @@ export type LabAction =
   | 'consoleAttach';
 
 export const LAB_ACTIONS: readonly LabAction[] = [
-  'validate', 'plan', 'deploy', 'reconcileToEmu', 'reconcileFromEmu', 'destroy', 'status', 'inspect',
-  'open', 'consoles', 'start', 'stop', 'wipe', 'consoleExec', 'consoleAttach',
+  'validate',
+  'plan',
+  'deploy',
+  'reconcileToEmu',
+  'reconcileFromEmu',
+  'destroy',
+  'status',
+  'inspect',
+  'open',
+  'consoles',
+  'start',
+  'stop',
+  'wipe',
+  'consoleExec',
+  'consoleAttach',
 ];
 
 /** Project modes of decisions §6: a lab deployed from its document, or an import copy. */
@@ -48,7 +61,11 @@ const REQUIREMENTS: Record<LabAction, Requirement> = {
   validate: { feature: 'validate', verb: 'validate labs' },
   plan: { feature: 'plan', verb: 'plan labs' },
   deploy: { feature: 'deploy', mode: ['topology_mutation'], verb: 'deploy labs' },
-  reconcileToEmu: { feature: 'reconcile', mode: ['reconcile', 'topology_mutation'], verb: 'push changes to the emulator' },
+  reconcileToEmu: {
+    feature: 'reconcile',
+    mode: ['reconcile', 'topology_mutation'],
+    verb: 'push changes to the emulator',
+  },
   reconcileFromEmu: { feature: 'reconcile', mode: ['reconcile'], verb: 'pull changes from the emulator' },
   destroy: { feature: 'destroy', mode: ['destroy'], verb: 'destroy labs' },
   status: { feature: 'status', verb: 'show lab status' },
@@ -75,7 +92,8 @@ export function labActionDenial(
   }
   if (need.mode === undefined && need.lifecycle === undefined) return undefined;
   const modeCaps = caps.projectModes?.[mode];
-  if (modeCaps === undefined) return `This agent does not support ${mode} labs, so it cannot ${need.verb} for this one.`;
+  if (modeCaps === undefined)
+    return `This agent does not support ${mode} labs, so it cannot ${need.verb} for this one.`;
   const missing = need.mode?.find((flag) => modeCaps[flag] !== true);
   if (missing !== undefined) {
     return `This agent does not allow you to ${need.verb} for ${mode} labs (projectModes.${mode}.${missing} is off).`;
@@ -93,7 +111,9 @@ export function isLabActionAllowed(caps: CapabilitiesData | undefined, action: L
 /** Why importing is not allowed, or undefined when it is. */
 export function importDenial(caps: CapabilitiesData | undefined): string | undefined {
   if (caps === undefined) return 'Log in to the Lab Agent to import labs.';
-  return caps.features?.import === true ? undefined : 'This agent does not allow importing labs (its capability "import" is off).';
+  return caps.features?.import === true
+    ? undefined
+    : 'This agent does not allow importing labs (its capability "import" is off).';
 }
 
 /**

@@ -11,7 +11,8 @@ const byText = (a: string, b: string): number => a.localeCompare(b, undefined, {
 
 export function templateRows(data: TemplatesData, provisionedOnly: boolean): TreeRow<TemplateRowData>[] {
   const templates = (data.templates ?? []).filter(
-    (t): t is typeof t & { id: string } => typeof t.id === 'string' && t.id !== '' && (!provisionedOnly || t.provisioned === true),
+    (t): t is typeof t & { id: string } =>
+      typeof t.id === 'string' && t.id !== '' && (!provisionedOnly || t.provisioned === true),
   );
   return templates
     .sort((a, b) => byText(a.id, b.id))
@@ -20,8 +21,14 @@ export function templateRows(data: TemplatesData, provisionedOnly: boolean): Tre
       const tooltipLines = [
         t.description ? `${t.description} (${t.id})` : t.id,
         t.type ? `Type: ${t.type}` : undefined,
-        provisioned ? 'Provisioned: images are installed on the emulator.' : 'Not provisioned: no image installed, nodes cannot start.',
-        t.configSupported === true ? 'Startup configs: supported' : t.configSupported === false ? 'Startup configs: not supported' : undefined,
+        provisioned
+          ? 'Provisioned: images are installed on the emulator.'
+          : 'Not provisioned: no image installed, nodes cannot start.',
+        t.configSupported === true
+          ? 'Startup configs: supported'
+          : t.configSupported === false
+            ? 'Startup configs: not supported'
+            : undefined,
       ];
       return {
         id: `template:${t.id}`,
@@ -40,7 +47,9 @@ export function templateRows(data: TemplatesData, provisionedOnly: boolean): Tre
 /** The children of an expanded template: its images (with availability) and its attributes. */
 export function templateDetailRows(detail: TemplateDetail): TreeRow<TemplateRowData>[] {
   const id = detail.id ?? '?';
-  const images = (detail.images ?? []).filter((i): i is { id: string; available?: boolean } => typeof i.id === 'string');
+  const images = (detail.images ?? []).filter(
+    (i): i is { id: string; available?: boolean } => typeof i.id === 'string',
+  );
   const attributes = detail.attributes ?? [];
   const imageRows: TreeRow<TemplateRowData>[] = images.map((image) => {
     const available = image.available === true;
@@ -48,7 +57,9 @@ export function templateDetailRows(detail: TemplateDetail): TreeRow<TemplateRowD
     return {
       id: `template:${id}:image:${image.id}`,
       label: image.id,
-      description: [available ? 'available' : 'not available', isDefault ? 'default' : undefined].filter(Boolean).join(' · '),
+      description: [available ? 'available' : 'not available', isDefault ? 'default' : undefined]
+        .filter(Boolean)
+        .join(' · '),
       tooltip: available ? `Image ${image.id} is installed.` : `Image ${image.id} is not installed on the emulator.`,
       icon: available ? 'check' : 'error',
       iconColor: available ? 'testing.iconPassed' : 'testing.iconFailed',
@@ -71,7 +82,12 @@ export function templateDetailRows(detail: TemplateDetail): TreeRow<TemplateRowD
       data: {},
     };
   });
-  const group = (key: string, label: string, icon: string, children: TreeRow<TemplateRowData>[]): TreeRow<TemplateRowData> => ({
+  const group = (
+    key: string,
+    label: string,
+    icon: string,
+    children: TreeRow<TemplateRowData>[],
+  ): TreeRow<TemplateRowData> => ({
     id: `template:${id}:${key}`,
     label,
     description: children.length === 0 ? 'none' : String(children.length),
@@ -80,7 +96,10 @@ export function templateDetailRows(detail: TemplateDetail): TreeRow<TemplateRowD
     children,
     data: {},
   });
-  return [group('images', 'Images', 'file-binary', imageRows), group('attributes', 'Attributes', 'list-tree', attributeRows)];
+  return [
+    group('images', 'Images', 'file-binary', imageRows),
+    group('attributes', 'Attributes', 'list-tree', attributeRows),
+  ];
 }
 
 export function networkTypeRows(data: NetworkTypesData): TreeRow[] {
@@ -91,7 +110,9 @@ export function networkTypeRows(data: NetworkTypesData): TreeRow[] {
       return {
         id: `networkType:${t.id}`,
         label: t.label && t.label !== t.id ? t.label : t.id,
-        description: [t.label && t.label !== t.id ? t.id : undefined, supported ? undefined : 'not supported'].filter(Boolean).join(' · '),
+        description: [t.label && t.label !== t.id ? t.id : undefined, supported ? undefined : 'not supported']
+          .filter(Boolean)
+          .join(' · '),
         tooltip: `Network type ${t.id}${supported ? '' : ' (not supported by this emulator)'}${t.icon ? `\nIcon: ${t.icon}` : ''}`,
         icon: supported ? 'type-hierarchy-sub' : 'circle-slash',
         iconColor: supported ? undefined : 'disabledForeground',

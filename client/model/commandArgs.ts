@@ -12,7 +12,9 @@ export interface CommandTarget {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /** A non-empty string, or undefined. */
@@ -24,7 +26,13 @@ export function stringArg(value: unknown): string | undefined {
 function uriString(value: unknown): string | undefined {
   if (typeof value === 'string') return stringArg(value);
   const r = record(value);
-  if (r && typeof r.scheme === 'string' && typeof r.path === 'string' && typeof r.toString === 'function' && r.toString !== Object.prototype.toString) {
+  if (
+    r &&
+    typeof r.scheme === 'string' &&
+    typeof r.path === 'string' &&
+    typeof r.toString === 'function' &&
+    r.toString !== Object.prototype.toString
+  ) {
     return stringArg(String(r.toString()));
   }
   return undefined;

@@ -73,7 +73,8 @@ export function describeError(err: unknown): DescribedError {
   if (code === 'aborted' || (err instanceof Error && err.name === 'AbortError')) {
     return { kind: 'cancelled', code: code ?? 'aborted', message: 'Cancelled.' };
   }
-  const kind: ErrorKind = code && SESSION_CODES.has(code) ? 'session' : code && TRUST_CODES.has(code) ? 'trust' : 'other';
+  const kind: ErrorKind =
+    code && SESSION_CODES.has(code) ? 'session' : code && TRUST_CODES.has(code) ? 'trust' : 'other';
   if (code === undefined) return { kind, message: text };
   if (OWN_MESSAGE.has(code)) return { kind, code, message: text };
   if (FIXED[code] !== undefined) return { kind, code, message: FIXED[code] };

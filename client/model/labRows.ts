@@ -38,10 +38,25 @@ export interface LabRowData {
 
 const TRANSITIONAL = new Set(['starting', 'stopping']);
 
-const LAB_ROW_ACTIONS: readonly LabAction[] = ['validate', 'plan', 'deploy', 'reconcileToEmu', 'reconcileFromEmu', 'status', 'inspect', 'open', 'consoles'];
+const LAB_ROW_ACTIONS: readonly LabAction[] = [
+  'validate',
+  'plan',
+  'deploy',
+  'reconcileToEmu',
+  'reconcileFromEmu',
+  'status',
+  'inspect',
+  'open',
+  'consoles',
+];
 const DEPLOYED_LAB_ACTIONS: readonly LabAction[] = ['destroy', 'start', 'stop', 'wipe', 'consoleExec'];
 
-function tokens(kind: string, caps: CapabilitiesData | undefined, mode: ProjectMode, actions: readonly LabAction[]): string {
+function tokens(
+  kind: string,
+  caps: CapabilitiesData | undefined,
+  mode: ProjectMode,
+  actions: readonly LabAction[],
+): string {
   return [kind, ...actions.filter((a) => isLabActionAllowed(caps, a, mode))].join(' ');
 }
 
@@ -115,7 +130,13 @@ export function nodeRows(
     const state = live?.state ?? (deployed ? 'missing' : undefined);
     const template = live?.template ?? declared?.template;
     const stateText =
-      declared === undefined ? `${live?.state ?? '?'} · not in the document` : live !== undefined ? live.state ?? '' : deployed ? 'not deployed' : '';
+      declared === undefined
+        ? `${live?.state ?? '?'} · not in the document`
+        : live !== undefined
+          ? (live.state ?? '')
+          : deployed
+            ? 'not deployed'
+            : '';
     return {
       id: `${lab.uri}#node:${name}`,
       label: name,
@@ -145,8 +166,12 @@ export function nodeRows(
 export function labRow(lab: LabFileInfo, view: LabLiveView, caps: CapabilitiesData | undefined): TreeRow<LabRowData> {
   const deployed = view.status !== undefined && view.status.exists !== false && view.status.state !== 'absent';
   // Starting a lab whose nodes all run (or stopping one whose nodes all stopped) would do nothing.
-  const pointless = new Set<LabAction>(view.status?.state === 'running' ? ['start'] : view.status?.state === 'stopped' ? ['stop'] : []);
-  const actions = deployed ? [...LAB_ROW_ACTIONS, ...DEPLOYED_LAB_ACTIONS.filter((a) => !pointless.has(a))] : LAB_ROW_ACTIONS;
+  const pointless = new Set<LabAction>(
+    view.status?.state === 'running' ? ['start'] : view.status?.state === 'stopped' ? ['stop'] : [],
+  );
+  const actions = deployed
+    ? [...LAB_ROW_ACTIONS, ...DEPLOYED_LAB_ACTIONS.filter((a) => !pointless.has(a))]
+    : LAB_ROW_ACTIONS;
   const children = nodeRows(lab, view, caps);
   const tooltip = [
     `${lab.name} — ${lab.relativePath}`,

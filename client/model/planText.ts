@@ -25,7 +25,8 @@ export function planApplyBlocker(plan: PlanData): string | undefined {
   if (plan.locked === true) return 'The lab is locked in the emulator.';
   if ((plan.blocked?.length ?? 0) > 0) return 'Some actions are blocked; fix them first.';
   if (plan.applicable === false) return 'The agent says this plan cannot be applied.';
-  if (typeof plan.plan_identity !== 'string' || plan.plan_identity === '') return 'The agent sent no plan identity to apply.';
+  if (typeof plan.plan_identity !== 'string' || plan.plan_identity === '')
+    return 'The agent sent no plan identity to apply.';
   if (planChangeCount(plan) === 0) return 'Nothing to change: the emulator already matches the document.';
   return undefined;
 }
@@ -52,7 +53,9 @@ export function renderPlan(plan: PlanData, labName: string, prune: boolean): str
   lines.push(`Plan for ${labName} (${direction === 'from_emu' ? 'emulator → document' : 'document → emulator'})`);
   lines.push(`Lab:     ${plan.lab ?? '(unknown)'}${plan.exists === false ? '  (not deployed yet)' : ''}`);
   if (direction === 'to_emu') {
-    lines.push(`Prune:   ${prune ? 'yes: objects the document does not have are deleted' : 'no: objects only the emulator has are kept'}`);
+    lines.push(
+      `Prune:   ${prune ? 'yes: objects the document does not have are deleted' : 'no: objects only the emulator has are kept'}`,
+    );
   }
   if (plan.locked === true) lines.push(`Locked:  yes${plan.lock !== undefined ? ` (lock ${plan.lock})` : ''}`);
   lines.push(`Summary: ${planSummaryLine(plan.summary)}`);
@@ -79,7 +82,11 @@ export function renderPlan(plan: PlanData, labName: string, prune: boolean): str
 
   lines.push('');
   const blocker = planApplyBlocker(plan);
-  lines.push(blocker === undefined ? 'Apply: run "Lab Agent: Apply This Plan" (editor title ▷).' : `Apply: not possible. ${blocker}`);
+  lines.push(
+    blocker === undefined
+      ? 'Apply: run "Lab Agent: Apply This Plan" (editor title ▷).'
+      : `Apply: not possible. ${blocker}`,
+  );
   if (plan.plan_identity) lines.push(`Plan identity: ${plan.plan_identity}`);
   return `${lines.join('\n')}\n`;
 }

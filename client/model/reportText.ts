@@ -8,7 +8,12 @@ import type { InspectionData, OpenData, ProjectStatusData, ValidateData } from '
 function table(header: string[], rows: (string | number | undefined)[][]): string[] {
   const cells = [header, ...rows.map((r) => r.map((c) => (c === undefined || c === '' ? '-' : String(c))))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
+  return cells.map((r) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function notDeployed(labName: string, lab: string | undefined): string {
@@ -48,10 +53,21 @@ export function renderInspection(data: InspectionData, labName: string): string 
     (n.interfaces ?? []).map((i) => [n.name, i.name, i.index, i.network, i.peer] as (string | number | undefined)[]),
   );
   if (interfaces.length > 0) {
-    lines.push('', 'Interfaces:', ...table(['NODE', 'INTERFACE', 'INDEX', 'NETWORK', 'PEER'], interfaces).map((l) => `  ${l}`));
+    lines.push(
+      '',
+      'Interfaces:',
+      ...table(['NODE', 'INTERFACE', 'INDEX', 'NETWORK', 'PEER'], interfaces).map((l) => `  ${l}`),
+    );
   }
   if ((data.networks ?? []).length > 0) {
-    lines.push('', 'Networks:', ...table(['NETWORK', 'TYPE', 'ID'], (data.networks ?? []).map((n) => [n.name, n.type, n.id])).map((l) => `  ${l}`));
+    lines.push(
+      '',
+      'Networks:',
+      ...table(
+        ['NETWORK', 'TYPE', 'ID'],
+        (data.networks ?? []).map((n) => [n.name, n.type, n.id]),
+      ).map((l) => `  ${l}`),
+    );
   }
   if ((data.links ?? []).length > 0) {
     lines.push('', 'Links:', ...(data.links ?? []).map((l) => `  ${l.a ?? '?'} -- ${l.b ?? '?'}`));
@@ -66,7 +82,10 @@ export function renderOpen(data: OpenData, labName: string): string {
     `Lab: ${data.lab ?? '(unknown)'}`,
     `Web: ${data.url ?? '(the agent gave no address)'}`,
     '',
-    ...table(['NODE', 'ID', 'STATE', 'TEMPLATE', 'CONSOLE'], (data.nodes ?? []).map((n) => [n.name, n.id, n.state, n.template, n.console])),
+    ...table(
+      ['NODE', 'ID', 'STATE', 'TEMPLATE', 'CONSOLE'],
+      (data.nodes ?? []).map((n) => [n.name, n.id, n.state, n.template, n.console]),
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

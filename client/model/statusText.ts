@@ -36,22 +36,46 @@ export function statusView(info: StatusInput, server: ServerStatus | undefined):
   const serverLine = server?.state === 'error' ? `\nEditor features: ${server.message ?? 'not working'}` : '';
   switch (info.state) {
     case 'loggedOut':
-      return { text: '$(debug-disconnect) Lab Agent: Log In', tooltip: `Not logged in${info.problem ? `\n${info.problem}` : ''}\nClick to log in.`, tone: 'normal' };
+      return {
+        text: '$(debug-disconnect) Lab Agent: Log In',
+        tooltip: `Not logged in${info.problem ? `\n${info.problem}` : ''}\nClick to log in.`,
+        tone: 'normal',
+      };
     case 'connecting':
-      return { text: `$(sync~spin) Lab Agent: ${where}`, tooltip: `Connecting to ${info.baseUrl ?? 'the agent'}…`, tone: 'normal' };
+      return {
+        text: `$(sync~spin) Lab Agent: ${where}`,
+        tooltip: `Connecting to ${info.baseUrl ?? 'the agent'}…`,
+        tone: 'normal',
+      };
     case 'expired':
-      return { text: '$(warning) Lab Agent: session expired', tooltip: `${info.problem ?? 'The session expired.'}\nClick to log in again.`, tone: 'warning' };
+      return {
+        text: '$(warning) Lab Agent: session expired',
+        tooltip: `${info.problem ?? 'The session expired.'}\nClick to log in again.`,
+        tone: 'warning',
+      };
     case 'unreachable':
-      return { text: `$(debug-disconnect) Lab Agent: ${where} unreachable`, tooltip: `${info.problem ?? 'The agent did not answer.'}\nClick to reconnect.`, tone: 'warning' };
+      return {
+        text: `$(debug-disconnect) Lab Agent: ${where} unreachable`,
+        tooltip: `${info.problem ?? 'The agent did not answer.'}\nClick to reconnect.`,
+        tone: 'warning',
+      };
     case 'error':
-      return { text: '$(error) Lab Agent: not connected', tooltip: `${info.problem ?? 'The connection failed.'}\nClick for details.`, tone: 'error' };
+      return {
+        text: '$(error) Lab Agent: not connected',
+        tooltip: `${info.problem ?? 'The connection failed.'}\nClick for details.`,
+        tone: 'error',
+      };
     case 'connected': {
       const emu = info.emuReachable === false ? ' $(warning) emulator down' : '';
       const version = info.version ? ` v${info.version}` : '';
       const tooltip = [
         `Connected to ${info.baseUrl ?? where}${info.username ? ` as ${info.username}` : ''}`,
         info.version ? `Agent version ${info.version}` : undefined,
-        info.emuReachable === false ? 'The agent cannot reach the emulator.' : info.emuReachable === true ? 'The emulator is reachable.' : undefined,
+        info.emuReachable === false
+          ? 'The agent cannot reach the emulator.'
+          : info.emuReachable === true
+            ? 'The emulator is reachable.'
+            : undefined,
         info.problem,
       ]
         .filter(Boolean)

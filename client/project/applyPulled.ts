@@ -36,7 +36,11 @@ function wholeRange(doc: vscode.TextDocument): vscode.Range {
 }
 
 /** Builds and applies the edit; `labUri` is the lab document (existing or to create), `label` names the edit in the undo stack. */
-export async function applyPulledContent(labUri: vscode.Uri, content: PulledContent, label: string): Promise<EditOutcome> {
+export async function applyPulledContent(
+  labUri: vscode.Uri,
+  content: PulledContent,
+  label: string,
+): Promise<EditOutcome> {
   const edit = new vscode.WorkspaceEdit();
   const metadata: vscode.WorkspaceEditEntryMetadata = { needsConfirmation: false, label };
   const changed: vscode.Uri[] = [];

@@ -35,7 +35,9 @@ export class PromptCancelled extends Error {
 
 export async function loadLab(uri: vscode.Uri): Promise<LabContext> {
   if (uri.scheme !== 'file') {
-    throw new Error(`Save the lab to a file first: Lab Agent stores the lab's state beside its file (${uri.toString(true)}).`);
+    throw new Error(
+      `Save the lab to a file first: Lab Agent stores the lab's state beside its file (${uri.toString(true)}).`,
+    );
   }
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   let text: string;

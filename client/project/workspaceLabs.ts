@@ -17,6 +17,11 @@ export async function findLabFiles(): Promise<vscode.Uri[]> {
 /** Watches lab files being created, deleted or changed on disk. */
 export function watchLabFiles(onChange: () => void): vscode.Disposable {
   const watcher = vscode.workspace.createFileSystemWatcher(LAB_GLOB);
-  const subscriptions = [watcher, watcher.onDidCreate(onChange), watcher.onDidDelete(onChange), watcher.onDidChange(onChange)];
+  const subscriptions = [
+    watcher,
+    watcher.onDidCreate(onChange),
+    watcher.onDidDelete(onChange),
+    watcher.onDidChange(onChange),
+  ];
   return vscode.Disposable.from(...subscriptions);
 }

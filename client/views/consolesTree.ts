@@ -36,7 +36,11 @@ class ConsolesTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
 
   getTreeItem(row: Row): vscode.TreeItem {
     const attach = row.contextValue?.split(' ').includes('attach')
-      ? { command: LensCommand.openConsole, title: 'Open Console', arguments: [{ uri: row.data.uri, node: row.data.node }] }
+      ? {
+          command: LensCommand.openConsole,
+          title: 'Open Console',
+          arguments: [{ uri: row.data.uri, node: row.data.node }],
+        }
       : undefined;
     return treeItemOf(row, attach);
   }
@@ -69,7 +73,9 @@ class ConsolesTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
       if (children.length === 0) children = [messageRow(`${id}:none`, 'No consoles', 'info', data)];
     } catch (err) {
       if (err instanceof AgentError && err.code === 'lab_not_found') {
-        children = [messageRow(`${id}:absent`, 'Not deployed', 'circle-outline', data, 'Deploy the lab to get consoles.')];
+        children = [
+          messageRow(`${id}:absent`, 'Not deployed', 'circle-outline', data, 'Deploy the lab to get consoles.'),
+        ];
       } else {
         const described = describeError(err);
         if (described.kind === 'session') void session.sessionLost(err);

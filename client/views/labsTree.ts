@@ -74,7 +74,13 @@ class LabsTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
     try {
       lab = await loadLab(uri);
     } catch (err) {
-      const row = messageRow<LabRowData>(`${uri.toString()}#lab`, relativePath, 'warning', { uri: uri.toString() }, describeError(err).message);
+      const row = messageRow<LabRowData>(
+        `${uri.toString()}#lab`,
+        relativePath,
+        'warning',
+        { uri: uri.toString() },
+        describeError(err).message,
+      );
       return { row, settling: false };
     }
     const info: LabFileInfo = {
@@ -112,7 +118,11 @@ class LabsTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
 
 export function registerLabsView(services: Services): vscode.Disposable[] {
   const tree = new LabsTree(services);
-  const view = vscode.window.createTreeView(LabsView.id, { treeDataProvider: tree, canSelectMany: true, showCollapseAll: true });
+  const view = vscode.window.createTreeView(LabsView.id, {
+    treeDataProvider: tree,
+    canSelectMany: true,
+    showCollapseAll: true,
+  });
   tree.view = view;
   return [
     tree,

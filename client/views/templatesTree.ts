@@ -46,7 +46,13 @@ class TemplatesTree implements vscode.TreeDataProvider<Row> {
         const only = provisionedOnly();
         const data = await client.listTemplates(only ? { provisioned: 'true' } : {});
         const rows = templateRows(data, only);
-        this.setMessage(rows.length === 0 ? (only ? 'No provisioned templates. Show all templates from the view title.' : 'The agent has no templates.') : undefined);
+        this.setMessage(
+          rows.length === 0
+            ? only
+              ? 'No provisioned templates. Show all templates from the view title.'
+              : 'The agent has no templates.'
+            : undefined,
+        );
         return rows;
       }
       if (row.data.templateId === undefined) return [];

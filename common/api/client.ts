@@ -90,7 +90,9 @@ export class AgentClient implements OperationMethods {
 
   // ------------------------------------------------------------- operations
 
-  getHealth(options?: CallOptions) { return this.call('getHealth', undefined, options); }
+  getHealth(options?: CallOptions) {
+    return this.call('getHealth', undefined, options);
+  }
   /** On success the client keeps the returned token. */
   async login(request: LoginRequest, options?: CallOptions) {
     const data = await this.call('login', request, options);
@@ -103,30 +105,78 @@ export class AgentClient implements OperationMethods {
     this.token = '';
     return data;
   }
-  getSession(options?: CallOptions) { return this.call('getSession', undefined, options); }
-  getCapabilities(options?: CallOptions) { return this.call('getCapabilities', undefined, options); }
-  listTemplates(query: ListTemplatesQuery = {}, options?: CallOptions) { return this.call('listTemplates', query, options); }
-  getTemplate(request: { id: string }, options?: CallOptions) { return this.call('getTemplate', request, options); }
-  listTemplateImages(request: { id: string }, options?: CallOptions) { return this.call('listTemplateImages', request, options); }
-  listTemplateAttributes(request: { id: string }, options?: CallOptions) { return this.call('listTemplateAttributes', request, options); }
-  listNetworkTypes(options?: CallOptions) { return this.call('listNetworkTypes', undefined, options); }
-  listIcons(options?: CallOptions) { return this.call('listIcons', undefined, options); }
-  completeLinkInterfaces(request: AuthoringPayload, options?: CallOptions) { return this.call('completeLinkInterfaces', request, options); }
-  previewInterfaces(request: AuthoringPayload, options?: CallOptions) { return this.call('previewInterfaces', request, options); }
-  validateProject(request: ProjectPayload, options?: CallOptions) { return this.call('validateProject', request, options); }
-  importProject(request: Req<'importProject'>, options?: CallOptions) { return this.call('importProject', request, options); }
-  planProject(request: ProjectPayload, options?: CallOptions) { return this.call('planProject', request, options); }
-  deployProject(request: ProjectPayload, options?: CallOptions) { return this.call('deployProject', request, options); }
-  reconcileProject(request: ProjectPayload, options?: CallOptions) { return this.call('reconcileProject', request, options); }
-  destroyProject(request: ProjectPayload, options?: CallOptions) { return this.call('destroyProject', request, options); }
-  getProjectStatus(request: ProjectPayload, options?: CallOptions) { return this.call('getProjectStatus', request, options); }
-  inspectProject(request: ProjectPayload, options?: CallOptions) { return this.call('inspectProject', request, options); }
-  openProject(request: ProjectPayload, options?: CallOptions) { return this.call('openProject', request, options); }
-  listProjectConsoles(request: ProjectPayload, options?: CallOptions) { return this.call('listProjectConsoles', request, options); }
-  execProject(request: Req<'execProject'>, options?: CallOptions) { return this.call('execProject', request, options); }
-  execConsole(request: ConsolePayload, options?: CallOptions) { return this.call('execConsole', request, options); }
-  execConsoleMany(request: ConsolePayload, options?: CallOptions) { return this.call('execConsoleMany', request, options); }
-  attachConsole(request: ConsolePayload, options?: CallOptions) { return this.call('attachConsole', request, options); }
+  getSession(options?: CallOptions) {
+    return this.call('getSession', undefined, options);
+  }
+  getCapabilities(options?: CallOptions) {
+    return this.call('getCapabilities', undefined, options);
+  }
+  listTemplates(query: ListTemplatesQuery = {}, options?: CallOptions) {
+    return this.call('listTemplates', query, options);
+  }
+  getTemplate(request: { id: string }, options?: CallOptions) {
+    return this.call('getTemplate', request, options);
+  }
+  listTemplateImages(request: { id: string }, options?: CallOptions) {
+    return this.call('listTemplateImages', request, options);
+  }
+  listTemplateAttributes(request: { id: string }, options?: CallOptions) {
+    return this.call('listTemplateAttributes', request, options);
+  }
+  listNetworkTypes(options?: CallOptions) {
+    return this.call('listNetworkTypes', undefined, options);
+  }
+  listIcons(options?: CallOptions) {
+    return this.call('listIcons', undefined, options);
+  }
+  completeLinkInterfaces(request: AuthoringPayload, options?: CallOptions) {
+    return this.call('completeLinkInterfaces', request, options);
+  }
+  previewInterfaces(request: AuthoringPayload, options?: CallOptions) {
+    return this.call('previewInterfaces', request, options);
+  }
+  validateProject(request: ProjectPayload, options?: CallOptions) {
+    return this.call('validateProject', request, options);
+  }
+  importProject(request: Req<'importProject'>, options?: CallOptions) {
+    return this.call('importProject', request, options);
+  }
+  planProject(request: ProjectPayload, options?: CallOptions) {
+    return this.call('planProject', request, options);
+  }
+  deployProject(request: ProjectPayload, options?: CallOptions) {
+    return this.call('deployProject', request, options);
+  }
+  reconcileProject(request: ProjectPayload, options?: CallOptions) {
+    return this.call('reconcileProject', request, options);
+  }
+  destroyProject(request: ProjectPayload, options?: CallOptions) {
+    return this.call('destroyProject', request, options);
+  }
+  getProjectStatus(request: ProjectPayload, options?: CallOptions) {
+    return this.call('getProjectStatus', request, options);
+  }
+  inspectProject(request: ProjectPayload, options?: CallOptions) {
+    return this.call('inspectProject', request, options);
+  }
+  openProject(request: ProjectPayload, options?: CallOptions) {
+    return this.call('openProject', request, options);
+  }
+  listProjectConsoles(request: ProjectPayload, options?: CallOptions) {
+    return this.call('listProjectConsoles', request, options);
+  }
+  execProject(request: Req<'execProject'>, options?: CallOptions) {
+    return this.call('execProject', request, options);
+  }
+  execConsole(request: ConsolePayload, options?: CallOptions) {
+    return this.call('execConsole', request, options);
+  }
+  execConsoleMany(request: ConsolePayload, options?: CallOptions) {
+    return this.call('execConsoleMany', request, options);
+  }
+  attachConsole(request: ConsolePayload, options?: CallOptions) {
+    return this.call('attachConsole', request, options);
+  }
 
   /**
    * Opens the console byte stream of a ticket from attachConsole: the socket
@@ -144,7 +194,12 @@ export class AgentClient implements OperationMethods {
     const reply = await transport.send(op, exchange, options?.timeoutMs ?? OPERATIONS[op].timeoutMs, options?.signal);
     if (reply.socket && reply.status === 101) return reply.socket;
     envelopeOf(op, reply, this.token);
-    throw new AgentError('invalid_response', `${op}: the agent answered HTTP ${reply.status} instead of switching to the console stream.`, op, reply.status);
+    throw new AgentError(
+      'invalid_response',
+      `${op}: the agent answered HTTP ${reply.status} instead of switching to the console stream.`,
+      op,
+      reply.status,
+    );
   }
 
   /** Closes the pooled connections; later calls fail with `aborted`. */
@@ -154,26 +209,41 @@ export class AgentClient implements OperationMethods {
 
   // ------------------------------------------------------------- mechanics
 
-  private async call<K extends JsonOperationId>(op: K, request: unknown, options: CallOptions | undefined): Promise<Res<K>> {
+  private async call<K extends JsonOperationId>(
+    op: K,
+    request: unknown,
+    options: CallOptions | undefined,
+  ): Promise<Res<K>> {
     const spec = OPERATIONS[op];
     const usedToken = this.token;
     try {
       return await this.send(op, request, usedToken, options);
     } catch (err) {
-      if (!spec.retry || !this.hooks.reauthenticate || !(err instanceof AgentError) || !SESSION_CODES.has(err.code)) throw err;
+      if (!spec.retry || !this.hooks.reauthenticate || !(err instanceof AgentError) || !SESSION_CODES.has(err.code))
+        throw err;
       const fresh = await this.renewToken(usedToken);
       if (fresh === undefined) throw err;
       return this.send(op, request, fresh, options);
     }
   }
 
-  private async send<K extends JsonOperationId>(op: K, request: unknown, token: string, options: CallOptions | undefined): Promise<Res<K>> {
+  private async send<K extends JsonOperationId>(
+    op: K,
+    request: unknown,
+    token: string,
+    options: CallOptions | undefined,
+  ): Promise<Res<K>> {
     const transport = this.transportFor(op);
     const spec = OPERATIONS[op];
-    const exchange: Exchange = { method: spec.method, path: '', headers: this.headers(op, token, spec.method === 'POST') };
+    const exchange: Exchange = {
+      method: spec.method,
+      path: '',
+      headers: this.headers(op, token, spec.method === 'POST'),
+    };
     const params = (request ?? {}) as Record<string, unknown>;
     if (spec.method === 'GET') {
-      exchange.path = operationPath(op, { id: String(params.id ?? '') }) + (op === 'listTemplates' ? queryOf(params) : '');
+      exchange.path =
+        operationPath(op, { id: String(params.id ?? '') }) + (op === 'listTemplates' ? queryOf(params) : '');
     } else {
       exchange.path = spec.path;
       exchange.body = serializeBody(op, request ?? {});
@@ -195,7 +265,11 @@ export class AgentClient implements OperationMethods {
     if (hasBody) headers['content-type'] = 'application/json';
     if (OPERATIONS[op].auth && token !== '') {
       if (!HEADER_SAFE.test(token)) {
-        throw new AgentError('unauthenticated', `${op}: the stored agent token is malformed (it cannot be sent in a header); sign in again.`, op);
+        throw new AgentError(
+          'unauthenticated',
+          `${op}: the stored agent token is malformed (it cannot be sent in a header); sign in again.`,
+          op,
+        );
       }
       headers.authorization = `Bearer ${token}`;
     }
@@ -227,7 +301,12 @@ export class AgentClient implements OperationMethods {
 function envelopeOf(op: OperationId, reply: Reply, token: string): unknown {
   if (reply.socket) {
     reply.socket.destroy();
-    throw new AgentError('invalid_response', `${op}: the agent switched protocols (HTTP ${reply.status}) where a JSON reply was expected.`, op, reply.status);
+    throw new AgentError(
+      'invalid_response',
+      `${op}: the agent switched protocols (HTTP ${reply.status}) where a JSON reply was expected.`,
+      op,
+      reply.status,
+    );
   }
   return decodeEnvelope(op, reply.status, reply.body, token);
 }
@@ -235,7 +314,8 @@ function envelopeOf(op: OperationId, reply: Reply, token: string): unknown {
 function prepareTransport(connection: AgentConnection): Setup {
   try {
     const url = parseAgentUrl(connection?.baseUrl, 'AgentClient');
-    const pin = connection.pin === undefined || connection.pin === '' ? undefined : normalizeFingerprint(connection.pin);
+    const pin =
+      connection.pin === undefined || connection.pin === '' ? undefined : normalizeFingerprint(connection.pin);
     const ca = connection.ca === undefined || connection.ca === '' ? undefined : connection.ca;
     return { transport: new Transport(url.origin, url.pathname.replace(/\/+$/, ''), { ca, pin }) };
   } catch (err) {
@@ -259,7 +339,11 @@ function serializeBody(op: OperationId, request: unknown): string {
   try {
     body = JSON.stringify(request);
   } catch (err) {
-    throw new AgentError('invalid_request', `${op}: the request cannot be serialized as JSON (${(err as Error).message}).`, op);
+    throw new AgentError(
+      'invalid_request',
+      `${op}: the request cannot be serialized as JSON (${(err as Error).message}).`,
+      op,
+    );
   }
   if (body === undefined) body = '{}';
   // Three bytes per UTF-16 unit is the UTF-8 worst case, so short bodies skip the exact count.

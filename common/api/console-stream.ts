@@ -12,7 +12,12 @@ export function ticketOf(attach: ConsoleAttachData): string | undefined {
   if (typeof attach?.ticket === 'string' && TICKET_PATTERN.test(attach.ticket)) return attach.ticket;
   const stream = attach?.stream;
   if (typeof stream !== 'string') return undefined;
-  const lastSegment = stream.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? '';
+  const lastSegment =
+    stream
+      .replace(/[?#].*$/, '')
+      .replace(/\/+$/, '')
+      .split('/')
+      .pop() ?? '';
   if (TICKET_PATTERN.test(lastSegment)) return lastSegment;
   return TICKET_PATTERN.test(stream) ? stream : undefined;
 }
@@ -24,11 +29,19 @@ export interface OpenConsole {
 }
 
 /** attachConsole, then streamConsole with its ticket (used at once: tickets live 30 seconds). */
-export async function openConsole(client: AgentClient, request: ConsolePayload, options?: CallOptions): Promise<OpenConsole> {
+export async function openConsole(
+  client: AgentClient,
+  request: ConsolePayload,
+  options?: CallOptions,
+): Promise<OpenConsole> {
   const attach = await client.attachConsole(request, options);
   const ticket = ticketOf(attach);
   if (ticket === undefined) {
-    throw new AgentError('invalid_response', 'attachConsole: the agent granted the console but its reply carries no 64-hex ticket.', 'attachConsole');
+    throw new AgentError(
+      'invalid_response',
+      'attachConsole: the agent granted the console but its reply carries no 64-hex ticket.',
+      'attachConsole',
+    );
   }
   const socket = await client.streamConsole({ ticket }, options);
   return { attach, socket };

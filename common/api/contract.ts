@@ -164,12 +164,27 @@ export interface ListTemplatesQuery {
 
 // ---------------------------------------------------------------- responses
 
-export interface HealthData { status?: string; tls?: boolean; version?: string }
-export interface LoginData { token?: string; username?: string }
-export interface StatusOkData { status?: string }
-export interface SessionData { username?: string }
+export interface HealthData {
+  status?: string;
+  tls?: boolean;
+  version?: string;
+}
+export interface LoginData {
+  token?: string;
+  username?: string;
+}
+export interface StatusOkData {
+  status?: string;
+}
+export interface SessionData {
+  username?: string;
+}
 
-export interface LifecycleCaps { start?: boolean; stop?: boolean; wipe?: boolean }
+export interface LifecycleCaps {
+  start?: boolean;
+  stop?: boolean;
+  wipe?: boolean;
+}
 export interface ProjectModeCaps {
   inspect?: boolean;
   open?: boolean;
@@ -196,7 +211,10 @@ export interface Template {
   provisioned?: boolean;
   configSupported?: boolean;
 }
-export interface TemplateImage { id?: string; available?: boolean }
+export interface TemplateImage {
+  id?: string;
+  available?: boolean;
+}
 export interface TemplateAttribute {
   name?: string;
   label?: string;
@@ -209,7 +227,9 @@ export interface TemplateDetail extends Template {
   default?: string;
   attributes?: TemplateAttribute[];
 }
-export interface TemplatesData { templates?: Template[] }
+export interface TemplatesData {
+  templates?: Template[];
+}
 export interface TemplateImagesData {
   template?: string;
   type?: string;
@@ -217,12 +237,29 @@ export interface TemplateImagesData {
   default?: string;
   images?: TemplateImage[];
 }
-export interface TemplateAttributesData { template?: string; type?: string; attributes?: TemplateAttribute[] }
-export interface NetworkType { id?: string; label?: string; icon?: string; supported?: boolean }
-export interface NetworkTypesData { types?: NetworkType[]; natOnly?: boolean }
+export interface TemplateAttributesData {
+  template?: string;
+  type?: string;
+  attributes?: TemplateAttribute[];
+}
+export interface NetworkType {
+  id?: string;
+  label?: string;
+  icon?: string;
+  supported?: boolean;
+}
+export interface NetworkTypesData {
+  types?: NetworkType[];
+  natOnly?: boolean;
+}
 /** decisions §4: Icon = id plus label. */
-export interface Icon { id: string; label?: string }
-export interface IconsData { icons?: Icon[] }
+export interface Icon {
+  id: string;
+  label?: string;
+}
+export interface IconsData {
+  icons?: Icon[];
+}
 
 /** decisions §4: one interface of one node. */
 export interface Iface {
@@ -235,8 +272,13 @@ export interface Iface {
   /** What the interface is linked to when used: "node:interface" or a network name. */
   peer?: string;
 }
-export interface LinkCompletionsData { node?: string; items?: Iface[] }
-export interface InterfacesPreviewData { items?: Iface[] }
+export interface LinkCompletionsData {
+  node?: string;
+  items?: Iface[];
+}
+export interface InterfacesPreviewData {
+  items?: Iface[];
+}
 
 /** decisions §5: a diagnostic found by validate, located by a path into the YAML. */
 export interface ProjectDiagnostic {
@@ -246,7 +288,10 @@ export interface ProjectDiagnostic {
   code?: string;
 }
 /** status is "valid" or "invalid"; diagnostics is our extra property. */
-export interface ValidateData { status: string; diagnostics?: ProjectDiagnostic[] }
+export interface ValidateData {
+  status: string;
+  diagnostics?: ProjectDiagnostic[];
+}
 
 export interface ImportData {
   name?: string;
@@ -269,7 +314,12 @@ export interface DeployData {
 }
 
 /** decisions §4 */
-export interface PlanSummary { create?: number; update?: number; delete?: number; unchanged?: number }
+export interface PlanSummary {
+  create?: number;
+  update?: number;
+  delete?: number;
+  unchanged?: number;
+}
 export type PlanOp = 'create' | 'update' | 'delete';
 export type PlanKind = 'lab' | 'node' | 'network' | 'link';
 /** decisions §4 */
@@ -325,7 +375,12 @@ export interface ReconcileData {
   yaml?: string;
   files?: Record<string, string>;
 }
-export interface DestroyData { lab?: string; status?: string; wiped?: boolean; nodes?: number }
+export interface DestroyData {
+  lab?: string;
+  status?: string;
+  wiped?: boolean;
+  nodes?: number;
+}
 export interface ProjectStatusData {
   lab?: string;
   exists?: boolean;
@@ -335,7 +390,12 @@ export interface ProjectStatusData {
   running?: number;
   total?: number;
 }
-export interface InspectedInterface { name?: string; index?: number; network?: string; peer?: string }
+export interface InspectedInterface {
+  name?: string;
+  index?: number;
+  network?: string;
+  peer?: string;
+}
 export interface InspectedNode extends NodeStatus {
   cpu?: number;
   ram?: number;
@@ -370,7 +430,10 @@ export interface ConsoleInfo {
   url?: string;
   attachable?: boolean;
 }
-export interface ConsolesData { lab?: string; consoles?: ConsoleInfo[] }
+export interface ConsolesData {
+  lab?: string;
+  consoles?: ConsoleInfo[];
+}
 
 export interface BulkResult {
   requested: number;
@@ -402,7 +465,9 @@ export interface ConsoleExecResult {
   error?: string;
   code?: string;
 }
-export interface ConsoleExecManyData { results?: ConsoleExecResult[] }
+export interface ConsoleExecManyData {
+  results?: ConsoleExecResult[];
+}
 /** decisions §3: the ticket is in `ticket`, and `stream` is the stream path ending in it. */
 export interface ConsoleAttachData {
   node?: string;
@@ -436,12 +501,36 @@ export const OPERATIONS = {
   getCapabilities: { method: 'GET', path: '/api/v1/capabilities', auth: true, timeoutMs: 15000, retry: true },
   listTemplates: { method: 'GET', path: '/api/v1/templates', auth: true, timeoutMs: 15000, retry: true },
   getTemplate: { method: 'GET', path: '/api/v1/templates/{id}', auth: true, timeoutMs: 15000, retry: true },
-  listTemplateImages: { method: 'GET', path: '/api/v1/templates/{id}/images', auth: true, timeoutMs: 15000, retry: true },
-  listTemplateAttributes: { method: 'GET', path: '/api/v1/templates/{id}/attributes', auth: true, timeoutMs: 15000, retry: true },
+  listTemplateImages: {
+    method: 'GET',
+    path: '/api/v1/templates/{id}/images',
+    auth: true,
+    timeoutMs: 15000,
+    retry: true,
+  },
+  listTemplateAttributes: {
+    method: 'GET',
+    path: '/api/v1/templates/{id}/attributes',
+    auth: true,
+    timeoutMs: 15000,
+    retry: true,
+  },
   listNetworkTypes: { method: 'GET', path: '/api/v1/network-types', auth: true, timeoutMs: 15000, retry: true },
   listIcons: { method: 'GET', path: '/api/v1/icons', auth: true, timeoutMs: 15000, retry: true },
-  completeLinkInterfaces: { method: 'POST', path: '/api/v1/authoring/link-completions', auth: true, timeoutMs: 15000, retry: true },
-  previewInterfaces: { method: 'POST', path: '/api/v1/authoring/interfaces', auth: true, timeoutMs: 15000, retry: true },
+  completeLinkInterfaces: {
+    method: 'POST',
+    path: '/api/v1/authoring/link-completions',
+    auth: true,
+    timeoutMs: 15000,
+    retry: true,
+  },
+  previewInterfaces: {
+    method: 'POST',
+    path: '/api/v1/authoring/interfaces',
+    auth: true,
+    timeoutMs: 15000,
+    retry: true,
+  },
   validateProject: { method: 'POST', path: '/api/v1/projects/validate', auth: true, timeoutMs: 15000, retry: true },
   importProject: { method: 'POST', path: '/api/v1/projects/import', auth: true, timeoutMs: 120000, retry: false },
   planProject: { method: 'POST', path: '/api/v1/projects/plan', auth: true, timeoutMs: 180000, retry: true },

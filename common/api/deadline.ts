@@ -11,11 +11,19 @@ export class Deadline {
   private readonly signal: AbortSignal | undefined;
   private readonly onAbort: () => void;
 
-  constructor(operationId: string, timeoutMs: number, signal: AbortSignal | undefined, cancel: (reason: AgentError) => void) {
+  constructor(
+    operationId: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    cancel: (reason: AgentError) => void,
+  ) {
     this.signal = signal;
     this.onAbort = () => cancel(new AgentError('aborted', `${operationId} was cancelled.`, operationId));
     this.timer = setTimeout(
-      () => cancel(new AgentError('timeout', `${operationId} got no answer from the agent within ${timeoutMs} ms.`, operationId)),
+      () =>
+        cancel(
+          new AgentError('timeout', `${operationId} got no answer from the agent within ${timeoutMs} ms.`, operationId),
+        ),
       // setTimeout fires at once for anything above 2^31-1 ms (Infinity included); cap it instead.
       Math.min(timeoutMs, MAX_TIMER_MS),
     );

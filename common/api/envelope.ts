@@ -42,16 +42,23 @@ export function decodeEnvelope(operationId: string, status: number, body: Buffer
     if (text.trim() === '') throw invalid(operationId, status, 'is empty', '');
     throw invalid(operationId, status, 'is not JSON', text, secret);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || typeof (parsed as { ok?: unknown }).ok !== 'boolean') {
+  if (
+    parsed === null ||
+    typeof parsed !== 'object' ||
+    Array.isArray(parsed) ||
+    typeof (parsed as { ok?: unknown }).ok !== 'boolean'
+  ) {
     throw invalid(operationId, status, 'is JSON but not an API envelope (no boolean "ok")', text, secret);
   }
   const envelope = parsed as { ok: boolean; data?: unknown; error?: unknown; code?: unknown };
   if (envelope.ok) {
-    if (status < 200 || status > 299) throw invalid(operationId, status, 'claims success with an error status', text, secret);
+    if (status < 200 || status > 299)
+      throw invalid(operationId, status, 'claims success with an error status', text, secret);
     return envelope.data ?? {};
   }
   const code = typeof envelope.code === 'string' && envelope.code !== '' ? envelope.code : UNSPECIFIED_CODE;
-  const message = typeof envelope.error === 'string' && envelope.error !== '' ? envelope.error : `failed with HTTP ${status}`;
+  const message =
+    typeof envelope.error === 'string' && envelope.error !== '' ? envelope.error : `failed with HTTP ${status}`;
   throw new AgentError(code, `${operationId}: ${safeMessage(message, secret)}`, operationId, status);
 }
 

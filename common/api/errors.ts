@@ -63,7 +63,10 @@ function errorCode(err: unknown): string | undefined {
 
 /** TLS handshake failures that are not about trust in a certificate (wrong protocol, no cipher, …). */
 function isHandshakeFailure(code: string | undefined, message: string): boolean {
-  return (code !== undefined && (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))) || /\bSSL routines\b/.test(message);
+  return (
+    (code !== undefined && (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_'))) ||
+    /\bSSL routines\b/.test(message)
+  );
 }
 
 /**
@@ -75,7 +78,13 @@ export function toTransportError(err: unknown, operationId: string, origin: stri
   if (err instanceof TlsCheckError) return new AgentError(err.code, err.message, operationId, undefined, err);
   const code = errorCode(err);
   if (code && CLOSED_CODES.has(code)) {
-    return new AgentError('aborted', `${operationId} cannot run: this agent client has been closed.`, operationId, undefined, err);
+    return new AgentError(
+      'aborted',
+      `${operationId} cannot run: this agent client has been closed.`,
+      operationId,
+      undefined,
+      err,
+    );
   }
   const detail = err instanceof Error ? err.message : String(err);
   if (isHandshakeFailure(code, detail)) {

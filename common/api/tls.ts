@@ -142,7 +142,9 @@ export function readServerCertificate(
     socket.once('secureConnect', () => {
       const raw = socket.getPeerCertificate()?.raw;
       if (!raw) {
-        finish(() => reject(new AgentError('tls_untrusted', `The server at ${url.origin} presented no certificate.`, READ_CERT)));
+        finish(() =>
+          reject(new AgentError('tls_untrusted', `The server at ${url.origin} presented no certificate.`, READ_CERT)),
+        );
         return;
       }
       const cert = new X509Certificate(raw);

@@ -21,7 +21,8 @@ export interface Exchange {
   upgrade?: string;
 }
 
-export type Reply = { status: number; body: Buffer; socket?: undefined } | { status: number; socket: Duplex; body?: undefined };
+export type Reply =
+  { status: number; body: Buffer; socket?: undefined } | { status: number; socket: Duplex; body?: undefined };
 
 type Settle = (outcome: { reply: Reply } | { error: AgentError }) => void;
 
@@ -53,12 +54,21 @@ class ReplyHandler implements Dispatcher.DispatchHandler {
     if (this.cancelledWith) controller.abort(this.cancelledWith);
   }
 
-  onRequestUpgrade(_controller: Dispatcher.DispatchController, statusCode: number, _headers: unknown, socket: Duplex): void {
+  onRequestUpgrade(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    _headers: unknown,
+    socket: Duplex,
+  ): void {
     if (this.settled) socket.destroy();
     else this.finish({ reply: { status: statusCode, socket } });
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     this.status = statusCode;
     this.chunks = [];
     this.size = 0;

@@ -5,10 +5,28 @@
  * assembling them is linear and cheap, so a full parse and an incremental
  * update share this one code path and cannot drift apart.
  */
-import { listIndex, pathAtEntry, pathAtItem, rangeOfPathIn, shiftRange, type OutlineEntry, type OutlineItem, type OutlineValue } from './outline';
+import {
+  listIndex,
+  pathAtEntry,
+  pathAtItem,
+  rangeOfPathIn,
+  shiftRange,
+  type OutlineEntry,
+  type OutlineItem,
+  type OutlineValue,
+} from './outline';
 import type { Fragment } from './read';
 import type {
-  FormatIssue, LabDocument, LabLink, LabNetwork, LabNode, Located, NodeFields, PathAt, Range, SyntaxError,
+  FormatIssue,
+  LabDocument,
+  LabLink,
+  LabNetwork,
+  LabNode,
+  Located,
+  NodeFields,
+  PathAt,
+  Range,
+  SyntaxError,
 } from './types';
 
 export type PieceKind = 'section' | 'node' | 'network' | 'link';
@@ -74,7 +92,10 @@ export class ParsedLab implements LabDocument {
   readonly formatIssues: FormatIssue[];
 
   /** How the text splits into pieces; for the incremental reparse only. */
-  constructor(readonly text: string, readonly layout: Layout) {
+  constructor(
+    readonly text: string,
+    readonly layout: Layout,
+  ) {
     const assembled = assemble(layout);
     if (assembled.name) this.name = assembled.name;
     if (assembled.description) this.description = assembled.description;
@@ -98,11 +119,19 @@ export class ParsedLab implements LabDocument {
     if (!section.itemized) {
       const piece = own[0];
       const entry = piece.outline as OutlineEntry;
-      return rangeOfPathIn(entry.value, shiftRange(entry.value ? entry.value.range : entry.range, piece.delta), path.slice(1), piece.delta);
+      return rangeOfPathIn(
+        entry.value,
+        shiftRange(entry.value ? entry.value.range : entry.range, piece.delta),
+        path.slice(1),
+        piece.delta,
+      );
     }
     const first = own[0];
     const final = own[own.length - 1];
-    const value = { start: shiftRange(first.outline.range, first.delta).start, end: shiftRange(final.outline.range, final.delta).end };
+    const value = {
+      start: shiftRange(first.outline.range, first.delta).start,
+      end: shiftRange(final.outline.range, final.delta).end,
+    };
     if (path.length === 1) return value;
     const step = path[1];
     let piece: Piece | undefined;
@@ -113,7 +142,12 @@ export class ParsedLab implements LabDocument {
     }
     if (!piece) return value;
     const item = piece.outline;
-    return rangeOfPathIn(item.value, shiftRange(item.value ? item.value.range : item.range, piece.delta), path.slice(2), piece.delta);
+    return rangeOfPathIn(
+      item.value,
+      shiftRange(item.value ? item.value.range : item.range, piece.delta),
+      path.slice(2),
+      piece.delta,
+    );
   }
 
   pathAt(offset: number): PathAt | undefined {
@@ -125,15 +159,22 @@ export class ParsedLab implements LabDocument {
     if (index >= 0) {
       const piece = pieces[index];
       const section = sections[piece.section];
-      const found = piece.kind === 'link'
-        ? pathAtItem(piece.outline, [section.key, index - section.firstPiece], offset, piece.delta)
-        : pathAtEntry(piece.outline as OutlineEntry, piece.kind === 'section' ? [] : [section.key], offset, piece.delta);
+      const found =
+        piece.kind === 'link'
+          ? pathAtItem(piece.outline, [section.key, index - section.firstPiece], offset, piece.delta)
+          : pathAtEntry(
+              piece.outline as OutlineEntry,
+              piece.kind === 'section' ? [] : [section.key],
+              offset,
+              piece.delta,
+            );
       if (found) return found;
     }
     const sectionIndex = lastStartingAtOrBefore(sections, offset);
     if (sectionIndex < 0) return undefined;
     const section = sections[sectionIndex];
-    if (offset >= section.keyRange.start && offset <= section.keyRange.end) return { path: [section.key], on: 'key', range: section.keyRange };
+    if (offset >= section.keyRange.start && offset <= section.keyRange.end)
+      return { path: [section.key], on: 'key', range: section.keyRange };
     return { path: [section.key], on: 'value', range: this.rangeOfPath([section.key]) ?? section.keyRange };
   }
 }
@@ -202,7 +243,12 @@ function assemble(layout: Layout): Assembled {
 
 /** Adds each element whose name is new; a repeated name is an issue (only the first one is read). */
 function addFirstOfEachName<T extends { name: string; nameRange: Range }>(
-  elements: readonly T[], section: 'nodes' | 'networks', kind: string, seen: Set<string>, into: T[], issues: FormatIssue[],
+  elements: readonly T[],
+  section: 'nodes' | 'networks',
+  kind: string,
+  seen: Set<string>,
+  into: T[],
+  issues: FormatIssue[],
 ): void {
   for (const element of elements) {
     if (seen.has(element.name)) {

@@ -83,7 +83,8 @@ export function compileEthFormat(format: string | undefined, ethName: readonly s
 
   /** The format ordinal a name encodes, parsed directly so look-ups stay O(1) in the count. */
   const ordinalOf = (name: string): number | undefined => {
-    if (!name.startsWith(prefix) || !name.endsWith(suffix) || name.length < prefix.length + suffix.length) return undefined;
+    if (!name.startsWith(prefix) || !name.endsWith(suffix) || name.length < prefix.length + suffix.length)
+      return undefined;
     const middle = name.slice(prefix.length, name.length - suffix.length);
     if (!slots) {
       const n = decimal(middle);

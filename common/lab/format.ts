@@ -12,7 +12,6 @@ export const LINK_KEYS = ['endpoints'] as const;
 export const POSITION_KEYS = ['x', 'y'] as const;
 export const CONSOLE_TYPES = ['telnet', 'vnc', 'rdp'] as const;
 
-
 /** A network without `type` is a plain bridge, as in the emulator's own editor. */
 export const DEFAULT_NETWORK_TYPE = 'bridge';
 
@@ -35,7 +34,12 @@ export const NUMBER_FIELDS: Readonly<Record<'cpu' | 'ram' | 'ethernet', NumberLi
   ethernet: { min: 1, max: 64, example: 4, meaning: 'ethernet interfaces' },
 };
 
-export const POSITION_LIMITS: NumberLimits = { min: 0, max: 100000, example: 100, meaning: 'pixels on the topology canvas' };
+export const POSITION_LIMITS: NumberLimits = {
+  min: 0,
+  max: 100000,
+  example: 100,
+  meaning: 'pixels on the topology canvas',
+};
 
 /** Text files larger than this are not read: no lab needs it, and parsing would stall the editor. */
 export const MAX_LAB_TEXT_LENGTH = 8 * 1024 * 1024;

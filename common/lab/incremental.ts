@@ -73,9 +73,10 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
   }
   if (outline.range.start !== piece.start + piece.indent) return undefined;
 
-  const fragment = piece.kind === 'section'
-    ? readTopLevelEntry(outline as OutlineEntry, previous.defaults)
-    : readItem(section.key, outline, index - section.firstPiece, previous.defaults);
+  const fragment =
+    piece.kind === 'section'
+      ? readTopLevelEntry(outline as OutlineEntry, previous.defaults)
+      : readItem(section.key, outline, index - section.firstPiece, previous.defaults);
   const pieces: Piece[] = layout.pieces.slice(0, index);
   pieces.push({ ...piece, end, outline, delta: 0, fragment });
   for (let i = index + 1; i < layout.pieces.length; i++) pieces.push(shiftPiece(layout.pieces[i], delta));
@@ -111,7 +112,10 @@ function reparseWindow(previous: ParsedLab, change: TextChange, text: string): P
   // Pieces wholly after the edit (and after anything unsettled) are unchanged text that read right; the window
   // grows until its last pieces read exactly as before, which shows the parser is back in step.
   const settledFrom = Math.max(change.end, unsettled?.end ?? 0);
-  const firstUnchanged = Math.max(first + 1, settledFrom === Infinity ? pieces.length : lastStartingAtOrBefore(pieces, settledFrom - 1) + 1);
+  const firstUnchanged = Math.max(
+    first + 1,
+    settledFrom === Infinity ? pieces.length : lastStartingAtOrBefore(pieces, settledFrom - 1) + 1,
+  );
   for (let extra = 4; ; extra *= 8) {
     const end = windowEnd(layout, firstUnchanged, extra);
     const attempt = readWindow(previous, text, { first, context, boundary, header, editStart, end, delta });
@@ -127,7 +131,8 @@ function reparseWindow(previous: ParsedLab, change: TextChange, text: string): P
 function windowEnd(layout: Layout, firstUnchanged: number, extra: number): number {
   const { pieces, sections } = layout;
   let end = firstUnchanged + Math.max(IN_STEP, extra);
-  while (end < pieces.length && pieces[end].kind !== 'section' && end === sections[pieces[end].section].firstPiece) end++;
+  while (end < pieces.length && pieces[end].kind !== 'section' && end === sections[pieces[end].section].firstPiece)
+    end++;
   return Math.min(end, pieces.length);
 }
 
@@ -172,7 +177,15 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
     if (items.list[0].range.start !== w.context.start + w.context.indent) return undefined;
     draft.sections[w.context.section] = { ...contextSection };
     const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : windowEnd;
-    addItems(text, draft, w.context.section, items.list, w.first - 1 - contextSection.firstPiece, end, previous.defaults);
+    addItems(
+      text,
+      draft,
+      w.context.section,
+      items.list,
+      w.first - 1 - contextSection.firstPiece,
+      end,
+      previous.defaults,
+    );
     entries = entries.slice(1);
   } else if (entries[0].range.start !== w.boundary) {
     return undefined;
@@ -187,7 +200,13 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
     settledAgain = draft.pieces[inStep].start;
     appendRest(layout, draft, w);
   }
-  const updated: Layout = { sliceable: true, sections: draft.sections, pieces: draft.pieces, rootIssues: [], syntaxErrors };
+  const updated: Layout = {
+    sliceable: true,
+    sections: draft.sections,
+    pieces: draft.pieces,
+    rootIssues: [],
+    syntaxErrors,
+  };
   if (syntaxErrors.length > 0) updated.unsettled = { start: w.editStart, end: settledAgain };
   return new ParsedLab(text, withCurrentDefaults(updated, layout));
 }
@@ -200,23 +219,36 @@ const IN_STEP = 2;
  * ones at their places (and that no error reaches) begins, as an index into
  * draft.pieces; undefined when that run is shorter than IN_STEP.
  */
-function inStepFrom(layout: Layout, draft: LayoutDraft, w: Window, syntaxErrors: readonly SyntaxError[]): number | undefined {
+function inStepFrom(
+  layout: Layout,
+  draft: LayoutDraft,
+  w: Window,
+  syntaxErrors: readonly SyntaxError[],
+): number | undefined {
   const reach = syntaxErrors.reduce((end, e) => Math.max(end, e.range.end), -1);
   let index = draft.pieces.length;
   for (let old = w.end - 1; index > w.first - 1 && old >= 0; old--) {
     const piece = draft.pieces[index - 1];
     const before = layout.pieces[old];
-    const same = piece.start >= reach && piece.kind === before.kind
-      && piece.start === before.start + w.delta && piece.end === before.end + w.delta
-      && draft.sections[piece.section].key === layout.sections[before.section].key
-      && samePiece(piece.outline, piece.delta, before.outline, before.delta + w.delta);
+    const same =
+      piece.start >= reach &&
+      piece.kind === before.kind &&
+      piece.start === before.start + w.delta &&
+      piece.end === before.end + w.delta &&
+      draft.sections[piece.section].key === layout.sections[before.section].key &&
+      samePiece(piece.outline, piece.delta, before.outline, before.delta + w.delta);
     if (!same) break;
     index--;
   }
   return draft.pieces.length - index >= IN_STEP ? index : undefined;
 }
 
-function samePiece(a: OutlineEntry | OutlineItem, deltaA: number, b: OutlineEntry | OutlineItem, deltaB: number): boolean {
+function samePiece(
+  a: OutlineEntry | OutlineItem,
+  deltaA: number,
+  b: OutlineEntry | OutlineItem,
+  deltaB: number,
+): boolean {
   if ('key' in a) return 'key' in b && sameEntry(a, deltaA, b, deltaB);
   return !('key' in b) && sameItem(a, deltaA, b, deltaB);
 }
@@ -246,7 +278,12 @@ function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
   }
   for (let s = continues ? oldSection + 1 : oldSection; s < sections.length; s++) {
     const section = sections[s];
-    draft.sections.push({ ...section, start: section.start + w.delta, keyRange: shiftRange(section.keyRange, w.delta), firstPiece: section.firstPiece + pieceShift });
+    draft.sections.push({
+      ...section,
+      start: section.start + w.delta,
+      keyRange: shiftRange(section.keyRange, w.delta),
+      firstPiece: section.firstPiece + pieceShift,
+    });
   }
 }
 

@@ -16,7 +16,12 @@ export interface LayoutDraft {
   pieces: Piece[];
 }
 
-export function layoutOf(text: string, root: OutlineMap, sliceable: boolean, syntaxErrors: Layout['syntaxErrors']): Layout {
+export function layoutOf(
+  text: string,
+  root: OutlineMap,
+  sliceable: boolean,
+  syntaxErrors: Layout['syntaxErrors'],
+): Layout {
   const draft: LayoutDraft = { sections: [], pieces: [] };
   addSections(text, draft, root.entries, sliceable, defaultsIn(root.entries));
   const layout: Layout = { sliceable, sections: draft.sections, pieces: draft.pieces, rootIssues: [], syntaxErrors };
@@ -44,7 +49,14 @@ export function addSections(
     const start = starts[i];
     const sectionEnd = i + 1 < starts.length ? starts[i + 1] : end;
     const sectionSliceable = sliceable && start === entry.range.start && hasPlainKey(entry);
-    const section: Section = { key: entry.key, keyRange: entry.keyRange, start, firstPiece: draft.pieces.length, pieceCount: 0, sliceable: sectionSliceable };
+    const section: Section = {
+      key: entry.key,
+      keyRange: entry.keyRange,
+      start,
+      firstPiece: draft.pieces.length,
+      pieceCount: 0,
+      sliceable: sectionSliceable,
+    };
     draft.sections.push(section);
     const items = itemsOf(entry);
     if (items) {
@@ -52,8 +64,15 @@ export function addSections(
       addItems(text, draft, draft.sections.length - 1, items.list, 0, sectionEnd, defaults);
     } else {
       draft.pieces.push({
-        kind: 'section', section: draft.sections.length - 1, start, end: sectionEnd, indent: 0, sliceable: sectionSliceable,
-        outline: entry, delta: 0, fragment: readTopLevelEntry(entry, defaults),
+        kind: 'section',
+        section: draft.sections.length - 1,
+        start,
+        end: sectionEnd,
+        indent: 0,
+        sliceable: sectionSliceable,
+        outline: entry,
+        delta: 0,
+        fragment: readTopLevelEntry(entry, defaults),
       });
       section.pieceCount = 1;
     }
@@ -85,7 +104,11 @@ export function addItems(
       start,
       end: i + 1 < starts.length ? starts[i + 1] : end,
       indent: item.range.start - start,
-      sliceable: section.sliceable && start > section.keyRange.end && isSpaces(text, start, item.range.start) && hasPlainKey(item),
+      sliceable:
+        section.sliceable &&
+        start > section.keyRange.end &&
+        isSpaces(text, start, item.range.start) &&
+        hasPlainKey(item),
       outline: item,
       delta: 0,
       fragment: readItem(section.key, item, firstIndex + i, defaults),
@@ -95,13 +118,16 @@ export function addItems(
 }
 
 /** The items of a `nodes`, `networks` or `links` section written as a block collection, which become one piece each. */
-export function itemsOf(entry: OutlineEntry): { kind: 'map'; list: OutlineEntry[] } | { kind: 'seq'; list: OutlineItem[] } | undefined {
+export function itemsOf(
+  entry: OutlineEntry,
+): { kind: 'map'; list: OutlineEntry[] } | { kind: 'seq'; list: OutlineItem[] } | undefined {
   const value: OutlineValue | undefined = entry.value;
   if (entry.oddKey || !value || value.kind === 'scalar' || value.kind === 'opaque' || value.flow) return undefined;
   if ((entry.key === 'nodes' || entry.key === 'networks') && value.kind === 'map' && value.entries.length > 0) {
     return { kind: 'map', list: value.entries };
   }
-  if (entry.key === 'links' && value.kind === 'seq' && value.items.length > 0) return { kind: 'seq', list: value.items };
+  if (entry.key === 'links' && value.kind === 'seq' && value.items.length > 0)
+    return { kind: 'seq', list: value.items };
   return undefined;
 }
 
@@ -111,7 +137,12 @@ export function hasPlainKey(item: OutlineEntry | OutlineItem): boolean {
 }
 
 /** The fragment of one item of an itemized section. */
-export function readItem(sectionKey: string, item: OutlineEntry | OutlineItem, index: number, defaults: NodeFields): Fragment {
+export function readItem(
+  sectionKey: string,
+  item: OutlineEntry | OutlineItem,
+  index: number,
+  defaults: NodeFields,
+): Fragment {
   const fragment = emptyFragment();
   if (sectionKey === 'links') {
     fragment.links.push(readLinkItem(item, index, fragment.issues));
@@ -133,4 +164,3 @@ export function isSpaces(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (text.charCodeAt(i) !== 32) return false;
   return true;
 }
-

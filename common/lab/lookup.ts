@@ -64,7 +64,8 @@ export function linkAt(doc: LabDocument, offset: number): LinkAt | undefined {
   const endpoint = link.endpoints[endpointIndex];
   const found: LinkAt = { link, endpoint, endpointIndex };
   if (endpoint.nodeRange && endpoint.interfaceRange) {
-    found.part = offset <= endpoint.nodeRange.end && endpoint.nodeRange.end < endpoint.interfaceRange.start ? 'node' : 'interface';
+    found.part =
+      offset <= endpoint.nodeRange.end && endpoint.nodeRange.end < endpoint.interfaceRange.start ? 'node' : 'interface';
   }
   return found;
 }

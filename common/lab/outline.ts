@@ -90,7 +90,8 @@ export function buildOutline(node: unknown, build: OutlineBuild, depth = 0): Out
     const blockItems = token?.type === 'block-map' ? token.items : undefined;
     const entries = node.items.map((pair, i) => entryOutline(pair.key, pair.value, blockItems?.[i], build, depth));
     const flow = !blockItems;
-    const end = !flow && entries.length > 0 ? entries[entries.length - 1].range.end : trimmedEnd(build, span[0], span[1]);
+    const end =
+      !flow && entries.length > 0 ? entries[entries.length - 1].range.end : trimmedEnd(build, span[0], span[1]);
     return { kind: 'map', flow, entries, range: { start: build.base + span[0], end } };
   }
   if (isSeq(node)) {
@@ -130,11 +131,18 @@ function entryOutline(
   let keyText: string;
   if (keyOutline) {
     keyRange = keyOutline.range;
-    keyText = keyOutline.kind === 'scalar' ? keyOutline.text : build.src.slice(keyRange.start - build.base, keyRange.end - build.base);
+    keyText =
+      keyOutline.kind === 'scalar'
+        ? keyOutline.text
+        : build.src.slice(keyRange.start - build.base, keyRange.end - build.base);
   } else {
     // `: value` (or broken text) has no key; place the empty key where the parser saw one, else at the colon.
-    const at = (rangeStartOf(key) ?? token?.sep?.find((t) => t.type === 'map-value-ind')?.offset ?? rangeStartOf(value)
-      ?? token?.start[0]?.offset ?? 0) + build.base;
+    const at =
+      (rangeStartOf(key) ??
+        token?.sep?.find((t) => t.type === 'map-value-ind')?.offset ??
+        rangeStartOf(value) ??
+        token?.start[0]?.offset ??
+        0) + build.base;
     keyRange = { start: at, end: at };
     keyText = '';
   }
@@ -151,7 +159,12 @@ function entryOutline(
   };
 }
 
-function itemOutline(item: unknown, token: CST.BlockSequence['items'][number] | undefined, build: OutlineBuild, depth: number): OutlineItem {
+function itemOutline(
+  item: unknown,
+  token: CST.BlockSequence['items'][number] | undefined,
+  build: OutlineBuild,
+  depth: number,
+): OutlineItem {
   const value = buildOutline(item, build, depth + 1);
   const dash = token?.start.find((t) => t.type === 'seq-item-ind');
   if (dash) {
@@ -189,32 +202,53 @@ function isSpace(code: number): boolean {
 }
 
 /** Whether two outlines read the same, the first moved by `deltaA` and the second by `deltaB`. */
-export function sameOutline(a: OutlineValue | undefined, deltaA: number, b: OutlineValue | undefined, deltaB: number): boolean {
+export function sameOutline(
+  a: OutlineValue | undefined,
+  deltaA: number,
+  b: OutlineValue | undefined,
+  deltaB: number,
+): boolean {
   if (!a || !b) return a === b;
   if (a.kind !== b.kind || !sameRange(a.range, deltaA, b.range, deltaB)) return false;
   switch (a.kind) {
     case 'scalar': {
       const other = b as OutlineScalar;
-      return a.value === other.value && a.text === other.text && a.quoted === other.quoted && a.innerOffset === other.innerOffset;
+      return (
+        a.value === other.value &&
+        a.text === other.text &&
+        a.quoted === other.quoted &&
+        a.innerOffset === other.innerOffset
+      );
     }
     case 'opaque':
       return a.reason === (b as OutlineOpaque).reason;
     case 'map': {
       const other = b as OutlineMap;
-      return a.flow === other.flow && a.entries.length === other.entries.length
-        && a.entries.every((entry, i) => sameEntry(entry, deltaA, other.entries[i], deltaB));
+      return (
+        a.flow === other.flow &&
+        a.entries.length === other.entries.length &&
+        a.entries.every((entry, i) => sameEntry(entry, deltaA, other.entries[i], deltaB))
+      );
     }
     case 'seq': {
       const other = b as OutlineSeq;
-      return a.flow === other.flow && a.items.length === other.items.length
-        && a.items.every((item, i) => sameItem(item, deltaA, other.items[i], deltaB));
+      return (
+        a.flow === other.flow &&
+        a.items.length === other.items.length &&
+        a.items.every((item, i) => sameItem(item, deltaA, other.items[i], deltaB))
+      );
     }
   }
 }
 
 export function sameEntry(a: OutlineEntry, deltaA: number, b: OutlineEntry, deltaB: number): boolean {
-  return a.key === b.key && a.oddKey === b.oddKey && a.explicit === b.explicit && sameRange(a.keyRange, deltaA, b.keyRange, deltaB)
-    && sameItem(a, deltaA, b, deltaB);
+  return (
+    a.key === b.key &&
+    a.oddKey === b.oddKey &&
+    a.explicit === b.explicit &&
+    sameRange(a.keyRange, deltaA, b.keyRange, deltaB) &&
+    sameItem(a, deltaA, b, deltaB)
+  );
 }
 
 export function sameItem(a: OutlineItem, deltaA: number, b: OutlineItem, deltaB: number): boolean {
@@ -264,19 +298,31 @@ export function rangeOfPathIn(
 }
 
 /** The innermost key or value at `offset` inside an entry whose parent is at `prefix`; ends are inclusive. */
-export function pathAtEntry(entry: OutlineEntry, prefix: readonly (string | number)[], offset: number, delta: number): PathAt | undefined {
+export function pathAtEntry(
+  entry: OutlineEntry,
+  prefix: readonly (string | number)[],
+  offset: number,
+  delta: number,
+): PathAt | undefined {
   if (!contains(shiftRange(entry.range, delta), offset)) return undefined;
   const path = [...prefix, entry.key];
-  if (entry.value && contains(shiftRange(entry.value.range, delta), offset)) return pathAtValue(entry.value, path, offset, delta);
+  if (entry.value && contains(shiftRange(entry.value.range, delta), offset))
+    return pathAtValue(entry.value, path, offset, delta);
   const keyRange = shiftRange(entry.keyRange, delta);
   if (contains(keyRange, offset)) return { path, on: 'key', range: keyRange };
   return { path, on: 'value', range: shiftRange(entry.value?.range ?? entry.range, delta) };
 }
 
 /** Like pathAtEntry for a list item; `path` already ends with the item's index. */
-export function pathAtItem(item: OutlineItem, path: (string | number)[], offset: number, delta: number): PathAt | undefined {
+export function pathAtItem(
+  item: OutlineItem,
+  path: (string | number)[],
+  offset: number,
+  delta: number,
+): PathAt | undefined {
   if (!contains(shiftRange(item.range, delta), offset)) return undefined;
-  if (item.value && contains(shiftRange(item.value.range, delta), offset)) return pathAtValue(item.value, path, offset, delta);
+  if (item.value && contains(shiftRange(item.value.range, delta), offset))
+    return pathAtValue(item.value, path, offset, delta);
   return { path, on: 'value', range: shiftRange(item.value?.range ?? item.range, delta) };
 }
 

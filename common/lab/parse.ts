@@ -57,7 +57,10 @@ function clampOffset(value: unknown, length: number, fallback: number): number {
 function parseWhole(text: string): ParsedLab {
   if (text.length > MAX_LAB_TEXT_LENGTH) {
     const megabytes = (text.length / (1024 * 1024)).toFixed(1);
-    return unreadable(text, `the lab file has ${megabytes} million characters; lab files over ${MAX_LAB_TEXT_LENGTH / (1024 * 1024)} MB are not read`);
+    return unreadable(
+      text,
+      `the lab file has ${megabytes} million characters; lab files over ${MAX_LAB_TEXT_LENGTH / (1024 * 1024)} MB are not read`,
+    );
   }
   const doc = parseYaml(text);
   const syntaxErrors = syntaxErrorsOf(doc, text.length, 0);
@@ -70,18 +73,29 @@ function parseWhole(text: string): ParsedLab {
         code: 'wrong-type',
         range: root.range,
         path: [],
-        message: 'a lab file is a map with the keys name, description, defaults, nodes, networks and links, e.g. name: campus',
+        message:
+          'a lab file is a map with the keys name, description, defaults, nodes, networks and links, e.g. name: campus',
       });
     }
     return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], root, rootIssues, syntaxErrors });
   }
-  const sliceable = !build.sawAlias && !root.flow && root.entries.length > 0 && isPlainPrefix(text, lineStartOf(text, root.range.start));
+  const sliceable =
+    !build.sawAlias &&
+    !root.flow &&
+    root.entries.length > 0 &&
+    isPlainPrefix(text, lineStartOf(text, root.range.start));
   return new ParsedLab(text, layoutOf(text, root, sliceable, syntaxErrors));
 }
 
 function unreadable(text: string, message: string): ParsedLab {
   const range = { start: 0, end: text.length };
-  return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], rootIssues: [], syntaxErrors: [{ message, range }] });
+  return new ParsedLab(text, {
+    sliceable: false,
+    sections: [],
+    pieces: [],
+    rootIssues: [],
+    syntaxErrors: [{ message, range }],
+  });
 }
 
 /** Only blank lines, comments and a `---` before the first key: nothing there can change how the rest reads. */

@@ -72,7 +72,8 @@ export class LineIndex {
   private lineContentEnd(line: number): number {
     const next = line + 1 < this.lineStarts.length ? this.lineStarts[line + 1] : this.text.length;
     let end = next;
-    if (end > this.lineStarts[line] && (this.text.charCodeAt(end - 1) === 10 || this.text.charCodeAt(end - 1) === 13)) end--;
+    if (end > this.lineStarts[line] && (this.text.charCodeAt(end - 1) === 10 || this.text.charCodeAt(end - 1) === 13))
+      end--;
     if (end > this.lineStarts[line] && this.text.charCodeAt(end) === 10 && this.text.charCodeAt(end - 1) === 13) end--;
     return end;
   }

@@ -5,14 +5,27 @@
  * format becomes a FormatIssue and stays out of the model.
  */
 import {
-  ENDPOINT_EXAMPLE, LINK_EXAMPLE, LINK_KEYS, NETWORK_KEYS, NODE_FIELD_EXAMPLES, POSITION_KEYS,
-  TOP_LEVEL_KEYS, listInProse,
+  ENDPOINT_EXAMPLE,
+  LINK_EXAMPLE,
+  LINK_KEYS,
+  NETWORK_KEYS,
+  NODE_FIELD_EXAMPLES,
+  POSITION_KEYS,
+  TOP_LEVEL_KEYS,
+  listInProse,
 } from './format';
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineScalar, OutlineValue } from './outline';
 import { resolveNode } from './resolve';
 import {
-  NODE_FIELD_NAMES, type FormatIssue, type LabLink, type LabNetwork, type LabNode, type LinkEndpoint, type Located,
-  type NodeFieldName, type NodeFields,
+  NODE_FIELD_NAMES,
+  type FormatIssue,
+  type LabLink,
+  type LabNetwork,
+  type LabNode,
+  type LinkEndpoint,
+  type Located,
+  type NodeFieldName,
+  type NodeFields,
 } from './types';
 
 /** What one piece of the document contributes to the model. */
@@ -44,7 +57,12 @@ export function readTopLevelEntry(entry: OutlineEntry, defaults: NodeFields): Fr
   switch (key) {
     case 'name':
     case 'description': {
-      const located = readText(entry, path, issues, key === 'name' ? 'name: campus' : 'description: Two sites joined by a WAN');
+      const located = readText(
+        entry,
+        path,
+        issues,
+        key === 'name' ? 'name: campus' : 'description: Two sites joined by a WAN',
+      );
       if (located) fragment[key] = located;
       return fragment;
     }
@@ -52,7 +70,12 @@ export function readTopLevelEntry(entry: OutlineEntry, defaults: NodeFields): Fr
       fragment.defaults = {};
       if (isEmpty(value)) return fragment;
       if (value?.kind !== 'map') {
-        wrongType(entry, path, issues, 'defaults must be a map of node settings that every node inherits, e.g. defaults: {cpu: 1, ram: 1024}');
+        wrongType(
+          entry,
+          path,
+          issues,
+          'defaults must be a map of node settings that every node inherits, e.g. defaults: {cpu: 1, ram: 1024}',
+        );
         return fragment;
       }
       fragment.defaults = readNodeFields(value, path, 'defaults', issues);
@@ -60,7 +83,12 @@ export function readTopLevelEntry(entry: OutlineEntry, defaults: NodeFields): Fr
     case 'nodes':
       if (isEmpty(value)) return fragment;
       if (value?.kind !== 'map') {
-        wrongType(entry, path, issues, 'nodes must be a map from node names to their settings, e.g. nodes: {r1: {template: vios}}');
+        wrongType(
+          entry,
+          path,
+          issues,
+          'nodes must be a map from node names to their settings, e.g. nodes: {r1: {template: vios}}',
+        );
         return fragment;
       }
       for (const nodeEntry of value.entries) {
@@ -71,7 +99,12 @@ export function readTopLevelEntry(entry: OutlineEntry, defaults: NodeFields): Fr
     case 'networks':
       if (isEmpty(value)) return fragment;
       if (value?.kind !== 'map') {
-        wrongType(entry, path, issues, 'networks must be a map from network names to their settings, e.g. networks: {mgmt: {type: pnet1}}');
+        wrongType(
+          entry,
+          path,
+          issues,
+          'networks must be a map from network names to their settings, e.g. networks: {mgmt: {type: pnet1}}',
+        );
         return fragment;
       }
       for (const networkEntry of value.entries) {
@@ -106,7 +139,8 @@ export function readNodeEntry(entry: OutlineEntry, defaults: NodeFields, issues:
   let fields: NodeFields = {};
   const value = entry.value;
   if (value?.kind === 'map') fields = readNodeFields(value, path, `node ${name}`, issues);
-  else if (!isEmpty(value)) wrongType(entry, path, issues, `node ${name} must be a map of settings, e.g. ${name}: {template: vios}`);
+  else if (!isEmpty(value))
+    wrongType(entry, path, issues, `node ${name} must be a map of settings, e.g. ${name}: {template: vios}`);
   return { name, nameRange: entry.keyRange, range: entry.range, fields, resolved: resolveNode(fields, defaults) };
 }
 
@@ -141,7 +175,12 @@ export function readLinkItem(item: OutlineItem, index: number, issues: FormatIss
   const value = item.value;
   if (isEmpty(value)) return link;
   if (value?.kind !== 'map') {
-    issues.push({ code: 'wrong-type', range: value?.range ?? item.range, path, message: `a link is a map with endpoints, written as ${LINK_EXAMPLE}` });
+    issues.push({
+      code: 'wrong-type',
+      range: value?.range ?? item.range,
+      path,
+      message: `a link is a map with endpoints, written as ${LINK_EXAMPLE}`,
+    });
     return link;
   }
   for (const field of uniqueEntries(value, path, 'a link', issues)) {
@@ -149,9 +188,16 @@ export function readLinkItem(item: OutlineItem, index: number, issues: FormatIss
     if (field.key !== 'endpoints') {
       unknownKey(field, fieldPath, issues, 'a link', LINK_KEYS);
     } else if (field.value?.kind === 'seq') {
-      field.value.items.forEach((endpoint, i) => link.endpoints.push(readEndpoint(endpoint, [...fieldPath, i], issues)));
+      field.value.items.forEach((endpoint, i) =>
+        link.endpoints.push(readEndpoint(endpoint, [...fieldPath, i], issues)),
+      );
     } else if (!isEmpty(field.value)) {
-      wrongType(field, fieldPath, issues, `endpoints must be a list of two endpoints, e.g. endpoints: [${ENDPOINT_EXAMPLE}, r2:Gi0/0]`);
+      wrongType(
+        field,
+        fieldPath,
+        issues,
+        `endpoints must be a list of two endpoints, e.g. endpoints: [${ENDPOINT_EXAMPLE}, r2:Gi0/0]`,
+      );
     }
   }
   return link;
@@ -169,7 +215,14 @@ function readEndpoint(item: OutlineItem, path: Path, issues: FormatIssue[]): Lin
     const nodeRange = entry.keyRange;
     if (isEmpty(entry.value)) {
       const end = entry.range.end;
-      return { text: node + ':', range: { start: nodeRange.start, end }, node, nodeRange, interface: '', interfaceRange: { start: end, end } };
+      return {
+        text: node + ':',
+        range: { start: nodeRange.start, end },
+        node,
+        nodeRange,
+        interface: '',
+        interfaceRange: { start: end, end },
+      };
     }
     if (entry.value?.kind === 'scalar') {
       const iface = entry.value.text;
@@ -179,7 +232,14 @@ function readEndpoint(item: OutlineItem, path: Path, issues: FormatIssue[]): Lin
         path,
         message: `write the endpoint without a space after the colon: ${node}:${iface} (with the space, YAML reads it as a map)`,
       });
-      return { text: `${node}:${iface}`, range: entry.range, node, nodeRange, interface: iface, interfaceRange: entry.value.range };
+      return {
+        text: `${node}:${iface}`,
+        range: entry.range,
+        node,
+        nodeRange,
+        interface: iface,
+        interfaceRange: entry.value.range,
+      };
     }
   }
   const range = value?.range ?? item.range;
@@ -247,7 +307,11 @@ function readNodeFields(map: OutlineMap, path: Path, owner: string, issues: Form
   return fields;
 }
 
-function readPosition(entry: OutlineEntry, path: Path, issues: FormatIssue[]): Located<{ x: number; y: number }> | undefined {
+function readPosition(
+  entry: OutlineEntry,
+  path: Path,
+  issues: FormatIssue[],
+): Located<{ x: number; y: number }> | undefined {
   const example = NODE_FIELD_EXAMPLES.position;
   const value = entry.value;
   if (isEmpty(value)) {
@@ -274,14 +338,25 @@ function readPosition(entry: OutlineEntry, path: Path, issues: FormatIssue[]): L
   if (x === undefined || y === undefined) {
     if (complete) {
       const missing = x === undefined ? 'x' : 'y';
-      issues.push({ code: 'missing-key', range: value.range, path, message: `position needs both x and y, e.g. ${example}; ${missing} is missing` });
+      issues.push({
+        code: 'missing-key',
+        range: value.range,
+        path,
+        message: `position needs both x and y, e.g. ${example}; ${missing} is missing`,
+      });
     }
     return undefined;
   }
   return { value: { x, y }, range: value.range, keyRange: entry.keyRange };
 }
 
-function readWholeNumber(entry: OutlineEntry, path: Path, issues: FormatIssue[], name: string, example: string): Located<number> | undefined {
+function readWholeNumber(
+  entry: OutlineEntry,
+  path: Path,
+  issues: FormatIssue[],
+  name: string,
+  example: string,
+): Located<number> | undefined {
   const value = entry.value;
   if (isEmpty(value)) {
     missingValue(entry, path, issues, example);
@@ -294,7 +369,12 @@ function readWholeNumber(entry: OutlineEntry, path: Path, issues: FormatIssue[],
   return undefined;
 }
 
-function readText(entry: OutlineEntry, path: Path, issues: FormatIssue[], example: string): Located<string> | undefined {
+function readText(
+  entry: OutlineEntry,
+  path: Path,
+  issues: FormatIssue[],
+  example: string,
+): Located<string> | undefined {
   const value = entry.value;
   if (isEmpty(value) || (value?.kind === 'scalar' && value.text.trim() === '')) {
     missingValue(entry, path, issues, example);
@@ -312,7 +392,12 @@ function uniqueEntries(map: OutlineMap, path: Path, owner: string, issues: Forma
   for (const entry of map.entries) {
     if (!checkKey(entry, [...path, entry.key], issues, 'keys are plain words such as template or cpu')) continue;
     if (seen.has(entry.key)) {
-      issues.push({ code: 'duplicate-key', range: entry.keyRange, path: [...path, entry.key], message: `${entry.key} is set twice in ${owner}; keep one` });
+      issues.push({
+        code: 'duplicate-key',
+        range: entry.keyRange,
+        path: [...path, entry.key],
+        message: `${entry.key} is set twice in ${owner}; keep one`,
+      });
       continue;
     }
     seen.add(entry.key);
@@ -323,11 +408,22 @@ function uniqueEntries(map: OutlineMap, path: Path, owner: string, issues: Forma
 
 function checkKey(entry: OutlineEntry, path: Path, issues: FormatIssue[], hint: string): boolean {
   if (!entry.oddKey) return true;
-  issues.push({ code: 'bad-key', range: entry.keyRange.start === entry.keyRange.end ? entry.range : entry.keyRange, path, message: `this key cannot be read; ${hint}` });
+  issues.push({
+    code: 'bad-key',
+    range: entry.keyRange.start === entry.keyRange.end ? entry.range : entry.keyRange,
+    path,
+    message: `this key cannot be read; ${hint}`,
+  });
   return false;
 }
 
-function unknownKey(entry: OutlineEntry, path: Path, issues: FormatIssue[], owner: string, accepted: readonly string[]): void {
+function unknownKey(
+  entry: OutlineEntry,
+  path: Path,
+  issues: FormatIssue[],
+  owner: string,
+  accepted: readonly string[],
+): void {
   issues.push({
     code: 'unknown-key',
     range: entry.keyRange,
@@ -337,7 +433,12 @@ function unknownKey(entry: OutlineEntry, path: Path, issues: FormatIssue[], owne
 }
 
 function missingValue(entry: OutlineEntry, path: Path, issues: FormatIssue[], example: string): void {
-  issues.push({ code: 'missing-value', range: entry.range, path, message: `${entry.key} has no value; write e.g. ${example}` });
+  issues.push({
+    code: 'missing-value',
+    range: entry.range,
+    path,
+    message: `${entry.key} has no value; write e.g. ${example}`,
+  });
 }
 
 function wrongType(entry: OutlineEntry, path: Path, issues: FormatIssue[], message: string): void {
@@ -347,9 +448,10 @@ function wrongType(entry: OutlineEntry, path: Path, issues: FormatIssue[], messa
       code: value.reason === 'alias' ? 'unsupported-alias' : 'too-deep',
       range: value.range,
       path,
-      message: value.reason === 'alias'
-        ? 'aliases (*name) are not supported in lab files; write the value out (use defaults for values every node shares)'
-        : 'this value is nested far deeper than a lab file needs; ' + message,
+      message:
+        value.reason === 'alias'
+          ? 'aliases (*name) are not supported in lab files; write the value out (use defaults for values every node shares)'
+          : 'this value is nested far deeper than a lab file needs; ' + message,
     });
     return;
   }

@@ -16,9 +16,18 @@ export function shiftFragment(fragment: Fragment, delta: number, linkIndexDelta 
   // Fragments are never changed after reading, so empty lists can be shared.
   const shifted: Fragment = {
     nodes: fragment.nodes.length === 0 ? fragment.nodes : fragment.nodes.map((node) => shiftNode(node, delta)),
-    networks: fragment.networks.length === 0 ? fragment.networks : fragment.networks.map((network) => shiftNetwork(network, delta)),
-    links: fragment.links.length === 0 ? fragment.links : fragment.links.map((link) => shiftLink(link, delta, linkIndexDelta)),
-    issues: fragment.issues.length === 0 ? fragment.issues : fragment.issues.map((issue) => shiftIssue(issue, delta, linkIndexDelta)),
+    networks:
+      fragment.networks.length === 0
+        ? fragment.networks
+        : fragment.networks.map((network) => shiftNetwork(network, delta)),
+    links:
+      fragment.links.length === 0
+        ? fragment.links
+        : fragment.links.map((link) => shiftLink(link, delta, linkIndexDelta)),
+    issues:
+      fragment.issues.length === 0
+        ? fragment.issues
+        : fragment.issues.map((issue) => shiftIssue(issue, delta, linkIndexDelta)),
   };
   if (fragment.name) shifted.name = shiftLocated(fragment.name, delta);
   if (fragment.description) shifted.description = shiftLocated(fragment.description, delta);
@@ -27,7 +36,11 @@ export function shiftFragment(fragment: Fragment, delta: number, linkIndexDelta 
 }
 
 function shiftLocated<T>(located: Located<T>, delta: number): Located<T> {
-  return { value: located.value, range: shiftRange(located.range, delta), keyRange: shiftRange(located.keyRange, delta) };
+  return {
+    value: located.value,
+    range: shiftRange(located.range, delta),
+    keyRange: shiftRange(located.keyRange, delta),
+  };
 }
 
 function shiftFields(fields: NodeFields, delta: number): NodeFields {
@@ -47,13 +60,21 @@ function shiftNode(node: LabNode, delta: number): LabNode {
 }
 
 function shiftNetwork(network: LabNetwork, delta: number): LabNetwork {
-  const shifted: LabNetwork = { name: network.name, nameRange: shiftRange(network.nameRange, delta), range: shiftRange(network.range, delta) };
+  const shifted: LabNetwork = {
+    name: network.name,
+    nameRange: shiftRange(network.nameRange, delta),
+    range: shiftRange(network.range, delta),
+  };
   if (network.type) shifted.type = shiftLocated(network.type, delta);
   return shifted;
 }
 
 function shiftLink(link: LabLink, delta: number, indexDelta: number): LabLink {
-  return { index: link.index + indexDelta, range: shiftRange(link.range, delta), endpoints: link.endpoints.map((e) => shiftEndpoint(e, delta)) };
+  return {
+    index: link.index + indexDelta,
+    range: shiftRange(link.range, delta),
+    endpoints: link.endpoints.map((e) => shiftEndpoint(e, delta)),
+  };
 }
 
 function shiftEndpoint(endpoint: LinkEndpoint, delta: number): LinkEndpoint {
@@ -68,6 +89,9 @@ function shiftEndpoint(endpoint: LinkEndpoint, delta: number): LinkEndpoint {
 
 function shiftIssue(issue: FormatIssue, delta: number, linkIndexDelta: number): FormatIssue {
   const [section, index, ...rest] = issue.path;
-  const path = linkIndexDelta !== 0 && section === 'links' && typeof index === 'number' ? [section, index + linkIndexDelta, ...rest] : issue.path;
+  const path =
+    linkIndexDelta !== 0 && section === 'links' && typeof index === 'number'
+      ? [section, index + linkIndexDelta, ...rest]
+      : issue.path;
   return { message: issue.message, range: shiftRange(issue.range, delta), code: issue.code, path };
 }

@@ -35,7 +35,15 @@ export interface NodeFields {
 }
 export type NodeFieldName = keyof NodeFields;
 export const NODE_FIELD_NAMES: readonly NodeFieldName[] = [
-  'template', 'image', 'icon', 'cpu', 'ram', 'ethernet', 'console', 'config', 'position',
+  'template',
+  'image',
+  'icon',
+  'cpu',
+  'ram',
+  'ethernet',
+  'console',
+  'config',
+  'position',
 ];
 
 /** Plain values of a node after `defaults` are applied (the node's own fields win). */

@@ -8,7 +8,13 @@
  * milliseconds.
  */
 import {
-  CONSOLE_TYPES, ELEMENT_NAME_PATTERN, LAB_NAME_PATTERN, LINK_EXAMPLE, NUMBER_FIELDS, POSITION_LIMITS, listInProse,
+  CONSOLE_TYPES,
+  ELEMENT_NAME_PATTERN,
+  LAB_NAME_PATTERN,
+  LINK_EXAMPLE,
+  NUMBER_FIELDS,
+  POSITION_LIMITS,
+  listInProse,
 } from './format';
 import type { LabDocument, LabLink, LabNetwork, LabNode, LinkEndpoint, NodeFields, Range } from './types';
 
@@ -63,7 +69,8 @@ function checkLabName(doc: LabDocument, out: LocalDiagnostic[]): void {
       path: ['name'],
       severity: 'warning',
       code: 'missing-name',
-      message: 'the lab has no name; add e.g. name: campus at the top (it names the emulator lab /lab-agent/<name>.unl)',
+      message:
+        'the lab has no name; add e.g. name: campus at the top (it names the emulator lab /lab-agent/<name>.unl)',
     });
   } else if (!LAB_NAME_PATTERN.test(name.value) || name.value.trim() === '') {
     out.push({
@@ -125,7 +132,9 @@ function checkFields(fields: NodeFields, path: Path, out: LocalDiagnostic[]): vo
   }
   const position = fields.position;
   if (position) {
-    const outside = (['x', 'y'] as const).filter((axis) => position.value[axis] < POSITION_LIMITS.min || position.value[axis] > POSITION_LIMITS.max);
+    const outside = (['x', 'y'] as const).filter(
+      (axis) => position.value[axis] < POSITION_LIMITS.min || position.value[axis] > POSITION_LIMITS.max,
+    );
     if (outside.length > 0) {
       out.push({
         range: position.range,
@@ -158,7 +167,12 @@ function describeLink(link: LabLink): string {
   return link.endpoints.map((e) => e.text).join(' -- ');
 }
 
-function checkLinks(links: LabLink[], nodes: Map<string, LabNode>, networks: Map<string, LabNetwork>, out: LocalDiagnostic[]): void {
+function checkLinks(
+  links: LabLink[],
+  nodes: Map<string, LabNode>,
+  networks: Map<string, LabNetwork>,
+  out: LocalDiagnostic[],
+): void {
   /** node:interface → where it is used (an interface takes one link). */
   const uses = new Map<string, { link: LabLink; endpoint: LinkEndpoint; index: number }[]>();
   for (const link of links) {
@@ -173,7 +187,9 @@ function checkLinks(links: LabLink[], nodes: Map<string, LabNode>, networks: Map
         message: `a link joins exactly two endpoints; this one has ${endpoints.length}. Write ${LINK_EXAMPLE}`,
       });
     }
-    endpoints.forEach((endpoint, index) => checkEndpoint(endpoint, [...path, 'endpoints', index], nodes, networks, out));
+    endpoints.forEach((endpoint, index) =>
+      checkEndpoint(endpoint, [...path, 'endpoints', index], nodes, networks, out),
+    );
     if (endpoints.length === 2) {
       const [a, b] = endpoints;
       if (a.network !== undefined && b.network !== undefined) {
@@ -208,7 +224,8 @@ function checkLinks(links: LabLink[], nodes: Map<string, LabNode>, networks: Map
     if (list.length < 2) continue;
     for (const use of list) {
       const others = list.filter((other) => other.link !== use.link).map((other) => describeLink(other.link));
-      const where = others.length > 0 ? `also used by the link ${listInProse(others, 'and')}` : 'used twice in this link';
+      const where =
+        others.length > 0 ? `also used by the link ${listInProse(others, 'and')}` : 'used twice in this link';
       out.push({
         range: use.endpoint.interfaceRange ?? use.endpoint.range,
         path: ['links', use.link.index, 'endpoints', use.index],
@@ -225,7 +242,13 @@ function sameEnd(a: LinkEndpoint, b: LinkEndpoint): boolean {
   return a.node !== undefined && a.node === b.node && a.interface === b.interface;
 }
 
-function checkEndpoint(endpoint: LinkEndpoint, path: Path, nodes: Map<string, LabNode>, networks: Map<string, LabNetwork>, out: LocalDiagnostic[]): void {
+function checkEndpoint(
+  endpoint: LinkEndpoint,
+  path: Path,
+  nodes: Map<string, LabNode>,
+  networks: Map<string, LabNetwork>,
+  out: LocalDiagnostic[],
+): void {
   const node = endpoint.node;
   if (node !== undefined) {
     if (node === '') {

@@ -91,12 +91,14 @@ export class CodeLensService {
   }
 
   private async computePlan(file: LabFile): Promise<{ title: string; keep: boolean }> {
-    if (file.model.syntaxErrors.length > 0) return { title: 'Plan: unavailable — fix the YAML syntax errors first', keep: true };
+    if (file.model.syntaxErrors.length > 0)
+      return { title: 'Plan: unavailable — fix the YAML syntax errors first', keep: true };
     const payload = await projectPayload(file);
     const outcome = await this.session.call((client) => client.planProject(payload, { timeoutMs: PLAN_TIMEOUT_MS }));
     if (outcome === undefined) return { title: 'Plan: unavailable — not logged in to an agent', keep: false };
     if (!outcome.ok) {
-      const reason = outcome.problem.code === 'invalid_lab' ? 'the lab has errors (see Problems)' : outcome.problem.message;
+      const reason =
+        outcome.problem.code === 'invalid_lab' ? 'the lab has errors (see Problems)' : outcome.problem.message;
       return { title: `Plan: unavailable — ${shorten(reason)}`, keep: false };
     }
     return { title: planSummaryTitle(outcome.value), keep: true };

@@ -53,7 +53,10 @@ function lineAt(text: string, start: number, offset: number): LineInfo {
   let at = start;
   while (at < offset && text[at] === ' ') at++;
   const info: LineInfo = { start, comment: text[at] === '#' };
-  if (text[at] === '-' && (at + 1 === text.length || text[at + 1] === ' ' || text[at + 1] === '\n' || text[at + 1] === '\r')) {
+  if (
+    text[at] === '-' &&
+    (at + 1 === text.length || text[at + 1] === ' ' || text[at + 1] === '\n' || text[at + 1] === '\r')
+  ) {
     info.dash = at;
     at++;
     while (at < offset && text[at] === ' ') at++;
@@ -66,9 +69,15 @@ function lineAt(text: string, start: number, offset: number): LineInfo {
 function endpointContext({ endpoint, part }: LinkAt, offset: number): CompletionContext | undefined {
   if (!endpoint) return undefined;
   if (endpoint.node !== undefined && part === 'interface') {
-    return { kind: 'endpoint-interface', node: endpoint.node, endpoint, replace: endpoint.interfaceRange ?? { start: offset, end: offset } };
+    return {
+      kind: 'endpoint-interface',
+      node: endpoint.node,
+      endpoint,
+      replace: endpoint.interfaceRange ?? { start: offset, end: offset },
+    };
   }
-  if (endpoint.node !== undefined && endpoint.nodeRange) return { kind: 'endpoint-target', replace: endpoint.nodeRange, nodePart: true };
+  if (endpoint.node !== undefined && endpoint.nodeRange)
+    return { kind: 'endpoint-target', replace: endpoint.nodeRange, nodePart: true };
   return { kind: 'endpoint-target', replace: endpoint.range, nodePart: false };
 }
 
@@ -85,7 +94,8 @@ function valueOnLine(doc: LabDocument, line: LineInfo, offset: number): Completi
     return { kind: 'endpoint-target', replace: { start: offset, end: offset }, nodePart: false };
   }
   const written = at?.on === 'value' ? writtenValue(doc, at.path) : undefined;
-  if (at && written && written.start <= offset && offset <= written.end) return valueContextFor(doc, at.path, written, false);
+  if (at && written && written.start <= offset && offset <= written.end)
+    return valueContextFor(doc, at.path, written, false);
 
   const keyStart = firstNonSpace(doc.text, line.dash === undefined ? line.start : line.dash + 1, offset);
   if (keyStart === undefined) return null;
@@ -111,11 +121,18 @@ function writtenValue(doc: LabDocument, path: readonly (string | number)[]): Ran
   return undefined;
 }
 
-function valueContextFor(doc: LabDocument, path: readonly (string | number)[], replace: Range, needsSpace: boolean): CompletionContext | undefined {
+function valueContextFor(
+  doc: LabDocument,
+  path: readonly (string | number)[],
+  replace: Range,
+  needsSpace: boolean,
+): CompletionContext | undefined {
   const field = String(path[path.length - 1]);
-  if (path.length === 3 && path[0] === 'networks' && field === 'type') return { kind: 'network-type', replace, needsSpace };
+  if (path.length === 3 && path[0] === 'networks' && field === 'type')
+    return { kind: 'network-type', replace, needsSpace };
   if (!VALUE_FIELDS.includes(field)) return undefined;
-  if (path.length === 2 && path[0] === 'defaults') return { kind: 'field-value', field: field as ValueField, replace, needsSpace };
+  if (path.length === 2 && path[0] === 'defaults')
+    return { kind: 'field-value', field: field as ValueField, replace, needsSpace };
   if (path.length === 3 && path[0] === 'nodes') {
     const node = findNode(doc, String(path[1]));
     if (node) return { kind: 'field-value', field: field as ValueField, node, replace, needsSpace };
@@ -129,7 +146,13 @@ function keyContext(doc: LabDocument, line: LineInfo, offset: number): Completio
   const replace = { start: keyStart, end: wordEnd(doc.text, offset) };
   const colonFollows = colonAfter(doc.text, replace.end, doc.text.length, true) !== undefined;
   const column = keyStart - line.start;
-  const key = (owner: KeyOwner, present: ReadonlySet<string>): CompletionContext => ({ kind: 'key', owner, replace, present, colonFollows });
+  const key = (owner: KeyOwner, present: ReadonlySet<string>): CompletionContext => ({
+    kind: 'key',
+    owner,
+    replace,
+    present,
+    colonFollows,
+  });
 
   if (column === 0) return line.dash === undefined ? key('top-level', presentTopLevelKeys(doc, replace)) : undefined;
   const section = doc.pathAt(line.start)?.path[0] ?? doc.pathAt(offset)?.path[0];
@@ -164,7 +187,11 @@ function linkKeyContext(
   const dashColumn = line.dash === undefined ? undefined : line.dash - line.start;
   // `- ` deeper than the link's own dash is an item of its endpoints list.
   if (link && linkDash !== undefined && dashColumn !== undefined && dashColumn > linkDash) {
-    return { kind: 'endpoint-target', replace: { start: line.keyStart as number, end: wordEnd(doc.text, offset) }, nodePart: false };
+    return {
+      kind: 'endpoint-target',
+      replace: { start: line.keyStart as number, end: wordEnd(doc.text, offset) },
+      nodePart: false,
+    };
   }
   // A new `- ` at the links' level starts a new link; otherwise the key belongs to the link above.
   const isNewItem = dashColumn !== undefined && (linkDash === undefined || dashColumn === linkDash);

@@ -70,16 +70,18 @@ export class CompletionService {
       case 'network-type': {
         const types = await this.catalogue.networkTypes();
         const space = context.needsSpace ? ' ' : '';
-        return (types ?? []).filter((t) => typeof t.id === 'string').map((t) => {
-          const unsupported = t.supported === false;
-          return {
-            label: t.id as string,
-            kind: CompletionItemKind.EnumMember,
-            detail: unsupported ? `${t.label ?? t.id} (not supported by this emulator)` : t.label,
-            sortText: `${unsupported ? 1 : 0}${t.id}`,
-            textEdit: edit(space + t.id),
-          };
-        });
+        return (types ?? [])
+          .filter((t) => typeof t.id === 'string')
+          .map((t) => {
+            const unsupported = t.supported === false;
+            return {
+              label: t.id as string,
+              kind: CompletionItemKind.EnumMember,
+              detail: unsupported ? `${t.label ?? t.id} (not supported by this emulator)` : t.label,
+              sortText: `${unsupported ? 1 : 0}${t.id}`,
+              textEdit: edit(space + t.id),
+            };
+          });
       }
       case 'endpoint-target':
         return endpointTargets(file, context.nodePart, edit);
@@ -96,51 +98,63 @@ export class CompletionService {
     const space = context.needsSpace ? ' ' : '';
     switch (context.field) {
       case 'console':
-        return CONSOLE_TYPES.map((type) => ({ label: type, kind: CompletionItemKind.EnumMember, textEdit: edit(space + type) }));
+        return CONSOLE_TYPES.map((type) => ({
+          label: type,
+          kind: CompletionItemKind.EnumMember,
+          textEdit: edit(space + type),
+        }));
       case 'icon': {
         const icons = await this.catalogue.icons();
-        return (icons ?? []).filter((icon) => typeof icon.id === 'string').map((icon) => ({
-          label: icon.id,
-          kind: CompletionItemKind.File,
-          detail: icon.label,
-          textEdit: edit(space + icon.id),
-        }));
+        return (icons ?? [])
+          .filter((icon) => typeof icon.id === 'string')
+          .map((icon) => ({
+            label: icon.id,
+            kind: CompletionItemKind.File,
+            detail: icon.label,
+            textEdit: edit(space + icon.id),
+          }));
       }
       case 'template': {
         const templates = await this.catalogue.templates();
-        return (templates ?? []).filter((t) => typeof t.id === 'string').map((t) => {
-          const unprovisioned = t.provisioned === false;
-          const item: CompletionItem = {
-            label: t.id as string,
-            kind: CompletionItemKind.Class,
-            detail: unprovisioned ? `${t.description ?? t.id} (not provisioned)` : t.description,
-            // Unprovisioned templates cannot be deployed: offer them, but after the ones that can.
-            sortText: `${unprovisioned ? 1 : 0}${t.id}`,
-            textEdit: edit(space + t.id),
-          };
-          if (unprovisioned) item.labelDetails = { description: 'not provisioned' };
-          return item;
-        });
+        return (templates ?? [])
+          .filter((t) => typeof t.id === 'string')
+          .map((t) => {
+            const unprovisioned = t.provisioned === false;
+            const item: CompletionItem = {
+              label: t.id as string,
+              kind: CompletionItemKind.Class,
+              detail: unprovisioned ? `${t.description ?? t.id} (not provisioned)` : t.description,
+              // Unprovisioned templates cannot be deployed: offer them, but after the ones that can.
+              sortText: `${unprovisioned ? 1 : 0}${t.id}`,
+              textEdit: edit(space + t.id),
+            };
+            if (unprovisioned) item.labelDetails = { description: 'not provisioned' };
+            return item;
+          });
       }
       case 'image': {
         const template = context.node ? context.node.resolved.template : file.model.defaults.template?.value;
         if (!template) return [];
         const data = await this.catalogue.templateImages(template);
-        return (data?.images ?? []).filter((image) => typeof image.id === 'string').map((image) => {
-          const isDefault = image.id === data?.default;
-          const unavailable = image.available === false;
-          const notes = [isDefault ? 'default' : undefined, unavailable ? 'not available' : undefined].filter(Boolean);
-          const item: CompletionItem = {
-            label: image.id as string,
-            kind: CompletionItemKind.Value,
-            detail: `${template} image${notes.length ? ` (${notes.join(', ')})` : ''}`,
-            sortText: `${isDefault ? 0 : unavailable ? 2 : 1}${image.id}`,
-            preselect: isDefault,
-            textEdit: edit(space + image.id),
-          };
-          if (notes.length) item.labelDetails = { description: notes.join(', ') };
-          return item;
-        });
+        return (data?.images ?? [])
+          .filter((image) => typeof image.id === 'string')
+          .map((image) => {
+            const isDefault = image.id === data?.default;
+            const unavailable = image.available === false;
+            const notes = [isDefault ? 'default' : undefined, unavailable ? 'not available' : undefined].filter(
+              Boolean,
+            );
+            const item: CompletionItem = {
+              label: image.id as string,
+              kind: CompletionItemKind.Value,
+              detail: `${template} image${notes.length ? ` (${notes.join(', ')})` : ''}`,
+              sortText: `${isDefault ? 0 : unavailable ? 2 : 1}${image.id}`,
+              preselect: isDefault,
+              textEdit: edit(space + image.id),
+            };
+            if (notes.length) item.labelDetails = { description: notes.join(', ') };
+            return item;
+          });
       }
     }
   }
@@ -162,12 +176,16 @@ export class CompletionService {
     if (!template) return [];
     const ethernet = node.resolved.ethernet;
     // Out of range is a local error already: no list for a count the lab cannot have.
-    if (ethernet !== undefined && (ethernet < NUMBER_FIELDS.ethernet.min || ethernet > NUMBER_FIELDS.ethernet.max)) return [];
+    if (ethernet !== undefined && (ethernet < NUMBER_FIELDS.ethernet.min || ethernet > NUMBER_FIELDS.ethernet.max))
+      return [];
     // Read before waiting: the endpoint being edited is an object of this model, which an edit replaces.
     const used = interfacesUsedElsewhere(file.model, nodeName, context.endpoint);
     const all = await untilCancelled(this.catalogue.interfaces(template, ethernet), token);
     return (Array.isArray(all) ? all : [])
-      .filter((iface): iface is Iface & { name: string } => typeof iface?.name === 'string' && iface.name !== '' && !used.has(iface.name))
+      .filter(
+        (iface): iface is Iface & { name: string } =>
+          typeof iface?.name === 'string' && iface.name !== '' && !used.has(iface.name),
+      )
       .map((iface) => ({
         label: iface.name,
         kind: CompletionItemKind.Interface,

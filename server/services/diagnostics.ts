@@ -111,7 +111,8 @@ export class DiagnosticsService {
       client.validateProject(payload, { timeoutMs: VALIDATE_TIMEOUT_MS, signal }),
     );
     // A newer version (or session) took over while the agent worked: its own validation will publish.
-    if (outcome === undefined || signal.aborted || file.version !== version || this.documents.get(file.uri) !== file) return;
+    if (outcome === undefined || signal.aborted || file.version !== version || this.documents.get(file.uri) !== file)
+      return;
     if (outcome.ok) {
       this.findings.set(file.uri, { diagnostics: readProjectDiagnostics(outcome.value.diagnostics) });
     } else if (!outcome.cancelled) {
@@ -214,7 +215,8 @@ function readProjectDiagnostics(raw: unknown): ProjectDiagnostic[] {
       : [];
     const diagnostic: ProjectDiagnostic = { path };
     if (typeof entry.message === 'string') diagnostic.message = entry.message;
-    if (entry.severity === 'error' || entry.severity === 'warning' || entry.severity === 'info') diagnostic.severity = entry.severity;
+    if (entry.severity === 'error' || entry.severity === 'warning' || entry.severity === 'info')
+      diagnostic.severity = entry.severity;
     if (typeof entry.code === 'string') diagnostic.code = entry.code;
     result.push(diagnostic);
   }

@@ -43,17 +43,26 @@ export class HoverService {
     const hover = (value: string): Hover => ({ range, contents: { kind: MarkupKind.Markdown, value } });
     if (endpoint.network !== undefined) {
       const network = findNetwork(file.model, endpoint.network);
-      return hover(network ? `network **${network.name}** (type ${network.type?.value ?? 'bridge'})` : `**${endpoint.network}** is not a network of this lab`);
+      return hover(
+        network
+          ? `network **${network.name}** (type ${network.type?.value ?? 'bridge'})`
+          : `**${endpoint.network}** is not a network of this lab`,
+      );
     }
     const node = endpoint.node === undefined ? undefined : findNode(file.model, endpoint.node);
     if (!node) return hover(`**${endpoint.node ?? endpoint.text}** is not a node of this lab`);
-    const request = { yaml: file.model.text, node: node.name, ...(node.resolved.template ? { template: node.resolved.template } : {}) };
+    const request = {
+      yaml: file.model.text,
+      node: node.name,
+      ...(node.resolved.template ? { template: node.resolved.template } : {}),
+    };
     const outcome = await this.session.call((client) =>
       client.previewInterfaces(request, { timeoutMs: PREVIEW_TIMEOUT_MS, signal: abortSignalOf(token) }),
     );
     if (!outcome?.ok) return hover(nodeLine(node));
     const items = (Array.isArray(outcome.value.items) ? outcome.value.items : []).filter(
-      (i): i is Iface & { name: string } => typeof i?.name === 'string' && (i.node === undefined || i.node === node.name),
+      (i): i is Iface & { name: string } =>
+        typeof i?.name === 'string' && (i.node === undefined || i.node === node.name),
     );
     return hover(describeInterface(node, endpoint.interface ?? '', items));
   }
@@ -82,18 +91,24 @@ function describeTemplate(id: string, detail: TemplateDetail): string {
   if (images.length > 0) {
     lines.push('', 'Images:');
     for (const image of images) {
-      const notes = [image.id === detail.default ? 'default' : undefined, image.available === false ? 'not available' : undefined];
+      const notes = [
+        image.id === detail.default ? 'default' : undefined,
+        image.available === false ? 'not available' : undefined,
+      ];
       const note = notes.filter(Boolean).join(', ');
       lines.push(`- \`${image.id}\`${note ? ` (${note})` : ''}`);
     }
   } else {
     lines.push('', 'No images are installed for this template.');
   }
-  const attributes = Array.isArray(detail.attributes) ? detail.attributes.filter((a) => typeof a?.name === 'string') : [];
+  const attributes = Array.isArray(detail.attributes)
+    ? detail.attributes.filter((a) => typeof a?.name === 'string')
+    : [];
   if (attributes.length > 0) {
     lines.push('', 'Attributes:');
     for (const attribute of attributes) {
-      const values = Array.isArray(attribute.values) && attribute.values.length > 0 ? `: ${attribute.values.join(', ')}` : '';
+      const values =
+        Array.isArray(attribute.values) && attribute.values.length > 0 ? `: ${attribute.values.join(', ')}` : '';
       lines.push(`- \`${attribute.name}\`${attribute.label ? ` — ${attribute.label}` : ''}${values}`);
     }
   }
@@ -107,7 +122,10 @@ function nodeLine(node: LabNode): string {
 function describeInterface(node: LabNode, name: string, items: readonly (Iface & { name: string })[]): string {
   const iface = items.find((i) => i.name === name);
   if (!iface) {
-    const known = items.slice(0, LISTED_INTERFACES).map((i) => `\`${i.name}\``).join(', ');
+    const known = items
+      .slice(0, LISTED_INTERFACES)
+      .map((i) => `\`${i.name}\``)
+      .join(', ');
     const more = items.length > LISTED_INTERFACES ? ', …' : '';
     const what = name === '' ? 'No interface given' : `${nodeLine(node)} has no interface \`${name}\``;
     return items.length > 0 ? `${what}; its interfaces are ${known}${more}` : `${what}.`;

@@ -2,7 +2,13 @@
  * Rename of a node or network: its key and every link endpoint that names it.
  * Works from the key itself or from any endpoint naming it.
  */
-import { ErrorCodes, ResponseError, type Position, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver/node';
+import {
+  ErrorCodes,
+  ResponseError,
+  type Position,
+  type TextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver/node';
 import { ELEMENT_NAME_PATTERN } from '../../common/lab/format';
 import type { LabDocument, Range } from '../../common/lab/types';
 import { findNetwork, findNode, linkAt } from '../../common/lab/lookup';
@@ -15,7 +21,10 @@ interface RenameTarget {
   range: Range;
 }
 
-export function prepareRename(file: LabFile, position: Position): { range: ReturnType<LabFile['toLspRange']>; placeholder: string } | null {
+export function prepareRename(
+  file: LabFile,
+  position: Position,
+): { range: ReturnType<LabFile['toLspRange']>; placeholder: string } | null {
   const target = renameTarget(file.model, file.offsetAt(position));
   return target ? { range: file.toLspRange(target.range), placeholder: target.name } : null;
 }
@@ -23,7 +32,11 @@ export function prepareRename(file: LabFile, position: Position): { range: Retur
 export function renameSymbol(file: LabFile, position: Position, newName: string): WorkspaceEdit {
   const doc = file.model;
   const target = renameTarget(doc, file.offsetAt(position));
-  if (!target) throw new ResponseError(ErrorCodes.InvalidRequest, 'Only node and network names can be renamed; place the cursor on a name under nodes or networks, or on a link endpoint.');
+  if (!target)
+    throw new ResponseError(
+      ErrorCodes.InvalidRequest,
+      'Only node and network names can be renamed; place the cursor on a name under nodes or networks, or on a link endpoint.',
+    );
   if (typeof newName !== 'string' || !ELEMENT_NAME_PATTERN.test(newName)) {
     throw new ResponseError(
       ErrorCodes.InvalidParams,
@@ -32,7 +45,11 @@ export function renameSymbol(file: LabFile, position: Position, newName: string)
   }
   if (newName === target.name) return { changes: { [file.uri]: [] } };
   const taken = target.kind === 'node' ? findNode(doc, newName) : findNetwork(doc, newName);
-  if (taken) throw new ResponseError(ErrorCodes.InvalidParams, `A ${target.kind} named ${newName} already exists; choose another name.`);
+  if (taken)
+    throw new ResponseError(
+      ErrorCodes.InvalidParams,
+      `A ${target.kind} named ${newName} already exists; choose another name.`,
+    );
   const edit = (range: Range, text: string): TextEdit => ({ range: file.toLspRange(range), newText: text });
   const edits: TextEdit[] = [];
   if (target.kind === 'node') {
@@ -42,15 +59,19 @@ export function renameSymbol(file: LabFile, position: Position, newName: string)
       for (const endpoint of link.endpoints) {
         if (endpoint.node !== target.name || !endpoint.nodeRange) continue;
         // An endpoint written with escapes has no exact node range: rewrite it whole.
-        const whole = endpoint.nodeRange.start === endpoint.range.start && endpoint.nodeRange.end === endpoint.range.end;
-        edits.push(whole ? edit(endpoint.range, `${newName}:${endpoint.interface ?? ''}`) : edit(endpoint.nodeRange, newName));
+        const whole =
+          endpoint.nodeRange.start === endpoint.range.start && endpoint.nodeRange.end === endpoint.range.end;
+        edits.push(
+          whole ? edit(endpoint.range, `${newName}:${endpoint.interface ?? ''}`) : edit(endpoint.nodeRange, newName),
+        );
       }
     }
   } else {
     const network = findNetwork(doc, target.name);
     if (network) edits.push(edit(network.nameRange, newName));
     for (const link of doc.links) {
-      for (const endpoint of link.endpoints) if (endpoint.network === target.name) edits.push(edit(endpoint.range, newName));
+      for (const endpoint of link.endpoints)
+        if (endpoint.network === target.name) edits.push(edit(endpoint.range, newName));
     }
   }
   return { changes: { [file.uri]: edits } };
@@ -61,10 +82,14 @@ function renameTarget(doc: LabDocument, offset: number): RenameTarget | undefine
   if (hit?.endpoint) {
     const { endpoint, part } = hit;
     if (endpoint.node !== undefined && endpoint.nodeRange && part === 'node') {
-      return findNode(doc, endpoint.node) ? { kind: 'node', name: endpoint.node, range: endpoint.nodeRange } : undefined;
+      return findNode(doc, endpoint.node)
+        ? { kind: 'node', name: endpoint.node, range: endpoint.nodeRange }
+        : undefined;
     }
     if (endpoint.network !== undefined) {
-      return findNetwork(doc, endpoint.network) ? { kind: 'network', name: endpoint.network, range: endpoint.range } : undefined;
+      return findNetwork(doc, endpoint.network)
+        ? { kind: 'network', name: endpoint.network, range: endpoint.range }
+        : undefined;
     }
     return undefined;
   }

@@ -11,7 +11,14 @@ import type { LabFile } from '../documents';
 
 export function documentSymbols(file: LabFile): DocumentSymbol[] {
   const { model } = file;
-  const symbol = (name: string, kind: SymbolKind, range: Range, selection: Range, detail?: string, children?: DocumentSymbol[]): DocumentSymbol => ({
+  const symbol = (
+    name: string,
+    kind: SymbolKind,
+    range: Range,
+    selection: Range,
+    detail?: string,
+    children?: DocumentSymbol[],
+  ): DocumentSymbol => ({
     name: name === '' ? '(empty)' : name,
     kind,
     range: file.toLspRange(cover(range, selection)),
@@ -20,7 +27,9 @@ export function documentSymbols(file: LabFile): DocumentSymbol[] {
     ...(children !== undefined ? { children } : {}),
   });
   const scalar = (key: string, located: Located<string> | undefined): DocumentSymbol[] =>
-    located ? [symbol(key, SymbolKind.Property, cover(located.keyRange, located.range), located.keyRange, located.value)] : [];
+    located
+      ? [symbol(key, SymbolKind.Property, cover(located.keyRange, located.range), located.keyRange, located.value)]
+      : [];
 
   const result: DocumentSymbol[] = [...scalar('name', model.name), ...scalar('description', model.description)];
 
@@ -33,20 +42,14 @@ export function documentSymbols(file: LabFile): DocumentSymbol[] {
 
   group(
     'nodes',
-    model.nodes.map((node) =>
-      symbol(
-        node.name,
-        SymbolKind.Object,
-        node.range,
-        node.nameRange,
-        node.resolved.template,
-      ),
-    ),
+    model.nodes.map((node) => symbol(node.name, SymbolKind.Object, node.range, node.nameRange, node.resolved.template)),
     model.nodes.map((node) => node.range),
   );
   group(
     'networks',
-    model.networks.map((network) => symbol(network.name, SymbolKind.Struct, network.range, network.nameRange, network.type?.value)),
+    model.networks.map((network) =>
+      symbol(network.name, SymbolKind.Struct, network.range, network.nameRange, network.type?.value),
+    ),
     model.networks.map((network) => network.range),
   );
   group(
@@ -68,4 +71,3 @@ export function documentSymbols(file: LabFile): DocumentSymbol[] {
 function cover(a: Range, b: Range): Range {
   return { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
 }
-

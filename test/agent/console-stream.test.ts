@@ -12,8 +12,14 @@ let now = Date.parse('2026-03-01T10:00:00Z');
 before(async () => {
   agent = await startTestAgent({ clock: () => now, bootMs: 1000 });
   token = await agent.login();
-  assert.equal((await agent.call('POST', '/api/v1/projects/import', { lab: '/examples/campus.unl' }, token)).status, 200);
-  assert.equal((await agent.call('POST', '/api/v1/projects/exec', { lab: LAB, action: 'start' }, token)).body.data.started, 5);
+  assert.equal(
+    (await agent.call('POST', '/api/v1/projects/import', { lab: '/examples/campus.unl' }, token)).status,
+    200,
+  );
+  assert.equal(
+    (await agent.call('POST', '/api/v1/projects/exec', { lab: LAB, action: 'start' }, token)).body.data.started,
+    5,
+  );
   now += 1000;
 });
 after(() => agent.dispose());
@@ -43,9 +49,11 @@ class RawStream {
   async until(check: (text: string) => boolean, what: string): Promise<string> {
     const deadline = Date.now() + 5000;
     while (!check(this.received.toString('latin1'))) {
-      if (this.closed) throw new Error(`closed while waiting for ${what}; got ${JSON.stringify(this.received.toString('latin1'))}`);
+      if (this.closed)
+        throw new Error(`closed while waiting for ${what}; got ${JSON.stringify(this.received.toString('latin1'))}`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.received.toString('latin1'))}`);
+      if (left <= 0)
+        throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.received.toString('latin1'))}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -66,11 +74,18 @@ class RawStream {
 function openStream(ticket: string, headers: Record<string, string> = {}): Promise<RawStream> {
   return new Promise((resolve, reject) => {
     const { port } = new URL(agent.url);
-    const socket = tlsConnect({ host: '127.0.0.1', port: Number(port), ca: agent.certPem, servername: 'localhost' }, () => {
-      const lines = [`GET /api/v1/console/stream/${ticket} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-      resolve(new RawStream(socket));
-    });
+    const socket = tlsConnect(
+      { host: '127.0.0.1', port: Number(port), ca: agent.certPem, servername: 'localhost' },
+      () => {
+        const lines = [
+          `GET /api/v1/console/stream/${ticket} HTTP/1.1`,
+          'Host: 127.0.0.1',
+          ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        ];
+        socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+        resolve(new RawStream(socket));
+      },
+    );
     socket.on('error', reject);
   });
 }
@@ -127,7 +142,7 @@ test('every client attached to a node sees its output, including what others typ
   b.clear();
   a.clear();
   b.socket.write('show ip interface brief\r');
-  await a.until((t) => /Gi0\/3\s+unassigned[^]*edge#$/.test(t), 'b\'s command seen by a');
+  await a.until((t) => /Gi0\/3\s+unassigned[^]*edge#$/.test(t), "b's command seen by a");
   a.socket.destroy();
   b.socket.destroy();
 });
@@ -183,7 +198,10 @@ test('a ticket works once, only for its session, and only for 30 seconds', async
   assert.match(await expired.until((t) => t.includes('}'), 'refusal'), /"code":"browser_token_invalid"/);
 
   const malformed = await openStream('not-a-ticket', upgradeHeaders());
-  assert.match(await malformed.until((t) => t.includes('}'), 'refusal'), /^HTTP\/1\.1 403 [^]*"code":"browser_token_invalid"/);
+  assert.match(
+    await malformed.until((t) => t.includes('}'), 'refusal'),
+    /^HTTP\/1\.1 403 [^]*"code":"browser_token_invalid"/,
+  );
 });
 
 test('the stream needs Upgrade: emu-telnet (426) and a bearer token (401)', async () => {
@@ -192,15 +210,26 @@ test('the stream needs Upgrade: emu-telnet (426) and a bearer token (401)', asyn
   assert.equal(plain.status, 426);
   assert.equal(plain.body.code, 'upgrade_required');
   const websocket = await openStream(ticket, { ...upgradeHeaders(), Upgrade: 'websocket' });
-  assert.match(await websocket.until((t) => t.includes('}'), 'refusal'), /^HTTP\/1\.1 426 [^]*"code":"upgrade_required"/);
+  assert.match(
+    await websocket.until((t) => t.includes('}'), 'refusal'),
+    /^HTTP\/1\.1 426 [^]*"code":"upgrade_required"/,
+  );
   const anonymous = await openStream(ticket, { Connection: 'Upgrade', Upgrade: 'emu-telnet' });
-  assert.match(await anonymous.until((t) => t.includes('}'), 'refusal'), /^HTTP\/1\.1 401 [^]*"code":"unauthenticated"/);
+  assert.match(
+    await anonymous.until((t) => t.includes('}'), 'refusal'),
+    /^HTTP\/1\.1 401 [^]*"code":"unauthenticated"/,
+  );
 });
 
 test('attach and exec need a running node; stopping a node closes its console streams', async () => {
   const stream = await connected('pc');
   await stream.until((t) => t.includes('\x07'), 'greeting');
-  const stop = await agent.call('POST', '/api/v1/projects/exec', { lab: LAB, action: 'stop', node: 'pc', stopmode: 1 }, token);
+  const stop = await agent.call(
+    'POST',
+    '/api/v1/projects/exec',
+    { lab: LAB, action: 'stop', node: 'pc', stopmode: 1 },
+    token,
+  );
   assert.equal(stop.body.data.stopped, 1);
   await stream.until(() => stream.closed, 'the stream to close');
   const refused = await agent.call('POST', '/api/v1/console/attach', { lab: LAB, node: 'pc' }, token);

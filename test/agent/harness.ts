@@ -33,7 +33,15 @@ export async function startTestAgent(options: Partial<AgentOptions> = {}): Promi
   const agent = await startAgent({ port: 0, bootMs: 20, writeDelayMs: 1, ...options, dataDir });
   const httpsAgent = new Agent({ ca: agent.certPem, keepAlive: true });
   const call = (method: string, path: string, body?: unknown, token?: string) =>
-    rawCall(agent.url, agent.certPem, method, path, body === undefined ? undefined : JSON.stringify(body), token, httpsAgent);
+    rawCall(
+      agent.url,
+      agent.certPem,
+      method,
+      path,
+      body === undefined ? undefined : JSON.stringify(body),
+      token,
+      httpsAgent,
+    );
   return {
     ...agent,
     dataDir,

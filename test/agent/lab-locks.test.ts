@@ -10,7 +10,10 @@ test('while a deploy is in flight, other long operations on that lab get 409 lab
     const token = await agent.login();
     const yaml = chainLab('busy', 30);
     const deploying = agent.call('POST', '/api/v1/projects/deploy', { yaml }, token);
-    await waitFor(async () => (await agent.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.exists === true, 'the lab to appear');
+    await waitFor(
+      async () => (await agent.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.exists === true,
+      'the lab to appear',
+    );
 
     for (const [path, body] of [
       ['/api/v1/projects/deploy', { yaml, replace: true }],
@@ -47,7 +50,10 @@ async function interruptDeploy(dataDir: string, yaml: string): Promise<void> {
   const first = await startTestAgent({ dataDir, writeDelayMs: 5 });
   const token = await first.login();
   const deploying = first.call('POST', '/api/v1/projects/deploy', { yaml }, token).catch(() => undefined);
-  await waitFor(async () => ((await first.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.total ?? 0) > 3, 'nodes to appear');
+  await waitFor(
+    async () => ((await first.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.total ?? 0) > 3,
+    'nodes to appear',
+  );
   await first.dispose();
   await deploying;
 }
@@ -111,7 +117,10 @@ test('destroy clears an interrupted apply', async () => {
     const second = await startTestAgent({ dataDir });
     try {
       const t = await second.login();
-      assert.equal((await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t)).body.code, 'lab_locked_mid_apply');
+      assert.equal(
+        (await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t)).body.code,
+        'lab_locked_mid_apply',
+      );
       const destroyed = await second.call('POST', '/api/v1/projects/destroy', { yaml }, t);
       assert.equal(destroyed.status, 200);
       assert.equal(destroyed.body.data.status, 'destroyed');

@@ -77,7 +77,11 @@ test('the emulator session expires after an hour idle while the agent session li
 test('users come from the options; wrong credentials are invalid_credentials', async () => {
   const agent = await startTestAgent({ users: [{ username: 'alice', password: 'wonder' }] });
   try {
-    for (const [username, password] of [['lab', 'lab'], ['alice', 'wrong'], ['bob', 'wonder']]) {
+    for (const [username, password] of [
+      ['lab', 'lab'],
+      ['alice', 'wrong'],
+      ['bob', 'wonder'],
+    ]) {
       const reply = await agent.call('POST', '/api/v1/login', { username, password });
       assert.equal(reply.status, 401);
       assert.equal(reply.body.code, 'invalid_credentials');

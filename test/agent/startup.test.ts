@@ -67,7 +67,13 @@ test('the CLI prints its URL, fingerprint and the default user, serves, and stop
     assert.match(cli.stdout(), /default user lab, password lab/);
     const certPem = readFileSync(join(dataDir, 'cert.pem'), 'utf8');
     assert.equal(new X509Certificate(certPem).fingerprint256, fingerprint);
-    const login = await rawCall(url, certPem, 'POST', '/api/v1/login', JSON.stringify({ username: 'lab', password: 'lab' }));
+    const login = await rawCall(
+      url,
+      certPem,
+      'POST',
+      '/api/v1/login',
+      JSON.stringify({ username: 'lab', password: 'lab' }),
+    );
     assert.equal(login.body.ok, true);
 
     const closed = once(cli.child, 'close');

@@ -17,15 +17,26 @@ after(() => agent.dispose());
 const port = () => Number(new URL(agent.url).port);
 
 test('plain HTTP on the TLS port gets 400 tls_required as JSON, and the connection closes', async () => {
-  const reply = await new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: port(), path: '/api/v1/login', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify({ username: 'lab', password: 'lab' }));
-  });
+  const reply = await new Promise<{ status: number; body: string; connection: string | undefined }>(
+    (resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: port(),
+          path: '/api/v1/login',
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection }));
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify({ username: 'lab', password: 'lab' }));
+    },
+  );
   assert.equal(reply.status, 400);
   assert.equal(reply.connection, 'close');
   const envelope = JSON.parse(reply.body);
@@ -49,7 +60,10 @@ test('a plain connection is closed by the agent after its one answer', async () 
 });
 
 /** Sends a POST with raw headers over TLS and returns the status line and body of the answer. */
-function rawTls(head: string, writeBody: (socket: ReturnType<typeof tlsConnect>) => void): Promise<{ status: number; text: string }> {
+function rawTls(
+  head: string,
+  writeBody: (socket: ReturnType<typeof tlsConnect>) => void,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const socket = tlsConnect({ host: '127.0.0.1', port: port(), ca: agent.certPem, servername: 'localhost' }, () => {
       socket.write(head);
@@ -143,14 +157,29 @@ test('wrong-typed fields, unknown login fields and local folders are 400 invalid
   assert.match(extra.body.error!, /"remember"/);
 
   for (const field of ['dir', 'out']) {
-    const reply = await agent.call('POST', '/api/v1/projects/status', { lab: '/examples/campus.unl', [field]: '/tmp' }, token);
+    const reply = await agent.call(
+      'POST',
+      '/api/v1/projects/status',
+      { lab: '/examples/campus.unl', [field]: '/tmp' },
+      token,
+    );
     assert.equal(reply.body.code, 'invalid_request', field);
     assert.match(reply.body.error!, new RegExp(`"${field}"`));
     // An empty dir/out is allowed.
-    const empty = await agent.call('POST', '/api/v1/projects/status', { lab: '/examples/campus.unl', [field]: '' }, token);
+    const empty = await agent.call(
+      'POST',
+      '/api/v1/projects/status',
+      { lab: '/examples/campus.unl', [field]: '' },
+      token,
+    );
     assert.equal(empty.status, 200);
   }
   // Other bodies ignore unknown fields.
-  const unknown = await agent.call('POST', '/api/v1/projects/status', { lab: '/examples/campus.unl', colour: 'blue' }, token);
+  const unknown = await agent.call(
+    'POST',
+    '/api/v1/projects/status',
+    { lab: '/examples/campus.unl', colour: 'blue' },
+    token,
+  );
   assert.equal(unknown.status, 200);
 });

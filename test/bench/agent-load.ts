@@ -37,13 +37,16 @@ async function main(): Promise<void> {
     const { yaml, files } = await fitToAgent(generatedProject(50), setup);
     const deployed = await setup.deployProject({ yaml, files });
     const payload = { yaml, files, state: deployed.state };
-    for (let i = 0; i < CLIENTS; i++) clients.push(new AgentClient({ baseUrl: agent.url, pin: agent.fingerprint, token: setup.token }));
+    for (let i = 0; i < CLIENTS; i++)
+      clients.push(new AgentClient({ baseUrl: agent.url, pin: agent.fingerprint, token: setup.token }));
 
     // Connect every client and let the agent warm up before the baseline memory reading.
     const warmUntil = performance.now() + WARMUP_MS;
-    await Promise.all(clients.map(async (c) => {
-      while (performance.now() < warmUntil) await c.getProjectStatus(payload);
-    }));
+    await Promise.all(
+      clients.map(async (c) => {
+        while (performance.now() < warmUntil) await c.getProjectStatus(payload);
+      }),
+    );
     await sleep(200);
     const rssBefore = agent.rss() ?? NaN;
 
@@ -57,19 +60,21 @@ async function main(): Promise<void> {
     const ownCpu0 = process.cpuUsage();
     const start = performance.now();
     const until = start + DURATION_MS;
-    await Promise.all(clients.map(async (c) => {
-      while (performance.now() < until && issued < MAX_REQUESTS) {
-        issued++;
-        const t = performance.now();
-        try {
-          await c.getProjectStatus(payload);
-          latencies.push(performance.now() - t);
-        } catch (error) {
-          if (!(error instanceof AgentError)) throw error;
-          errors++;
+    await Promise.all(
+      clients.map(async (c) => {
+        while (performance.now() < until && issued < MAX_REQUESTS) {
+          issued++;
+          const t = performance.now();
+          try {
+            await c.getProjectStatus(payload);
+            latencies.push(performance.now() - t);
+          } catch (error) {
+            if (!(error instanceof AgentError)) throw error;
+            errors++;
+          }
         }
-      }
-    }));
+      }),
+    );
     const elapsed = performance.now() - start;
     clearInterval(sampler);
     const agentCpu = (cpuMsOf(agent.pid) ?? NaN) - (agentCpu0 ?? NaN);
@@ -88,10 +93,18 @@ async function main(): Promise<void> {
       name: 'agent CPU per getProjectStatus under load',
       value: (agentCpu / latencies.length) * 1000,
       unit: 'µs',
-      note: 'the agent process\'s user + system time over the requests it answered; steadier than requests/s on a busy machine',
+      note: "the agent process's user + system time over the requests it answered; steadier than requests/s on a busy machine",
     });
-    report({ name: `agent getProjectStatus latency p50 (${CLIENTS} clients)`, value: percentile(latencies, 50), unit: 'ms' });
-    report({ name: `agent getProjectStatus latency p95 (${CLIENTS} clients)`, value: percentile(latencies, 95), unit: 'ms' });
+    report({
+      name: `agent getProjectStatus latency p50 (${CLIENTS} clients)`,
+      value: percentile(latencies, 50),
+      unit: 'ms',
+    });
+    report({
+      name: `agent getProjectStatus latency p95 (${CLIENTS} clients)`,
+      value: percentile(latencies, 95),
+      unit: 'ms',
+    });
     report({ name: 'agent RSS before load', value: rssBefore / MiB, unit: 'MiB' });
     report({ name: 'agent RSS peak under load', value: peak / MiB, unit: 'MiB' });
     report({ name: 'agent RSS after load', value: rssAfter / MiB, unit: 'MiB' });

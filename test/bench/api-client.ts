@@ -39,7 +39,11 @@ async function main(): Promise<void> {
         name: 'getHealth',
         viaClient: () => client.getHealth(),
         bare: async () => {
-          const { body } = await pool.request({ method: 'GET', path: OPERATIONS.getHealth.path, headers: { accept: 'application/json' } });
+          const { body } = await pool.request({
+            method: 'GET',
+            path: OPERATIONS.getHealth.path,
+            headers: { accept: 'application/json' },
+          });
           return JSON.parse(await body.text());
         },
       },

@@ -35,7 +35,9 @@ function bigConfig(bytes: number): string {
   for (let i = 0; size < bytes; i++) {
     const block = [
       `interface GigabitEthernet0/${i}`,
-      i % 10 === 0 ? ` description Liaison → Zürich n°${i} (café)` : ` description Link to core-${i >> 4} port ${i & 15}`,
+      i % 10 === 0
+        ? ` description Liaison → Zürich n°${i} (café)`
+        : ` description Link to core-${i >> 4} port ${i & 15}`,
       ` ip address 10.${(i >> 8) & 255}.${i & 255}.1 255.255.255.0`,
       ' no shutdown',
       '!',
@@ -48,7 +50,15 @@ function bigConfig(bytes: number): string {
 }
 
 function labText(): string {
-  return ['name: bench-console', 'nodes:', '  r1:', '    template: vios', '    image: vios-adventerprisek9-m.SPA.159-3.M6', '    config: configs/r1.cfg', ''].join('\n');
+  return [
+    'name: bench-console',
+    'nodes:',
+    '  r1:',
+    '    template: vios',
+    '    image: vios-adventerprisek9-m.SPA.159-3.M6',
+    '    config: configs/r1.cfg',
+    '',
+  ].join('\n');
 }
 
 interface Stream {
@@ -82,14 +92,22 @@ function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Pr
 }
 
 /** One `show running-config` on the raw socket: bytes from the first output byte to the prompt that ends it. */
-async function rawRound(client: AgentClient, payload: ConsolePayload, record?: Buffer[]): Promise<{ bytes: number; ms: number }> {
+async function rawRound(
+  client: AgentClient,
+  payload: ConsolePayload,
+  record?: Buffer[],
+): Promise<{ bytes: number; ms: number }> {
   const { socket, closed } = await open(client, payload);
   let text = '';
   const preamble = (chunk: Buffer) => {
     text = (text + chunk.toString('latin1')).slice(-256);
   };
   socket.on('data', preamble);
-  await typeCommand((t) => socket.write(t), () => text, 'show running-config');
+  await typeCommand(
+    (t) => socket.write(t),
+    () => text,
+    'show running-config',
+  );
   socket.off('data', preamble);
   const result = await new Promise<{ bytes: number; ms: number }>((resolve) => {
     let start = 0;
@@ -123,7 +141,11 @@ async function telnetRound(client: AgentClient, payload: ConsolePayload): Promis
     if (start !== 0) bytes += chunk.length;
   });
   const connection = attachTelnet(socket, { onText: (t) => onText(t), onClose: () => undefined });
-  await typeCommand((t) => connection.send(t), () => text, 'show running-config');
+  await typeCommand(
+    (t) => connection.send(t),
+    () => text,
+    'show running-config',
+  );
   const result = await new Promise<{ bytes: number; ms: number }>((resolve) => {
     let tail = '';
     start = -1;
@@ -143,7 +165,10 @@ async function keystrokes(client: AgentClient, payload: ConsolePayload): Promise
   const telnet = await open(client, payload);
   // What each side waits for: its own letter. Each side types its own letter, so the echo of the
   // other side's key (the node echoes to every console) is not taken for its own.
-  const waiting: Record<'raw' | 'telnet', { key: string; done: () => void } | undefined> = { raw: undefined, telnet: undefined };
+  const waiting: Record<'raw' | 'telnet', { key: string; done: () => void } | undefined> = {
+    raw: undefined,
+    telnet: undefined,
+  };
   let greeted = { raw: '', telnet: '' };
   const arrived = (side: 'raw' | 'telnet', text: string) => {
     greeted[side] = (greeted[side] + text).slice(-64);
@@ -240,7 +265,12 @@ async function main(): Promise<void> {
       if (chars === 0) throw new Error('the telnet layer produced no text');
       cpu.push(total / 1e6 / (ms / 1000));
     }
-    report({ name: 'console telnet layer alone (CPU, recorded stream)', value: median(cpu), unit: 'MB/s', note: 'no socket: receive() over the recorded chunks' });
+    report({
+      name: 'console telnet layer alone (CPU, recorded stream)',
+      value: median(cpu),
+      unit: 'MB/s',
+      note: 'no socket: receive() over the recorded chunks',
+    });
 
     progress('console: keystroke → echo');
     const echo = await keystrokes(client, payload);

@@ -10,7 +10,17 @@
  * activation is too.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './support/paths';
@@ -18,12 +28,26 @@ import { progress, report, runSection } from './support/report';
 
 const SOURCES = ['client', 'server', 'agent', 'common', 'node_modules'];
 /** What `vsce package` reads, besides the bundles (.vscodeignore decides what goes in). */
-const PACKAGE_FILES = ['package.json', 'README.md', 'LICENSE', '.vscodeignore', 'CHANGELOG.md', 'syntaxes', 'media', 'samples'];
+const PACKAGE_FILES = [
+  'package.json',
+  'README.md',
+  'LICENSE',
+  '.vscodeignore',
+  'CHANGELOG.md',
+  'syntaxes',
+  'media',
+  'samples',
+];
 const LOAD_SAMPLES = 7;
 const KB = 1000;
 
 function run(command: string, args: string[], cwd: string): { ok: boolean; output: string } {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
   return { ok: result.status === 0, output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
 }
 
@@ -76,14 +100,19 @@ async function main(): Promise<void> {
   try {
     progress('extension: production build and VSIX in a staging folder');
     for (const name of SOURCES) symlinkSync(join(ROOT, name), join(stage, name));
-    for (const name of PACKAGE_FILES) if (existsSync(join(ROOT, name))) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
+    for (const name of PACKAGE_FILES)
+      if (existsSync(join(ROOT, name))) cpSync(join(ROOT, name), join(stage, name), { recursive: true });
     // The project's own build script, run in the staging folder: same options as `npm run package` ships.
     const build = run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--production', '--bundles-only'], stage);
     unlinkSources(stage);
     if (!build.ok) throw new Error(`production build failed:\n${build.output}`);
 
     for (const name of ['client', 'server', 'agent']) {
-      report({ name: `bundle size dist/${name}.js (production)`, value: statSync(join(stage, 'dist', `${name}.js`)).size / KB, unit: 'KB' });
+      report({
+        name: `bundle size dist/${name}.js (production)`,
+        value: statSync(join(stage, 'dist', `${name}.js`)).size / KB,
+        unit: 'KB',
+      });
     }
 
     // vsce with the options of `npm run package`, writing to the staging folder.
@@ -91,7 +120,12 @@ async function main(): Promise<void> {
     const vsix = join(stage, 'lab-agent.vsix');
     const packed = run(process.execPath, [vsce, ...packageArgs(vsix)], stage);
     if (!packed.ok) throw new Error(`vsce package failed:\n${packed.output}`);
-    report({ name: 'VSIX size', value: statSync(vsix).size / KB / KB, unit: 'MB', targets: [{ on: 'value', op: '<=', limit: 1 }] });
+    report({
+      name: 'VSIX size',
+      value: statSync(vsix).size / KB / KB,
+      unit: 'MB',
+      targets: [{ on: 'value', op: '<=', limit: 1 }],
+    });
 
     progress('extension: bundle load time');
     const client = join(stage, 'dist', 'client.js');

@@ -26,7 +26,9 @@ import { percentile, median, since } from './support/stats';
 /** Completion samples per kind and server, by lab size (yaml-language-server needs ~1 s a request on the largest). */
 const SAMPLES_BY_SIZE: Record<number, number> = { 50: 40, 500: 25, 2000: 12 };
 /** BENCH_LSP_SIZES (e.g. "2000") runs only some of the labs, to profile one. */
-const SIZES = (process.env.BENCH_LSP_SIZES?.split(',').map(Number) ?? [50, 500, 2000]).filter((n) => n in SAMPLES_BY_SIZE);
+const SIZES = (process.env.BENCH_LSP_SIZES?.split(',').map(Number) ?? [50, 500, 2000]).filter(
+  (n) => n in SAMPLES_BY_SIZE,
+);
 /** Edits timed per server, by lab size. */
 const EDITS: Record<number, number> = { 50: 10, 500: 8, 2000: 6 };
 const WARMUP = 2;
@@ -61,10 +63,12 @@ function positionAt(text: string, offset: number): Position {
  */
 function freeInterfacePosition(text: string): number {
   const ethernet = new Map<string, number>();
-  for (const m of text.matchAll(/^ {2}([A-Za-z0-9_-]+):\n(?: {4}.*\n)*? {4}ethernet: (\d+)$/gm)) ethernet.set(m[1], Number(m[2]));
+  for (const m of text.matchAll(/^ {2}([A-Za-z0-9_-]+):\n(?: {4}.*\n)*? {4}ethernet: (\d+)$/gm))
+    ethernet.set(m[1], Number(m[2]));
   const linksStart = text.indexOf('\nlinks:\n');
   const used = new Map<string, number>();
-  for (const m of text.slice(linksStart).matchAll(/([A-Za-z0-9_-]+):[^\s,\]]+/g)) used.set(m[1], (used.get(m[1]) ?? 0) + 1);
+  for (const m of text.slice(linksStart).matchAll(/([A-Za-z0-9_-]+):[^\s,\]]+/g))
+    used.set(m[1], (used.get(m[1]) ?? 0) + 1);
   const links = [...text.slice(linksStart).matchAll(/^ {2}- endpoints: \[([A-Za-z0-9_-]+):/gm)];
   const free = links.filter((m) => (used.get(m[1]) ?? 0) < (ethernet.get(m[1]) ?? 0));
   const link = (free.length > 0 ? free : links)[(free.length > 0 ? free : links).length >> 1];
@@ -160,7 +164,8 @@ async function main(): Promise<void> {
   const token = client.token;
   await client.close();
   // Without the schema the baseline would do far less work than it does for a user: no figures rather than flattering ones.
-  if (!existsSync(SCHEMA)) throw new Error(`no JSON Schema at ${SCHEMA}: yaml-language-server needs it to be a fair baseline`);
+  if (!existsSync(SCHEMA))
+    throw new Error(`no JSON Schema at ${SCHEMA}: yaml-language-server needs it to be a fair baseline`);
   const yamlSettings = {
     yaml: {
       schemas: { [pathToFileURL(SCHEMA).href]: ['*.lab.yaml'] },
@@ -179,12 +184,22 @@ async function main(): Promise<void> {
     script: join(DIST, 'server.js'),
     // BENCH_SERVER_NODE_ARGS: node options for our server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
     // As client/languageClient.ts starts it.
-      nodeArgs: ['--optimize-for-size', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)],
+    nodeArgs: ['--optimize-for-size', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)],
     initializationOptions: { session: { baseUrl: agent.url, token, pin: agent.fingerprint } },
   });
-  const theirs = await LspServer.start({ name: BASELINE, script: YAML_LS, settings: yamlSettings, rootUri: pathToFileURL(dir).href });
+  const theirs = await LspServer.start({
+    name: BASELINE,
+    script: YAML_LS,
+    settings: yamlSettings,
+    rootUri: pathToFileURL(dir).href,
+  });
   await theirs.notify('workspace/didChangeConfiguration', { settings: yamlSettings });
-  report({ name: 'lsp server start → initialize answered', value: ours.startupMs, unit: 'ms', baseline: { name: BASELINE, value: theirs.startupMs } });
+  report({
+    name: 'lsp server start → initialize answered',
+    value: ours.startupMs,
+    unit: 'ms',
+    baseline: { name: BASELINE, value: theirs.startupMs },
+  });
 
   try {
     for (const size of SIZES) {
@@ -218,14 +233,21 @@ async function main(): Promise<void> {
           // yaml-language-server offers no interfaces (the schema cannot know them): its time there is no
           // like-for-like baseline, so the interface target is the absolute one of the issue.
           const targets: Target[] =
-            kind !== 'interface' ? [{ on: 'ratio', op: '<=', limit: 0.5 }] : p === 95 ? [{ on: 'value', op: '<=', limit: 20 }] : [];
+            kind !== 'interface'
+              ? [{ on: 'ratio', op: '<=', limit: 0.5 }]
+              : p === 95
+                ? [{ on: 'value', op: '<=', limit: 20 }]
+                : [];
           report({
             name: `lsp completion p${p} (${size} nodes, ${kind})`,
             value: percentile(times.ours, p),
             unit: 'ms',
             baseline: { name: BASELINE, value: percentile(times.theirs, p) },
             targets,
-            note: p === 95 ? `${times.ours.length} requests vs ${times.theirs.length}, taking turns; ${items.ours} items vs ${items.theirs}` : undefined,
+            note:
+              p === 95
+                ? `${times.ours.length} requests vs ${times.theirs.length}, taking turns; ${items.ours} items vs ${items.theirs}`
+                : undefined,
           });
         }
       }
@@ -260,7 +282,13 @@ async function main(): Promise<void> {
       }
     }
 
-    report({ name: 'lsp RSS at end (all labs open)', value: (ours.rss() ?? NaN) / MiB, unit: 'MiB', baseline: { name: BASELINE, value: (theirs.rss() ?? NaN) / MiB }, targets: [{ on: 'ratio', op: '<=', limit: 0.5 }] });
+    report({
+      name: 'lsp RSS at end (all labs open)',
+      value: (ours.rss() ?? NaN) / MiB,
+      unit: 'MiB',
+      baseline: { name: BASELINE, value: (theirs.rss() ?? NaN) / MiB },
+      targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
+    });
   } finally {
     await Promise.all([ours.stop(), theirs.stop()]);
     await agent.stop();

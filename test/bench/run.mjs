@@ -42,7 +42,11 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const sections = SECTIONS.filter((s) => wanted.length === 0 || wanted.includes(s.name));
-for (const [what, path] of [['the compiled bench', join(outDir, 'lsp.js')], ['dist/server.js', join(root, 'dist', 'server.js')], ['dist/agent.js', join(root, 'dist', 'agent.js')]]) {
+for (const [what, path] of [
+  ['the compiled bench', join(outDir, 'lsp.js')],
+  ['dist/server.js', join(root, 'dist', 'server.js')],
+  ['dist/agent.js', join(root, 'dist', 'agent.js')],
+]) {
   if (!existsSync(path)) {
     console.error(`${what} is missing (${path}): run \`node scripts/build.mjs\` first, or \`npm run bench\`.`);
     process.exit(2);
@@ -87,10 +91,13 @@ function verdict(figure) {
 
 function line(figure) {
   const value = `${formatNumber(figure.value)} ${figure.unit}`;
-  const ratio = figure.ratio !== undefined && figure.ratio !== null
-    ? `ratio ${formatRatio(figure.ratio)} ${figure.baseline?.name ?? 'baseline'}${figure.baseline ? ` (${formatNumber(figure.baseline.value)} ${figure.unit})` : ''}`
+  const ratio =
+    figure.ratio !== undefined && figure.ratio !== null
+      ? `ratio ${formatRatio(figure.ratio)} ${figure.baseline?.name ?? 'baseline'}${figure.baseline ? ` (${formatNumber(figure.baseline.value)} ${figure.unit})` : ''}`
+      : '';
+  const targets = figure.targets?.length
+    ? `target ${figure.targets.map((t) => targetText(t, figure.unit)).join(', ')}`
     : '';
-  const targets = figure.targets?.length ? `target ${figure.targets.map((t) => targetText(t, figure.unit)).join(', ')}` : '';
   const result = verdict(figure) ?? '';
   return `${figure.name.padEnd(NAME_WIDTH)} ${value.padStart(12)}   ${ratio.padEnd(58)} ${targets.padEnd(20)} ${result}`.trimEnd();
 }
@@ -101,7 +108,10 @@ function runSection(section) {
   return new Promise((resolve) => {
     const started = Date.now();
     const figures = [];
-    const child = spawn(process.execPath, [join(outDir, `${section.name}.js`)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(outDir, `${section.name}.js`)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdoutRest = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -122,7 +132,8 @@ function runSection(section) {
       const text = chunk.toString();
       stderr = (stderr + text).slice(-8000);
       // Progress lines start with "  ·"; anything else is kept for the failure report.
-      for (const progressLine of text.split('\n').filter((l) => l.startsWith('  · '))) console.log(`\x1b[2m${progressLine}\x1b[0m`);
+      for (const progressLine of text.split('\n').filter((l) => l.startsWith('  · ')))
+        console.log(`\x1b[2m${progressLine}\x1b[0m`);
     });
     const timer = setTimeout(() => {
       console.log(`  ${section.name}: over its ${section.limitMs / 1000} s limit; stopped`);
@@ -132,8 +143,14 @@ function runSection(section) {
       clearTimeout(timer);
       const ok = code === 0;
       if (!ok) {
-        const detail = stderr.split('\n').filter((l) => !l.startsWith('  · ')).join('\n').trim();
-        console.log(`  ${section.name} FAILED (${signal ?? `exit ${code}`})${detail ? `:\n${detail.replace(/^/gm, '    ')}` : ''}`);
+        const detail = stderr
+          .split('\n')
+          .filter((l) => !l.startsWith('  · '))
+          .join('\n')
+          .trim();
+        console.log(
+          `  ${section.name} FAILED (${signal ?? `exit ${code}`})${detail ? `:\n${detail.replace(/^/gm, '    ')}` : ''}`,
+        );
       }
       resolve({ section, ok, figures, seconds: (Date.now() - started) / 1000 });
     });
@@ -142,15 +159,23 @@ function runSection(section) {
 
 function commit() {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
 }
 
 const started = Date.now();
-console.log(`Lab Agent benchmarks — node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(1)}, commit ${commit()}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
-console.log('Each ratio is against a baseline measured in this run; absolute times depend on the machine and its load.');
+console.log(
+  `Lab Agent benchmarks — node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(1)}, commit ${commit()}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+);
+console.log(
+  'Each ratio is against a baseline measured in this run; absolute times depend on the machine and its load.',
+);
 
 const results = [];
 for (const section of sections) {
@@ -164,11 +189,16 @@ const withTargets = results.flatMap((r) => r.figures).filter((f) => f.targets?.l
 const byVerdict = (v) => withTargets.filter((f) => verdict(f) === v);
 const failed = results.filter((r) => !r.ok);
 console.log(`\n== Summary (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-console.log(`targets: ${byVerdict('OK').length} met, ${byVerdict('MISSED').length} missed${byVerdict('not shown').length ? `, ${byVerdict('not shown').length} not shown (lower bound only)` : ''}`);
+console.log(
+  `targets: ${byVerdict('OK').length} met, ${byVerdict('MISSED').length} missed${byVerdict('not shown').length ? `, ${byVerdict('not shown').length} not shown (lower bound only)` : ''}`,
+);
 for (const figure of byVerdict('MISSED')) {
   const value = figure.targets.some((t) => t.on === 'ratio') ? `${formatRatio(figure.ratio)} / ` : '';
-  console.log(`  missed: ${figure.name} — ${value}${formatNumber(figure.value)} ${figure.unit}, target ${figure.targets.map((t) => targetText(t, figure.unit)).join(', ')}`);
+  console.log(
+    `  missed: ${figure.name} — ${value}${formatNumber(figure.value)} ${figure.unit}, target ${figure.targets.map((t) => targetText(t, figure.unit)).join(', ')}`,
+  );
 }
-for (const figure of byVerdict('not shown')) console.log(`  not shown: ${figure.name} — ${formatNumber(figure.value)} ${figure.unit} is only a lower bound`);
+for (const figure of byVerdict('not shown'))
+  console.log(`  not shown: ${figure.name} — ${formatNumber(figure.value)} ${figure.unit} is only a lower bound`);
 for (const r of failed) console.log(`  section failed: ${r.section.name}`);
 process.exit(failed.length > 0 || (strict && byVerdict('MISSED').length > 0) ? 1 : 0);

@@ -4,7 +4,15 @@ import type { BulkResult } from '../../common/api/contract';
 import { summarizeBulk } from '../../client/model/bulkSummary';
 
 const zero: BulkResult = {
-  requested: 0, started: 0, already_running: 0, already_starting: 0, stopped: 0, already_stopped: 0, wiped: 0, failed: 0, invalid: 0,
+  requested: 0,
+  started: 0,
+  already_running: 0,
+  already_starting: 0,
+  stopped: 0,
+  already_stopped: 0,
+  wiped: 0,
+  failed: 0,
+  invalid: 0,
 };
 
 test('a clean start names each outcome and is informational', () => {

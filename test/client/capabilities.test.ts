@@ -11,11 +11,33 @@ import {
 } from '../../client/model/capabilities';
 
 const allFeatures = Object.fromEntries(
-  ['authoring', 'validate', 'import', 'plan', 'deploy', 'reconcile', 'destroy', 'status', 'inspect', 'open', 'consoles', 'exec', 'console_exec', 'console_stream'].map((f) => [f, true]),
+  [
+    'authoring',
+    'validate',
+    'import',
+    'plan',
+    'deploy',
+    'reconcile',
+    'destroy',
+    'status',
+    'inspect',
+    'open',
+    'consoles',
+    'exec',
+    'console_exec',
+    'console_stream',
+  ].map((f) => [f, true]),
 );
 const managed = {
-  inspect: true, open: true, console: true, topology_mutation: true, reconcile: true, destroy: true,
-  presentation_restore: true, source_mutation: true, lifecycle: { start: true, stop: true, wipe: true },
+  inspect: true,
+  open: true,
+  console: true,
+  topology_mutation: true,
+  reconcile: true,
+  destroy: true,
+  presentation_restore: true,
+  source_mutation: true,
+  lifecycle: { start: true, stop: true, wipe: true },
 };
 /** What the reference agent answers (decisions §6). */
 const reference: CapabilitiesData = {
@@ -48,7 +70,10 @@ test('a feature that is off, or missing, denies the action and names the capabil
 test('project-mode flags and lifecycle flags gate per mode', () => {
   const caps: CapabilitiesData = {
     ...reference,
-    projectModes: { managed, imported: { ...managed, destroy: false, lifecycle: { start: true, stop: true, wipe: false } } },
+    projectModes: {
+      managed,
+      imported: { ...managed, destroy: false, lifecycle: { start: true, stop: true, wipe: false } },
+    },
   };
   assert.equal(isLabActionAllowed(caps, 'destroy', 'managed'), true);
   assert.match(labActionDenial(caps, 'destroy', 'imported') ?? '', /projectModes\.imported\.destroy/);

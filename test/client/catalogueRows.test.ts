@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { networkTypeRows, networkTypesMessage, templateDetailRows, templateRows } from '../../client/model/catalogueRows';
+import {
+  networkTypeRows,
+  networkTypesMessage,
+  templateDetailRows,
+  templateRows,
+} from '../../client/model/catalogueRows';
 
 const templates = {
   templates: [
@@ -13,7 +18,10 @@ const templates = {
 
 test('templates are sorted by id and marked when not provisioned', () => {
   const rows = templateRows(templates, false);
-  assert.deepEqual(rows.map((r) => r.label), ['asav', 'linux', 'vios']);
+  assert.deepEqual(
+    rows.map((r) => r.label),
+    ['asav', 'linux', 'vios'],
+  );
   const asav = rows[0];
   assert.equal(asav.icon, 'circle-slash');
   assert.equal(asav.description, 'Cisco ASAv · not provisioned');
@@ -24,14 +32,20 @@ test('templates are sorted by id and marked when not provisioned', () => {
 });
 
 test('the provisioned-only filter hides the others', () => {
-  assert.deepEqual(templateRows(templates, true).map((r) => r.label), ['linux', 'vios']);
+  assert.deepEqual(
+    templateRows(templates, true).map((r) => r.label),
+    ['linux', 'vios'],
+  );
 });
 
 test('an expanded template shows its images with availability and default, and its attributes', () => {
   const [images, attributes] = templateDetailRows({
     id: 'vios',
     default: 'vios-15.9',
-    images: [{ id: 'vios-15.9', available: true }, { id: 'vios-15.6', available: false }],
+    images: [
+      { id: 'vios-15.9', available: true },
+      { id: 'vios-15.6', available: false },
+    ],
     attributes: [
       { name: 'ram', label: 'RAM (MB)', kind: 'number', group: 'hardware' },
       { name: 'console', kind: 'list', values: ['telnet', 'vnc'] },
@@ -47,7 +61,10 @@ test('an expanded template shows its images with availability and default, and i
     ],
   );
   assert.equal(attributes.label, 'Attributes');
-  assert.deepEqual(attributes.children?.map((c) => c.label), ['RAM (MB) (ram)', 'console']);
+  assert.deepEqual(
+    attributes.children?.map((c) => c.label),
+    ['RAM (MB) (ram)', 'console'],
+  );
   assert.equal(attributes.children?.[0].description, 'number · hardware');
   assert.match(attributes.children?.[1].tooltip ?? '', /telnet \| vnc/);
   // Row ids are unique across the whole tree.
@@ -57,7 +74,13 @@ test('an expanded template shows its images with availability and default, and i
 
 test('a template without images or attributes shows empty groups that do not expand', () => {
   const rows = templateDetailRows({ id: 'x' });
-  assert.deepEqual(rows.map((r) => [r.description, r.collapsible]), [['none', 'none'], ['none', 'none']]);
+  assert.deepEqual(
+    rows.map((r) => [r.description, r.collapsible]),
+    [
+      ['none', 'none'],
+      ['none', 'none'],
+    ],
+  );
 });
 
 test('network types show label and id, unsupported ones are marked; NAT-only gets a message', () => {
@@ -70,11 +93,14 @@ test('network types show label and id, unsupported ones are marked; NAT-only get
     ],
   };
   const rows = networkTypeRows(data);
-  assert.deepEqual(rows.map((r) => [r.label, r.description]), [
-    ['Bridge', 'bridge'],
-    ['Management (Cloud0)', 'pnet0 · not supported'],
-    ['nat0', ''],
-  ]);
+  assert.deepEqual(
+    rows.map((r) => [r.label, r.description]),
+    [
+      ['Bridge', 'bridge'],
+      ['Management (Cloud0)', 'pnet0 · not supported'],
+      ['nat0', ''],
+    ],
+  );
   assert.equal(networkTypesMessage(data), 'This emulator supports NAT networks only.');
   assert.equal(networkTypesMessage({ types: [] }), undefined);
 });

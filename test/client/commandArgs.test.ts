@@ -4,7 +4,10 @@ import { directionOf, loginArgsOf, nodeListOf, stopModeOf, targetOfArg } from '.
 
 test('a lens argument names the lab and maybe a node', () => {
   assert.deepEqual(targetOfArg({ uri: 'file:///w/a.lab.yaml' }), { uri: 'file:///w/a.lab.yaml' });
-  assert.deepEqual(targetOfArg({ uri: 'file:///w/a.lab.yaml', node: 'r1' }), { uri: 'file:///w/a.lab.yaml', node: 'r1' });
+  assert.deepEqual(targetOfArg({ uri: 'file:///w/a.lab.yaml', node: 'r1' }), {
+    uri: 'file:///w/a.lab.yaml',
+    node: 'r1',
+  });
   assert.deepEqual(targetOfArg({ uri: 'file:///w/a.lab.yaml', node: '' }), { uri: 'file:///w/a.lab.yaml' });
 });
 
@@ -26,7 +29,17 @@ test('a Uri object (explorer, editor menus) is accepted', () => {
 });
 
 test('anything else names no target', () => {
-  for (const arg of [undefined, null, 42, '', [], {}, { uri: 42 }, { scheme: 'file', path: '/x' }, { data: { node: 'r1' } }]) {
+  for (const arg of [
+    undefined,
+    null,
+    42,
+    '',
+    [],
+    {},
+    { uri: 42 },
+    { scheme: 'file', path: '/x' },
+    { data: { node: 'r1' } },
+  ]) {
     assert.equal(targetOfArg(arg), undefined, JSON.stringify(arg));
   }
 });
@@ -38,8 +51,18 @@ test('login arguments keep only well-typed fields', () => {
     password: '',
     pin: 'AB',
   });
-  assert.deepEqual(loginArgsOf({ url: 7, password: 8 }), { url: undefined, username: undefined, password: undefined, pin: undefined });
-  assert.deepEqual(loginArgsOf(undefined), { url: undefined, username: undefined, password: undefined, pin: undefined });
+  assert.deepEqual(loginArgsOf({ url: 7, password: 8 }), {
+    url: undefined,
+    username: undefined,
+    password: undefined,
+    pin: undefined,
+  });
+  assert.deepEqual(loginArgsOf(undefined), {
+    url: undefined,
+    username: undefined,
+    password: undefined,
+    pin: undefined,
+  });
 });
 
 test('stop modes, directions and node lists are checked', () => {

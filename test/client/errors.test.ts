@@ -27,19 +27,36 @@ test('codes decide the message, not the agent text', () => {
 });
 
 test('codes whose agent text names the culprit keep it as detail', () => {
-  const d = describeError(new AgentError('operation_not_allowed', 'node r3: template asav is not provisioned', 'deployProject', 403));
+  const d = describeError(
+    new AgentError('operation_not_allowed', 'node r3: template asav is not provisioned', 'deployProject', 403),
+  );
   assert.equal(d.message, 'The agent refused the operation. node r3: template asav is not provisioned.');
 });
 
 test('client-side transport messages are used as they are; trust codes are marked', () => {
-  const unreachable = describeError(new AgentError('agent_unreachable', 'Cannot reach the agent (ECONNREFUSED). Is the agent running at https://127.0.0.1:8787?', 'login'));
-  assert.equal(unreachable.message, 'Cannot reach the agent (ECONNREFUSED). Is the agent running at https://127.0.0.1:8787?');
+  const unreachable = describeError(
+    new AgentError(
+      'agent_unreachable',
+      'Cannot reach the agent (ECONNREFUSED). Is the agent running at https://127.0.0.1:8787?',
+      'login',
+    ),
+  );
+  assert.equal(
+    unreachable.message,
+    'Cannot reach the agent (ECONNREFUSED). Is the agent running at https://127.0.0.1:8787?',
+  );
   assert.equal(describeError(new AgentError('tls_pin_mismatch', 'pin differs', 'login')).kind, 'trust');
 });
 
 test('unknown codes keep the text and show the code; plain errors show their message', () => {
-  assert.equal(describeError(new AgentError('brand_new_code', 'Something new.', 'getHealth', 500)).message, 'Something new. (brand_new_code)');
-  assert.deepEqual(describeError(new Error('Cannot read the lab file')), { kind: 'other', message: 'Cannot read the lab file' });
+  assert.equal(
+    describeError(new AgentError('brand_new_code', 'Something new.', 'getHealth', 500)).message,
+    'Something new. (brand_new_code)',
+  );
+  assert.deepEqual(describeError(new Error('Cannot read the lab file')), {
+    kind: 'other',
+    message: 'Cannot read the lab file',
+  });
   assert.equal(describeError('just a string').message, 'just a string');
   assert.equal(describeError(undefined).message, 'undefined');
 });

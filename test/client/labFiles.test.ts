@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { emulatorLabBaseName, emulatorLabPathProblem, labDisplayName, labFileStem, safeRelativeSegments } from '../../client/model/labFiles';
+import {
+  emulatorLabBaseName,
+  emulatorLabPathProblem,
+  labDisplayName,
+  labFileStem,
+  safeRelativeSegments,
+} from '../../client/model/labFiles';
 
 test('config file names stay inside the lab folder', () => {
   assert.deepEqual(safeRelativeSegments('configs/r1.cfg'), ['configs', 'r1.cfg']);

@@ -4,11 +4,31 @@ import type { CapabilitiesData, ProjectStatusData } from '../../common/api/contr
 import { isSettling, labRow, type LabFileInfo } from '../../client/model/labRows';
 
 const managed = {
-  inspect: true, open: true, console: true, topology_mutation: true, reconcile: true, destroy: true,
+  inspect: true,
+  open: true,
+  console: true,
+  topology_mutation: true,
+  reconcile: true,
+  destroy: true,
   lifecycle: { start: true, stop: true, wipe: true },
 };
 const caps: CapabilitiesData = {
-  features: Object.fromEntries(['validate', 'plan', 'deploy', 'reconcile', 'destroy', 'status', 'inspect', 'open', 'consoles', 'exec', 'console_exec', 'console_stream'].map((f) => [f, true])),
+  features: Object.fromEntries(
+    [
+      'validate',
+      'plan',
+      'deploy',
+      'reconcile',
+      'destroy',
+      'status',
+      'inspect',
+      'open',
+      'consoles',
+      'exec',
+      'console_exec',
+      'console_stream',
+    ].map((f) => [f, true]),
+  ),
   projectModes: { managed, imported: managed },
 };
 
@@ -49,7 +69,8 @@ test('a deployed lab shows its state and counts, and offers live actions', () =>
   assert.deepEqual(row.data, { uri: lab.uri });
   const t = tokens(row.contextValue);
   assert.equal(t[0], 'lab');
-  for (const action of ['plan', 'deploy', 'destroy', 'start', 'stop', 'wipe', 'inspect', 'consoleExec']) assert.ok(t.includes(action), action);
+  for (const action of ['plan', 'deploy', 'destroy', 'start', 'stop', 'wipe', 'inspect', 'consoleExec'])
+    assert.ok(t.includes(action), action);
 });
 
 test('a running lab is not offered start, a stopped one not stop', () => {
@@ -61,12 +82,15 @@ test('a running lab is not offered start, a stopped one not stop', () => {
 
 test('nodes come in document order with their live state; emulator-only nodes are listed last', () => {
   const nodes = labRow(lab, { status }, caps).children ?? [];
-  assert.deepEqual(nodes.map((n) => [n.label, n.description, n.icon]), [
-    ['r1', 'running · vios', 'vm-running'],
-    ['r2', 'stopped · vios', 'vm-outline'],
-    ['sw1', 'starting · viosl2', 'loading~spin'],
-    ['extra', 'stopped · not in the document · linux', 'vm-outline'],
-  ]);
+  assert.deepEqual(
+    nodes.map((n) => [n.label, n.description, n.icon]),
+    [
+      ['r1', 'running · vios', 'vm-running'],
+      ['r2', 'stopped · vios', 'vm-outline'],
+      ['sw1', 'starting · viosl2', 'loading~spin'],
+      ['extra', 'stopped · not in the document · linux', 'vm-outline'],
+    ],
+  );
   assert.deepEqual(nodes[0].data, { uri: lab.uri, node: 'r1' });
 });
 
@@ -83,11 +107,14 @@ test('a lab that is not deployed lists its declared nodes without live actions',
   const t = tokens(row.contextValue);
   assert.ok(t.includes('deploy') && t.includes('plan'));
   assert.ok(!t.includes('destroy') && !t.includes('start'));
-  assert.deepEqual((row.children ?? []).map((n) => [n.label, n.contextValue]), [
-    ['r1', 'node'],
-    ['r2', 'node'],
-    ['sw1', 'node'],
-  ]);
+  assert.deepEqual(
+    (row.children ?? []).map((n) => [n.label, n.contextValue]),
+    [
+      ['r1', 'node'],
+      ['r2', 'node'],
+      ['sw1', 'node'],
+    ],
+  );
 });
 
 test('logged out: the lab and its nodes are listed, no action is offered', () => {
@@ -95,12 +122,18 @@ test('logged out: the lab and its nodes are listed, no action is offered', () =>
   assert.equal(row.contextValue, 'lab');
   assert.equal(row.description, '');
   // A file whose name does not say which lab it is shows its path.
-  assert.equal(labRow({ ...lab, relativePath: 'labs/site-a.lab.yaml' }, {}, undefined).description, 'labs/site-a.lab.yaml');
+  assert.equal(
+    labRow({ ...lab, relativePath: 'labs/site-a.lab.yaml' }, {}, undefined).description,
+    'labs/site-a.lab.yaml',
+  );
   assert.equal(row.children?.length, 3);
 });
 
 test('capabilities remove what the agent does not allow', () => {
-  const limited: CapabilitiesData = { ...caps, projectModes: { managed: { ...managed, destroy: false, lifecycle: { start: true } } } };
+  const limited: CapabilitiesData = {
+    ...caps,
+    projectModes: { managed: { ...managed, destroy: false, lifecycle: { start: true } } },
+  };
   const row = labRow(lab, { status }, limited);
   const t = tokens(row.contextValue);
   assert.ok(!t.includes('destroy') && !t.includes('stop') && !t.includes('wipe'));

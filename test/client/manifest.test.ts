@@ -30,7 +30,9 @@ test('the lens commands of common/protocol.ts are contributed', () => {
 
 test('every menu entry names a contributed command or submenu', () => {
   const submenus = new Set(contributes.submenus.map((s: { id: string }) => s.id));
-  for (const [menu, entries] of Object.entries(contributes.menus as Record<string, { command?: string; submenu?: string }[]>)) {
+  for (const [menu, entries] of Object.entries(
+    contributes.menus as Record<string, { command?: string; submenu?: string }[]>,
+  )) {
     for (const e of entries) {
       if (e.submenu !== undefined) assert.ok(submenus.has(e.submenu), `${menu}: ${e.submenu}`);
       else assert.ok(commands.includes(e.command ?? ''), `${menu}: ${e.command}`);
@@ -58,7 +60,13 @@ test('views live in the activity bar container, whose icon exists; walkthrough m
 
 test('the settings the extension reads are declared with descriptions', () => {
   const properties = contributes.configuration.properties;
-  for (const key of ['labAgent.agentUrl', 'labAgent.username', 'labAgent.tls.pin', 'labAgent.tls.caFile', 'labAgent.templates.provisionedOnly']) {
+  for (const key of [
+    'labAgent.agentUrl',
+    'labAgent.username',
+    'labAgent.tls.pin',
+    'labAgent.tls.caFile',
+    'labAgent.templates.provisionedOnly',
+  ]) {
     assert.ok(properties[key], key);
     assert.ok(properties[key].markdownDescription || properties[key].description, key);
   }

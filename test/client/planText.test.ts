@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PlanData } from '../../common/api/contract';
-import { planApplyBlocker, planChangeCount, planDeletes, planSummaryLine, renderPlan } from '../../client/model/planText';
+import {
+  planApplyBlocker,
+  planChangeCount,
+  planDeletes,
+  planSummaryLine,
+  renderPlan,
+} from '../../client/model/planText';
 
 const plan: PlanData = {
   lab: '/lab-agent/campus.unl',
@@ -49,7 +55,11 @@ test('the rendered plan lists the operations in apply order with signs and field
 });
 
 test('blocked actions are shown with their reason and prevent applying', () => {
-  const blocked: PlanData = { ...plan, applicable: false, blocked: [{ op: 'create', kind: 'node', name: 'r9', reason: 'template vios is not provisioned' }] };
+  const blocked: PlanData = {
+    ...plan,
+    applicable: false,
+    blocked: [{ op: 'create', kind: 'node', name: 'r9', reason: 'template vios is not provisioned' }],
+  };
   const text = renderPlan(blocked, 'campus', false);
   assert.ok(text.includes('Blocked (cannot be applied):'));
   assert.ok(text.includes('  ! node    r9: template vios is not provisioned'));
@@ -73,7 +83,11 @@ test('a plan of an absent lab says so; an empty plan says no changes', () => {
 });
 
 test('the agent text, when sent, is shown instead of the action list', () => {
-  const text = renderPlan({ ...plan, text: 'Plan: document -> emulator\n  ~ node r1: ram 512 -> 1024\n' }, 'campus', true);
+  const text = renderPlan(
+    { ...plan, text: 'Plan: document -> emulator\n  ~ node r1: ram 512 -> 1024\n' },
+    'campus',
+    true,
+  );
   assert.ok(text.includes('  ~ node r1: ram 512 -> 1024'));
   assert.ok(!text.includes('Changes:'));
   assert.ok(text.includes('Prune:   yes'));

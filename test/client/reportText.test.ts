@@ -27,7 +27,10 @@ test('status is a header and an aligned node table', () => {
 });
 
 test('a lab that does not exist says it is not deployed', () => {
-  assert.equal(renderStatus({ exists: false, lab: '/lab-agent/x.unl' }, 'x'), 'x: not deployed (emulator lab /lab-agent/x.unl does not exist).\n');
+  assert.equal(
+    renderStatus({ exists: false, lab: '/lab-agent/x.unl' }, 'x'),
+    'x: not deployed (emulator lab /lab-agent/x.unl does not exist).\n',
+  );
   assert.match(renderInspection({ exists: false }, 'x'), /not deployed/);
   assert.match(renderOpen({ exists: false }, 'x'), /not deployed/);
 });
@@ -39,7 +42,17 @@ test('inspect lists nodes, interfaces, networks and links, and says when it is c
       exists: true,
       cached: true,
       observed_at: '2025-01-01T10:00:00Z',
-      nodes: [{ name: 'r1', id: 1, state: 'running', cpu: 1, ram: 512, ethernet: 4, interfaces: [{ name: 'Gi0/0', index: 0, network: 'net1', peer: 'r2:Gi0/0' }] }],
+      nodes: [
+        {
+          name: 'r1',
+          id: 1,
+          state: 'running',
+          cpu: 1,
+          ram: 512,
+          ethernet: 4,
+          interfaces: [{ name: 'Gi0/0', index: 0, network: 'net1', peer: 'r2:Gi0/0' }],
+        },
+      ],
       networks: [{ name: 'net1', type: 'bridge', id: 1 }],
       links: [{ a: 'r1:Gi0/0', b: 'r2:Gi0/0' }],
     },
@@ -53,7 +66,10 @@ test('inspect lists nodes, interfaces, networks and links, and says when it is c
 });
 
 test('open shows the web address', () => {
-  assert.match(renderOpen({ exists: true, name: 'campus', url: 'https://emu/#/lab/1', nodes: [] }, 'campus'), /Web: https:\/\/emu\/#\/lab\/1/);
+  assert.match(
+    renderOpen({ exists: true, name: 'campus', url: 'https://emu/#/lab/1', nodes: [] }, 'campus'),
+    /Web: https:\/\/emu\/#\/lab\/1/,
+  );
 });
 
 test('validate diagnostics are located by their path', () => {

@@ -14,8 +14,17 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { downloadAndUnzipVSCode, resolveCliArgsFromVSCodeExecutablePath, runTests } from '@vscode/test-electron';
 import {
-  countResults, createRunDir, installedExtensionPath, root, runToEnd, sandboxEnv, startAgent,
-  stopGroups, suiteEnv, suitePath, vsix,
+  countResults,
+  createRunDir,
+  installedExtensionPath,
+  root,
+  runToEnd,
+  sandboxEnv,
+  startAgent,
+  stopGroups,
+  suiteEnv,
+  suitePath,
+  vsix,
 } from './support.mjs';
 
 const dirs = createRunDir('-electron');
@@ -23,7 +32,10 @@ const env = sandboxEnv(dirs);
 let code = 1;
 try {
   if (!process.argv.includes('--no-build')) {
-    await runToEnd('npm', ['run', 'package', '--silent'], 'npm run package', { env: process.env, stdio: ['ignore', 'inherit', 'inherit'] });
+    await runToEnd('npm', ['run', 'package', '--silent'], 'npm run package', {
+      env: process.env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
   }
   const vscodeExecutablePath = await downloadAndUnzipVSCode({
     version: process.env.VSCODE_VERSION ?? 'stable',
@@ -40,7 +52,14 @@ try {
     extensionDevelopmentPath: installedExtensionPath(dirs.extensions),
     extensionTestsPath: suitePath,
     extensionTestsEnv: { ...env, ...suiteEnv(dirs, agent, { channel: false }) },
-    launchArgs: [dirs.workspace, ...profile, '--disable-workspace-trust', '--disable-telemetry', '--skip-welcome', '--skip-release-notes'],
+    launchArgs: [
+      dirs.workspace,
+      ...profile,
+      '--disable-workspace-trust',
+      '--disable-telemetry',
+      '--skip-welcome',
+      '--skip-release-notes',
+    ],
   });
 } catch (error) {
   console.error(`e2e (electron) failed: ${error?.stack ?? error}`);

@@ -36,8 +36,19 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import { chromium } from 'playwright-core';
 import {
-  countResults, createRunDir, installedExtensionPath, root, runToEnd, sandboxEnv, spawnGroup,
-  startAgent, stopGroups, suiteEnv, suitePath, vsix, waitForLines,
+  countResults,
+  createRunDir,
+  installedExtensionPath,
+  root,
+  runToEnd,
+  sandboxEnv,
+  spawnGroup,
+  startAgent,
+  stopGroups,
+  suiteEnv,
+  suitePath,
+  vsix,
+  waitForLines,
 } from './support.mjs';
 
 const started = Date.now();
@@ -67,7 +78,11 @@ async function finish(code, reason) {
   if (finishing) return;
   finishing = true;
   if (reason) console.error(`[e2e ${elapsed()}] ${reason}`);
-  try { await context?.close(); } catch { /* the browser is already gone */ }
+  try {
+    await context?.close();
+  } catch {
+    /* the browser is already gone */
+  }
   await stopGroups();
   const { passed, failed } = countResults(dirs);
   log(`artifacts in ${dirs.run}`);
@@ -145,30 +160,41 @@ function serveChannel(page) {
 }
 
 async function main() {
-  if (!existsSync(codeServer) || !existsSync(node24)) throw new Error('code-server is not installed: run bash test/e2e/setup.sh');
+  if (!existsSync(codeServer) || !existsSync(node24))
+    throw new Error('code-server is not installed: run bash test/e2e/setup.sh');
   if (!process.argv.includes('--no-build')) {
     log('packaging the extension (npm run package)');
-    await runToEnd('npm', ['run', 'package', '--silent'], 'npm run package', { env: process.env, stdio: ['ignore', 'inherit', 'inherit'] });
+    await runToEnd('npm', ['run', 'package', '--silent'], 'npm run package', {
+      env: process.env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
   }
   if (!existsSync(suitePath)) throw new Error(`the build did not emit ${suitePath}`);
 
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
-  writeFileSync(join(dirs.userData, 'User', 'settings.json'), JSON.stringify({
-    'workbench.startupEditor': 'none',
-    'workbench.tips.enabled': false,
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    // Chat's built-in agents wait on a GitHub sign-in that cannot happen offline; its empty
-    // secondary side bar would only narrow the screenshots.
-    'chat.disableAIFeatures': true,
-    'workbench.secondarySideBar.defaultVisibility': 'hidden',
-    // The DOM renderer keeps terminal text in the DOM, where the suite reads a console's prompt.
-    'terminal.integrated.gpuAcceleration': 'off',
-    'editor.fontSize': 12,
-    'editor.minimap.enabled': false,
-  }, null, 2));
+  writeFileSync(
+    join(dirs.userData, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        // Chat's built-in agents wait on a GitHub sign-in that cannot happen offline; its empty
+        // secondary side bar would only narrow the screenshots.
+        'chat.disableAIFeatures': true,
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        // The DOM renderer keeps terminal text in the DOM, where the suite reads a console's prompt.
+        'terminal.integrated.gpuAcceleration': 'off',
+        'editor.fontSize': 12,
+        'editor.minimap.enabled': false,
+      },
+      null,
+      2,
+    ),
+  );
 
   log('starting the reference agent');
   const agent = await startAgent(dirs, env);
@@ -176,17 +202,40 @@ async function main() {
 
   const codeServerArgs = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
   log('installing the VSIX into code-server');
-  await runToEnd(node24, [codeServer, ...codeServerArgs, '--install-extension', vsix], 'code-server --install-extension', {
-    env, stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  await runToEnd(
+    node24,
+    [codeServer, ...codeServerArgs, '--install-extension', vsix],
+    'code-server --install-extension',
+    {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const extensionPath = installedExtensionPath(dirs.extensions);
 
   log('starting code-server');
-  const server = spawnGroup(node24, [codeServer,
-    '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-    '--bind-addr', '127.0.0.1:0', ...codeServerArgs, '--vscode-option', 'enable-smoke-test-driver',
-  ], { env, logFile: join(dirs.run, 'code-server.log') });
-  const { port } = await waitForLines(server, { port: /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/ }, 'code-server');
+  const server = spawnGroup(
+    node24,
+    [
+      codeServer,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--bind-addr',
+      '127.0.0.1:0',
+      ...codeServerArgs,
+      '--vscode-option',
+      'enable-smoke-test-driver',
+    ],
+    { env, logFile: join(dirs.run, 'code-server.log') },
+  );
+  const { port } = await waitForLines(
+    server,
+    { port: /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/ },
+    'code-server',
+  );
   const origin = `http://127.0.0.1:${port}`;
   const remote = (path) => `vscode-remote://127.0.0.1:${port}${path}`;
   const payload = [
@@ -204,20 +253,28 @@ async function main() {
     // plan lens on the first line and the completion list at the last link in one view.
     viewport: { width: 1400, height: 2000 },
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
       '--disable-dev-shm-usage',
       // The page only ever needs code-server: every other host fails to resolve.
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     ],
   });
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
   forwardConsole(page);
   page.on('pageerror', (error) => console.log(`[page error] ${error.message}`));
   serveChannel(page);
   // The payload holds the test password, so the URL is not printed.
-  await page.goto(`${origin}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+  await page.goto(
+    `${origin}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+  );
   log(`workbench at ${origin}, workspace ${dirs.workspace}`);
 
   const code = await exited;

@@ -63,7 +63,10 @@ const groups = new Set();
 
 export function spawnGroup(command, args, { env, logFile, stdio = 'pipe' }) {
   const child = spawn(command, args, {
-    cwd: root, env, detached: true, stdio: stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : stdio,
+    cwd: root,
+    env,
+    detached: true,
+    stdio: stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : stdio,
   });
   groups.add(child);
   child.on('exit', () => groups.delete(child));
@@ -87,12 +90,20 @@ export function runToEnd(command, args, what, options) {
 export async function stopGroups() {
   const alive = [...groups];
   for (const child of alive) {
-    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
   }
   const deadline = Date.now() + 3000;
   while (groups.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   for (const child of alive) {
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -100,7 +111,10 @@ export async function stopGroups() {
 export function waitForLines(child, patterns, what, ms = 30_000) {
   return new Promise((resolve, reject) => {
     const found = {};
-    const missing = () => Object.keys(patterns).filter((key) => !(key in found)).join(', ');
+    const missing = () =>
+      Object.keys(patterns)
+        .filter((key) => !(key in found))
+        .join(', ');
     const timer = setTimeout(() => reject(new Error(`${what}: no ${missing()} within ${ms} ms`)), ms);
     child.on('exit', (code) => reject(new Error(`${what} exited with ${code} before it was ready`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -118,13 +132,19 @@ export function waitForLines(child, patterns, what, ms = 30_000) {
 
 /** Starts dist/agent.js on a free loopback port with its data in the run folder. */
 export async function startAgent(dirs, env) {
-  const child = spawnGroup(process.execPath, [
-    join(root, 'dist', 'agent.js'), '--port', '0', '--data-dir', dirs.agent, '--boot-ms', '300',
-  ], { env, logFile: join(dirs.run, 'agent.log') });
-  const { url, fingerprint } = await waitForLines(child, {
-    url: /Lab Agent reference agent listening on (https:\/\/127\.0\.0\.1:\d+)/,
-    fingerprint: /Certificate SHA-256 fingerprint: ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})/i,
-  }, 'the reference agent');
+  const child = spawnGroup(
+    process.execPath,
+    [join(root, 'dist', 'agent.js'), '--port', '0', '--data-dir', dirs.agent, '--boot-ms', '300'],
+    { env, logFile: join(dirs.run, 'agent.log') },
+  );
+  const { url, fingerprint } = await waitForLines(
+    child,
+    {
+      url: /Lab Agent reference agent listening on (https:\/\/127\.0\.0\.1:\d+)/,
+      fingerprint: /Certificate SHA-256 fingerprint: ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})/i,
+    },
+    'the reference agent',
+  );
   return { url, fingerprint };
 }
 

@@ -46,14 +46,22 @@ test('unauthenticated: no token, an unknown token, a logged-out token', async ()
 });
 
 test('invalid_credentials: a wrong password, with the password nowhere in the message', async () => {
-  const err = await rejectsWith(agent.client().login({ username: 'lab', password: 'wrong-secret-pw' }), 'invalid_credentials', 'login');
+  const err = await rejectsWith(
+    agent.client().login({ username: 'lab', password: 'wrong-secret-pw' }),
+    'invalid_credentials',
+    'login',
+  );
   assert.ok(!err.message.includes('wrong-secret-pw'));
 });
 
 test('invalid_request: an unknown login field, a non-empty dir, an unknown action', async () => {
   await rejectsWith(agent.client().login({ ...TEST_USER, extra: 1 } as typeof TEST_USER), 'invalid_request', 'login');
   await rejectsWith(client.validateProject({ yaml: labYaml('x'), dir: '/tmp' }), 'invalid_request', 'validateProject');
-  await rejectsWith(client.execProject({ lab: '/examples/campus.unl', action: 'reboot' as 'start' }), 'invalid_request', 'execProject');
+  await rejectsWith(
+    client.execProject({ lab: '/examples/campus.unl', action: 'reboot' as 'start' }),
+    'invalid_request',
+    'execProject',
+  );
 });
 
 test('invalid_json: a body that is not a JSON object', async () => {
@@ -80,7 +88,11 @@ test('plan_stale: a plan identity that is not the current plan', async () => {
 });
 
 test('invalid_lab: plan of a document that does not validate', async () => {
-  await rejectsWith(client.planProject({ yaml: 'name: bad\nnodes:\n  r1:\n    template: no-such-template\n' }), 'invalid_lab', 'planProject');
+  await rejectsWith(
+    client.planProject({ yaml: 'name: bad\nnodes:\n  r1:\n    template: no-such-template\n' }),
+    'invalid_lab',
+    'planProject',
+  );
 });
 
 test('lab_exists: deploying onto an existing managed lab without replace', async () => {
@@ -104,14 +116,26 @@ test('lab_locked: changing a lab its owner locked', async () => {
 });
 
 test('lab_not_found: exec and consoles on a lab that does not exist', async () => {
-  await rejectsWith(client.execProject({ lab: '/lab-agent/absent.unl', action: 'stop' }), 'lab_not_found', 'execProject');
-  await rejectsWith(client.listProjectConsoles({ lab: '/lab-agent/absent.unl' }), 'lab_not_found', 'listProjectConsoles');
+  await rejectsWith(
+    client.execProject({ lab: '/lab-agent/absent.unl', action: 'stop' }),
+    'lab_not_found',
+    'execProject',
+  );
+  await rejectsWith(
+    client.listProjectConsoles({ lab: '/lab-agent/absent.unl' }),
+    'lab_not_found',
+    'listProjectConsoles',
+  );
 });
 
 test('node_not_found and node_not_running: console calls on a missing or stopped node', async () => {
   const yaml = labYaml('consoles');
   const { state } = await client.deployProject({ yaml });
-  await rejectsWith(client.execConsole({ yaml, state, node: 'nope', command: 'show version' }), 'node_not_found', 'execConsole');
+  await rejectsWith(
+    client.execConsole({ yaml, state, node: 'nope', command: 'show version' }),
+    'node_not_found',
+    'execConsole',
+  );
   await rejectsWith(client.attachConsole({ yaml, state, node: 'r1' }), 'node_not_running', 'attachConsole');
 });
 
@@ -141,13 +165,17 @@ test('lab_locked_mid_apply: an apply cut short by an agent stop locks the lab un
     const user = await first.loggedIn();
     const deploying = user.deployProject({ yaml }).catch((err: unknown) => err);
     const watcher = await first.loggedIn();
-    for (let i = 0; i < 200 && !(await watcher.getProjectStatus({ yaml })).exists; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 200 && !(await watcher.getProjectStatus({ yaml })).exists; i++)
+      await new Promise((r) => setTimeout(r, 5));
     await first.close();
     // Reported to the agent: an emulator write already under way still saves after close(), so let it land
     // before the data directory is reused and later removed.
     await new Promise((r) => setTimeout(r, 150));
     const cut = await deploying;
-    assert.ok(cut instanceof AgentError && cut.code === 'agent_unreachable', `the cut deploy failed with ${String(cut)}`);
+    assert.ok(
+      cut instanceof AgentError && cut.code === 'agent_unreachable',
+      `the cut deploy failed with ${String(cut)}`,
+    );
 
     const second = await startTestAgent({ dataDir: first.dataDir });
     try {

@@ -134,7 +134,11 @@ test('execProject starts every node and counts them', async () => {
   const result: BulkResult = await client.execProject({ yaml, state, action: 'start' });
   assert.equal(result.requested, 3);
   assert.equal(result.started, 3);
-  await waitUntil(() => client.getProjectStatus({ yaml, state }), (s) => s.state === 'running', 'the nodes to boot');
+  await waitUntil(
+    () => client.getProjectStatus({ yaml, state }),
+    (s) => s.state === 'running',
+    'the nodes to boot',
+  );
   covered.add('execProject');
 });
 
@@ -150,7 +154,13 @@ test('console exec on one node and on many', async () => {
       { node: 'r1', command: 'show version' },
     ],
   });
-  assert.deepEqual(many.results?.map((r) => [r.node, r.ok]), [['r2', true], ['r1', true]]);
+  assert.deepEqual(
+    many.results?.map((r) => [r.node, r.ok]),
+    [
+      ['r2', true],
+      ['r1', true],
+    ],
+  );
   covered.add('execConsole').add('execConsoleMany');
 });
 
@@ -163,11 +173,23 @@ test('attach and stream: the telnet greeting is answered and a command runs', as
   let output = '';
   let closed = false;
   const telnet = attachTelnet(socket, { onText: (t) => (output += t), onClose: () => (closed = true) });
-  await waitUntil(async () => output, (o) => o.includes('\x1b]0;ops/r1\x07'), 'the console title');
+  await waitUntil(
+    async () => output,
+    (o) => o.includes('\x1b]0;ops/r1\x07'),
+    'the console title',
+  );
   telnet.send('show version\n');
-  await waitUntil(async () => output, (o) => /IOSv[\s\S]*r1#$/.test(o), 'the command output');
+  await waitUntil(
+    async () => output,
+    (o) => /IOSv[\s\S]*r1#$/.test(o),
+    'the command output',
+  );
   telnet.close();
-  await waitUntil(async () => closed, (c) => c, 'the stream to close');
+  await waitUntil(
+    async () => closed,
+    (c) => c,
+    'the stream to close',
+  );
   covered.add('attachConsole').add('streamConsole');
 });
 
@@ -177,8 +199,26 @@ test('openConsole does attach and stream in one go; the stream opens with the EV
   const received: number[] = [];
   socket.on('data', (chunk: Buffer) => received.push(...chunk));
   const title = [...Buffer.from('\x1b]0;ops/r2\x07')];
-  await waitUntil(async () => received.length, (n) => n >= 12 + title.length, 'the greeting');
-  assert.deepEqual(received.slice(0, 12 + title.length), [IAC, WILL, ECHO, IAC, WILL, SGA, IAC, WILL, BINARY, IAC, DO, BINARY, ...title]);
+  await waitUntil(
+    async () => received.length,
+    (n) => n >= 12 + title.length,
+    'the greeting',
+  );
+  assert.deepEqual(received.slice(0, 12 + title.length), [
+    IAC,
+    WILL,
+    ECHO,
+    IAC,
+    WILL,
+    SGA,
+    IAC,
+    WILL,
+    BINARY,
+    IAC,
+    DO,
+    BINARY,
+    ...title,
+  ]);
   socket.destroy();
 });
 

@@ -17,7 +17,10 @@ before(async () => {
 after(() => agent.stop());
 
 /** A reauthenticate hook that logs in with a separate client and counts its calls. */
-function countingReauth(result: 'login' | 'give-up' | 'bogus' = 'login'): { hook: () => Promise<string | undefined>; calls: () => number } {
+function countingReauth(result: 'login' | 'give-up' | 'bogus' = 'login'): {
+  hook: () => Promise<string | undefined>;
+  calls: () => number;
+} {
   let calls = 0;
   const loginClient = agent.client();
   return {
@@ -147,7 +150,7 @@ test('a ticket expires after 30 seconds', async () => {
   (await client.streamConsole({ ticket: fresh })).destroy();
 });
 
-test("a ticket works only with the token of the session that attached it", async () => {
+test('a ticket works only with the token of the session that attached it', async () => {
   const owner = await agent.loggedIn();
   const other = await agent.loggedIn();
   const { yaml, state } = await runningLab(owner, 'ticketowner');

@@ -35,7 +35,10 @@ interface FakeAgent {
 }
 
 /** Starts an HTTPS server answering with `respond`; it is stopped when the test ends. */
-async function fakeAgent(t: { after(fn: () => unknown): void }, respond: (req: IncomingMessage, res: ServerResponse) => void): Promise<FakeAgent> {
+async function fakeAgent(
+  t: { after(fn: () => unknown): void },
+  respond: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<FakeAgent> {
   const requests: FakeAgent['requests'] = [];
   let connections = 0;
   let arrived: (() => void) | undefined;
@@ -162,21 +165,30 @@ test('path parameters and the provisioned query are encoded', async (t) => {
   await client.getTemplate({ id: 'a/b c' });
   await client.listTemplates({ provisioned: 'true' });
   await client.listTemplates();
-  assert.deepEqual(fake.requests.map((r) => r.url), ['/api/v1/templates/a%2Fb%20c', '/api/v1/templates?provisioned=true', '/api/v1/templates']);
+  assert.deepEqual(
+    fake.requests.map((r) => r.url),
+    ['/api/v1/templates/a%2Fb%20c', '/api/v1/templates?provisioned=true', '/api/v1/templates'],
+  );
 });
 
 test('a body over 32 MiB is refused before sending; one of exactly 32 MiB is sent', async (t) => {
   const fake = await fakeAgent(t, json(200, { ok: true, data: { status: 'valid' } }));
   const client = fake.client();
   const overhead = JSON.stringify({ yaml: '' }).length;
-  const err = await failsWith(client.validateProject({ yaml: 'x'.repeat(MAX_BODY_BYTES - overhead + 1) }), 'payload_too_large');
+  const err = await failsWith(
+    client.validateProject({ yaml: 'x'.repeat(MAX_BODY_BYTES - overhead + 1) }),
+    'payload_too_large',
+  );
   assert.match(err.message, /33554433 bytes.*nothing was sent/);
   assert.equal(fake.requests.length, 0);
   // Multi-byte characters count as bytes, not characters.
   await failsWith(client.validateProject({ yaml: 'é'.repeat(Math.ceil(MAX_BODY_BYTES / 2)) }), 'payload_too_large');
   assert.equal(fake.requests.length, 0);
   await client.validateProject({ yaml: 'x'.repeat(MAX_BODY_BYTES - overhead) });
-  assert.deepEqual(fake.requests.map((r) => r.bodyBytes), [MAX_BODY_BYTES]);
+  assert.deepEqual(
+    fake.requests.map((r) => r.bodyBytes),
+    [MAX_BODY_BYTES],
+  );
 });
 
 test('calls reuse kept-alive connections', async (t) => {
@@ -196,7 +208,10 @@ test('a per-call timeout is timeout, naming the operation and the time', async (
 
 test("without an override, the operation's own timeout applies", async (t) => {
   // Health answers, everything else stalls.
-  const fake = await fakeAgent(t, (req, res) => req.url === '/api/v1/health' && json(200, { ok: true, data: {} })(req, res));
+  const fake = await fakeAgent(
+    t,
+    (req, res) => req.url === '/api/v1/health' && json(200, { ok: true, data: {} })(req, res),
+  );
   const client = fake.client();
   await client.getHealth(); // a warm connection: no connect timers run under the mocked clock below
   mock.timers.enable({ apis: ['setTimeout'] });
@@ -255,7 +270,10 @@ test('https to a server that does not speak TLS is a TLS failure, not a crash', 
   plain.listen(0, '127.0.0.1');
   await once(plain, 'listening');
   t.after(() => plain.close());
-  const client = new AgentClient({ baseUrl: `https://127.0.0.1:${(plain.address() as { port: number }).port}`, pin: certificate.fingerprint });
+  const client = new AgentClient({
+    baseUrl: `https://127.0.0.1:${(plain.address() as { port: number }).port}`,
+    pin: certificate.fingerprint,
+  });
   const err = await failsWith(client.getHealth(), 'tls_untrusted');
   assert.match(err.message, /TLS handshake/);
   await client.close();
@@ -265,7 +283,10 @@ test('bad connection settings fail each call clearly instead of throwing from th
   const notUrl = new AgentClient({ baseUrl: 'https//127.0.0.1' });
   assert.match((await failsWith(notUrl.getHealth(), 'agent_unreachable')).message, /not a valid URL/);
   const noScheme = new AgentClient({ baseUrl: 'localhost:8787' });
-  assert.match((await failsWith(noScheme.getHealth(), 'tls_required')).message, /"localhost:8787" is not an https:\/\/ URL/);
+  assert.match(
+    (await failsWith(noScheme.getHealth(), 'tls_required')).message,
+    /"localhost:8787" is not an https:\/\/ URL/,
+  );
   const badPin = new AgentClient({ baseUrl: 'https://127.0.0.1:1', pin: 'xyz' });
   assert.match((await failsWith(badPin.getHealth(), 'tls_pin_mismatch')).message, /64 hex digits/);
 });

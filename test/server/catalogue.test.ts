@@ -28,7 +28,10 @@ after(async () => {
 });
 
 async function labels(needle: string, shift: number): Promise<string[]> {
-  const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri }, position: positionOf(LAB, needle, shift) });
+  const list = await client.request<CompletionList>('textDocument/completion', {
+    textDocument: { uri },
+    position: positionOf(LAB, needle, shift),
+  });
   return list.items.map((i) => i.label);
 }
 

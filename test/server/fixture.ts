@@ -42,7 +42,12 @@ export function fileUri(dir: string, name: string): string {
 }
 
 /** The LSP position of the `occurrence`-th match of `needle` in `text`, plus `shift` characters. */
-export function positionOf(text: string, needle: string, shift = 0, occurrence = 1): { line: number; character: number } {
+export function positionOf(
+  text: string,
+  needle: string,
+  shift = 0,
+  occurrence = 1,
+): { line: number; character: number } {
   let index = -1;
   for (let i = 0; i < occurrence; i++) {
     index = text.indexOf(needle, index + 1);
@@ -61,8 +66,18 @@ export function offsetOf(text: string, position: { line: number; character: numb
 }
 
 /** Applies LSP text edits (non-overlapping) to a text, as an editor would. */
-export function applyEdits(text: string, edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
-  const located = edits.map((e) => ({ start: offsetOf(text, e.range.start), end: offsetOf(text, e.range.end), newText: e.newText }));
+export function applyEdits(
+  text: string,
+  edits: readonly {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    newText: string;
+  }[],
+): string {
+  const located = edits.map((e) => ({
+    start: offsetOf(text, e.range.start),
+    end: offsetOf(text, e.range.end),
+    newText: e.newText,
+  }));
   located.sort((a, b) => b.start - a.start);
   let result = text;
   for (const e of located) result = result.slice(0, e.start) + e.newText + result.slice(e.end);

@@ -5,7 +5,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CodeLens, CompletionList, Diagnostic, DocumentSymbol, Location, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type {
+  CodeLens,
+  CompletionList,
+  Diagnostic,
+  DocumentSymbol,
+  Location,
+  WorkspaceEdit,
+} from 'vscode-languageserver-protocol';
 import { LspClient } from '../support/lsp';
 import { applyEdits, editOf, positionOf } from './fixture';
 
@@ -72,14 +79,18 @@ test('top-level keys are offered at column 0, without those already written', as
   assert.deepEqual(labels(list).sort(), ['defaults', 'description', 'links', 'networks', 'nodes']);
   const nodes = list.items.find((i) => i.label === 'nodes');
   assert.ok(nodes);
-  assert.deepEqual(editOf(list, nodes), { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 2 } }, newText: 'nodes:' });
+  assert.deepEqual(editOf(list, nodes), {
+    range: { start: { line: 1, character: 0 }, end: { line: 1, character: 2 } },
+    newText: 'nodes:',
+  });
 });
 
 test('node fields are offered on an empty line of a node, without the ones it sets', async () => {
   const list = await complete(URI, LAB, 'SPA.159-3.M6\n', 17);
   const offered = labels(list);
   assert.ok(!offered.includes('template') && !offered.includes('image'), offered.join());
-  for (const field of ['icon', 'cpu', 'ram', 'ethernet', 'console', 'config', 'position']) assert.ok(offered.includes(field), field);
+  for (const field of ['icon', 'cpu', 'ram', 'ethernet', 'console', 'config', 'position'])
+    assert.ok(offered.includes(field), field);
   const icon = list.items.find((i) => i.label === 'icon');
   assert.ok(icon);
   assert.equal(editOf(list, icon)?.newText, 'icon: ');
@@ -93,7 +104,10 @@ test('a half-typed node field is completed in place', async () => {
   assert.deepEqual(labels(list).includes('image'), true);
   const image = list.items.find((i) => i.label === 'image');
   assert.ok(image);
-  assert.deepEqual(editOf(list, image), { range: { start: { line: 3, character: 4 }, end: { line: 3, character: 7 } }, newText: 'image: ' });
+  assert.deepEqual(editOf(list, image), {
+    range: { start: { line: 3, character: 4 }, end: { line: 3, character: 7 } },
+    newText: 'image: ',
+  });
 });
 
 test('console values are offered after console:', async () => {
@@ -107,14 +121,20 @@ test('values are completed in flow style too, replacing the value written', asyn
   await client.open(uri, text);
   const list = await complete(uri, text, 'console: te', 10);
   assert.deepEqual(labels(list), ['telnet', 'vnc', 'rdp']);
-  assert.deepEqual(editOf(list, list.items[0]), { range: { start: positionOf(text, 'te}'), end: positionOf(text, 'te}', 2) }, newText: 'telnet' });
+  assert.deepEqual(editOf(list, list.items[0]), {
+    range: { start: positionOf(text, 'te}'), end: positionOf(text, 'te}', 2) },
+    newText: 'telnet',
+  });
 });
 
 test('nothing is offered in a comment after a value', async () => {
   const uri = 'untitled:comment.lab.yaml';
   const text = 'nodes:\n  r1:\n    console: telnet # the default \n';
   await client.open(uri, text);
-  const list = await client.request<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: positionOf(text, 'default', 7) });
+  const list = await client.request<CompletionList | null>('textDocument/completion', {
+    textDocument: { uri },
+    position: positionOf(text, 'default', 7),
+  });
   assert.equal(list, null);
   assert.deepEqual(labels(await complete(uri, text, 'telnet', 3)), ['telnet', 'vnc', 'rdp']);
 });
@@ -124,7 +144,10 @@ test('endpoint names: nodes, then networks, replacing what is typed', async () =
   assert.deepEqual(labels(list), ['r1', 'r2', 'sw1', 'mgmt']);
   const sw1 = list.items.find((i) => i.label === 'sw1');
   assert.ok(sw1);
-  assert.deepEqual(editOf(list, sw1), { range: { start: positionOf(LAB, 'r2:Gi0/1, s', 10), end: positionOf(LAB, 'r2:Gi0/1, s', 11) }, newText: 'sw1' });
+  assert.deepEqual(editOf(list, sw1), {
+    range: { start: positionOf(LAB, 'r2:Gi0/1, s', 10), end: positionOf(LAB, 'r2:Gi0/1, s', 11) },
+    newText: 'sw1',
+  });
   const mgmt = list.items.find((i) => i.label === 'mgmt');
   assert.ok(mgmt && (mgmt.sortText ?? mgmt.label) > (sw1.sortText ?? sw1.label), 'networks sort after nodes');
 });
@@ -132,7 +155,10 @@ test('endpoint names: nodes, then networks, replacing what is typed', async () =
 test('on the node part of an endpoint only node names are offered, replacing just that part', async () => {
   const list = await complete(URI, LAB, 'sw1:Gi0/1', 1);
   assert.deepEqual(labels(list), ['r1', 'r2', 'sw1']);
-  assert.deepEqual(editOf(list, list.items[0])?.range, { start: positionOf(LAB, 'sw1:Gi0/1'), end: positionOf(LAB, 'sw1:Gi0/1', 3) });
+  assert.deepEqual(editOf(list, list.items[0])?.range, {
+    start: positionOf(LAB, 'sw1:Gi0/1'),
+    end: positionOf(LAB, 'sw1:Gi0/1', 3),
+  });
 });
 
 test('endpoint names in a block list of endpoints', async () => {
@@ -149,11 +175,20 @@ test('remote completions are skipped without a session', async () => {
 
 test('the outline lists nodes, networks and links', async () => {
   const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: URI } });
-  assert.deepEqual(symbols.map((s) => s.name), ['name', 'description', 'nodes', 'networks', 'links']);
+  assert.deepEqual(
+    symbols.map((s) => s.name),
+    ['name', 'description', 'nodes', 'networks', 'links'],
+  );
   const nodes = symbols.find((s) => s.name === 'nodes');
-  assert.deepEqual(nodes?.children?.map((c) => c.name), ['r1', 'r2', 'sw1']);
+  assert.deepEqual(
+    nodes?.children?.map((c) => c.name),
+    ['r1', 'r2', 'sw1'],
+  );
   assert.equal(nodes?.children?.[0].detail, 'vios');
-  assert.deepEqual(nodes?.children?.[0].selectionRange, { start: positionOf(LAB, 'r1:'), end: positionOf(LAB, 'r1:', 2) });
+  assert.deepEqual(nodes?.children?.[0].selectionRange, {
+    start: positionOf(LAB, 'r1:'),
+    end: positionOf(LAB, 'r1:', 2),
+  });
   const links = symbols.find((s) => s.name === 'links');
   assert.equal(links?.children?.length, 4);
   assert.equal(links?.children?.[0].name, 'r1:Gi0/0 — r2:Gi0/0');
@@ -167,11 +202,17 @@ test('go to definition leads from an endpoint to its node or network', async () 
 });
 
 test('rename of a node changes its key and every endpoint naming it', async () => {
-  const prepared = await client.request<{ range: unknown; placeholder: string }>('textDocument/prepareRename', at('r1:Gi0/2', 1));
+  const prepared = await client.request<{ range: unknown; placeholder: string }>(
+    'textDocument/prepareRename',
+    at('r1:Gi0/2', 1),
+  );
   assert.equal(prepared.placeholder, 'r1');
   const edit = await client.request<WorkspaceEdit>('textDocument/rename', { ...at('r1:Gi0/2', 1), newName: 'core1' });
   const renamed = applyEdits(LAB, edit.changes?.[URI] ?? []);
-  assert.equal(renamed, LAB.replace('  r1:\n', '  core1:\n').replace('[r1:Gi0/0', '[core1:Gi0/0').replace('- r1:Gi0/2', '- core1:Gi0/2'));
+  assert.equal(
+    renamed,
+    LAB.replace('  r1:\n', '  core1:\n').replace('[r1:Gi0/0', '[core1:Gi0/0').replace('- r1:Gi0/2', '- core1:Gi0/2'),
+  );
 });
 
 test('rename refuses names that cannot name a node, with a clear message', async () => {
@@ -179,9 +220,8 @@ test('rename refuses names that cannot name a node, with a clear message', async
     client.request('textDocument/rename', { ...at('  r2:\n', 2), newName: 'bad name' }),
     (error: Error) => /letters, digits, _ and -/.test(error.message),
   );
-  await assert.rejects(
-    client.request('textDocument/rename', { ...at('  r2:\n', 2), newName: 'sw1' }),
-    (error: Error) => /already exists/.test(error.message),
+  await assert.rejects(client.request('textDocument/rename', { ...at('  r2:\n', 2), newName: 'sw1' }), (error: Error) =>
+    /already exists/.test(error.message),
   );
 });
 
@@ -190,8 +230,14 @@ test('lenses: lab actions and node actions, but no plan without a session', asyn
   const titles = lenses.map((l) => l.command?.title);
   assert.deepEqual(titles.slice(0, 3), ['Deploy', 'Reconcile', 'Destroy']);
   assert.equal(lenses.filter((l) => l.command?.command === 'labAgent.startNode').length, 3);
-  assert.ok(lenses.every((l) => l.command), 'every lens has its command (no plan lens to resolve)');
-  const console = lenses.find((l) => l.command?.command === 'labAgent.openConsole' && (l.command.arguments?.[0] as { node: string }).node === 'sw1');
+  assert.ok(
+    lenses.every((l) => l.command),
+    'every lens has its command (no plan lens to resolve)',
+  );
+  const console = lenses.find(
+    (l) =>
+      l.command?.command === 'labAgent.openConsole' && (l.command.arguments?.[0] as { node: string }).node === 'sw1',
+  );
   assert.deepEqual(console?.range.start, positionOf(LAB, 'sw1:\n'));
   assert.deepEqual(console?.command?.arguments, [{ uri: URI, node: 'sw1' }]);
 });
@@ -214,7 +260,10 @@ test('incremental edits keep the model exact: the outline equals a fresh parse o
   for (const ch of typed) {
     await client.change(uri, [{ range: { start: position, end: position }, text: ch }]);
     text = applyEdits(text, [{ range: { start: position, end: position }, newText: ch }]);
-    position = ch === '\n' ? { line: position.line + 1, character: 0 } : { line: position.line, character: position.character + 1 };
+    position =
+      ch === '\n'
+        ? { line: position.line + 1, character: 0 }
+        : { line: position.line, character: position.character + 1 };
   }
   const span = { start: positionOf(text, 'r1:Gi0/1'), end: positionOf(text, 'r1:Gi0/1', 8) };
   await client.change(uri, [{ range: span, text: 'r2:e0/0' }]);
@@ -225,19 +274,29 @@ test('incremental edits keep the model exact: the outline equals a fresh parse o
 
   await client.open('untitled:fresh.lab.yaml', text);
   const incremental = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
-  const fresh = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: 'untitled:fresh.lab.yaml' } });
+  const fresh = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', {
+    textDocument: { uri: 'untitled:fresh.lab.yaml' },
+  });
   assert.deepEqual(incremental, fresh);
-  assert.deepEqual(incremental.find((s) => s.name === 'nodes')?.children?.map((c) => c.name), ['r1', 'r2']);
+  assert.deepEqual(
+    incremental.find((s) => s.name === 'nodes')?.children?.map((c) => c.name),
+    ['r1', 'r2'],
+  );
 });
 
 test('keys of defaults, networks and links are offered where they belong', async () => {
   const uri = 'untitled:keys.lab.yaml';
-  const text = 'defaults:\n  cp\nnodes:\n  r1:\n    template: vios\nnetworks:\n  lan:\n    ty\nlinks:\n  - endpoints: [r1:Gi0/0, lan]\n  - \n';
+  const text =
+    'defaults:\n  cp\nnodes:\n  r1:\n    template: vios\nnetworks:\n  lan:\n    ty\nlinks:\n  - endpoints: [r1:Gi0/0, lan]\n  - \n';
   await client.open(uri, text);
   assert.ok(labels(await complete(uri, text, '  cp', 4)).includes('cpu'));
   assert.deepEqual(labels(await complete(uri, text, '    ty', 6)), ['type']);
   assert.deepEqual(labels(await complete(uri, text, '  - \n', 4)), ['endpoints']);
-  assert.equal(await client.request('textDocument/completion', { textDocument: { uri }, position: positionOf(text, '  r1:', 2) }), null, 'nothing to offer for a new node name');
+  assert.equal(
+    await client.request('textDocument/completion', { textDocument: { uri }, position: positionOf(text, '  r1:', 2) }),
+    null,
+    'nothing to offer for a new node name',
+  );
 });
 
 test('local findings are located exactly and follow each edit at once', async () => {

@@ -7,7 +7,15 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CodeLens, CompletionItem, CompletionList, Diagnostic, Hover, MarkupContent, TextEdit } from 'vscode-languageserver-protocol';
+import type {
+  CodeLens,
+  CompletionItem,
+  CompletionList,
+  Diagnostic,
+  Hover,
+  MarkupContent,
+  TextEdit,
+} from 'vscode-languageserver-protocol';
 import { AgentClient } from '../../common/api/client';
 import { writeLabState } from '../../common/project/state-file';
 import { LabStateChangedNotification } from '../../common/protocol';
@@ -53,7 +61,12 @@ after(async () => {
 });
 
 /** The items at a position, each with the edit an editor would apply. */
-async function complete(text: string, needle: string, shift: number, target = uri): Promise<(CompletionItem & { edit?: TextEdit })[]> {
+async function complete(
+  text: string,
+  needle: string,
+  shift: number,
+  target = uri,
+): Promise<(CompletionItem & { edit?: TextEdit })[]> {
   const list = await client.request<CompletionList | null>('textDocument/completion', {
     textDocument: { uri: target },
     position: positionOf(text, needle, shift),
@@ -84,10 +97,16 @@ test('template values come from the agent, unprovisioned ones marked and last', 
   const xr = byLabel(items, 'xrv9k');
   assert.match(xr.detail ?? '', /\(not provisioned\)/);
   const order = sorted(items);
-  assert.ok(order.indexOf('xrv9k') > order.indexOf('vmx') && order.indexOf('nxosv9k') > order.indexOf('linux'), order.join());
+  assert.ok(
+    order.indexOf('xrv9k') > order.indexOf('vmx') && order.indexOf('nxosv9k') > order.indexOf('linux'),
+    order.join(),
+  );
   // The value written so far ("vios") is replaced as a whole.
   const start = positionOf(LAB, 'template: vios', 10);
-  assert.deepEqual((byLabel(items, 'iol') as { edit?: TextEdit }).edit, { range: { start, end: { line: start.line, character: start.character + 4 } }, newText: 'iol' });
+  assert.deepEqual((byLabel(items, 'iol') as { edit?: TextEdit }).edit, {
+    range: { start, end: { line: start.line, character: start.character + 4 } },
+    newText: 'iol',
+  });
 });
 
 test("image values are the node's template's images, the default first, unavailable ones marked", async () => {
@@ -129,7 +148,8 @@ test("re-completing an endpoint's interface offers the one written there, but no
 });
 
 test("the interfaces follow the node's template and interface count as they are edited", async () => {
-  let text = 'name: edits\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nlinks:\n  - endpoints: [r1:Gi0/0, r2:Gi0/0]\n  - endpoints: [r2:Gi0/1, r1:]\n';
+  let text =
+    'name: edits\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nlinks:\n  - endpoints: [r1:Gi0/0, r2:Gi0/0]\n  - endpoints: [r2:Gi0/1, r1:]\n';
   const target = fileUri(fixture.labDir, 'edits.lab.yaml');
   await client.open(target, text);
   /** Replaces the first `needle` in the text, as an editor's incremental change. */
@@ -159,15 +179,25 @@ test("the interfaces follow the node's template and interface count as they are 
 
 test('a cancelled interface completion answers without waiting for the agent', async () => {
   const result = await client
-    .requestCancelled<CompletionList | null>('textDocument/completion', { textDocument: { uri }, position: positionOf(LAB, 'r1:G]', 4) }, 0)
-    .then((list) => list?.items ?? [], (error: Error) => error);
+    .requestCancelled<CompletionList | null>(
+      'textDocument/completion',
+      { textDocument: { uri }, position: positionOf(LAB, 'r1:G]', 4) },
+      0,
+    )
+    .then(
+      (list) => list?.items ?? [],
+      (error: Error) => error,
+    );
   // Either the server saw the cancellation (error -32800) or it had already answered: it never hangs or crashes.
   assert.ok(Array.isArray(result) || /cancel/i.test(result.message), String(result));
   assert.equal(client.exitCode, null);
 });
 
 test('hover on a template shows its description, images and attributes', async () => {
-  const hover = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: positionOf(LAB, 'template: linux', 12) });
+  const hover = await client.request<Hover>('textDocument/hover', {
+    textDocument: { uri },
+    position: positionOf(LAB, 'template: linux', 12),
+  });
   const text = (hover.contents as MarkupContent).value;
   assert.match(text, /\*\*linux\*\*/);
   assert.match(text, /Images:/);
@@ -177,7 +207,10 @@ test('hover on a template shows its description, images and attributes', async (
 });
 
 test('hover on an endpoint shows the interface, its index and its peer', async () => {
-  const hover = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: positionOf(LAB, 'r1:Gi0/0', 4) });
+  const hover = await client.request<Hover>('textDocument/hover', {
+    textDocument: { uri },
+    position: positionOf(LAB, 'r1:Gi0/0', 4),
+  });
   const text = (hover.contents as MarkupContent).value;
   assert.match(text, /r1:Gi0\/0/);
   assert.match(text, /interface 0 of node \*\*r1\*\*/);
@@ -187,7 +220,8 @@ test('hover on an endpoint shows the interface, its index and its peer', async (
 
 test("the agent's findings are located at the value they concern, with the config read beside the lab", async () => {
   const agentUri = fileUri(fixture.labDir, 'wrong-image.lab.yaml');
-  const text = 'name: wrong-image\nnodes:\n  r1:\n    template: vios\n    image: vios-nope\n    config: configs/missing.cfg\n  h1:\n    template: linux\n    config: configs/h1.cfg\n';
+  const text =
+    'name: wrong-image\nnodes:\n  r1:\n    template: vios\n    image: vios-nope\n    config: configs/missing.cfg\n  h1:\n    template: linux\n    config: configs/h1.cfg\n';
   await client.open(agentUri, text);
   const diagnostics = await client.waitForDiagnostics(agentUri, (d) => d.some((x) => x.source === 'lab-agent'));
   const image = diagnostics.find((d) => d.code === 'unknown-image');
@@ -202,12 +236,19 @@ test("the agent's findings are located at the value they concern, with the confi
   const count = client.publicationCount(agentUri);
   const start = positionOf(text, 'vios-nope');
   const version = await client.change(agentUri, [
-    { range: { start, end: { line: start.line, character: start.character + 9 } }, text: 'vios-adventerprisek9-m.SPA.159-3.M6' },
+    {
+      range: { start, end: { line: start.line, character: start.character + 9 } },
+      text: 'vios-adventerprisek9-m.SPA.159-3.M6',
+    },
   ]);
-  await client.waitForDiagnostics(agentUri, (d) => !d.some((x) => x.code === 'unknown-image') && d.some((x) => x.code === 'config-not-found'), {
-    after: count,
-    version,
-  });
+  await client.waitForDiagnostics(
+    agentUri,
+    (d) => !d.some((x) => x.code === 'unknown-image') && d.some((x) => x.code === 'config-not-found'),
+    {
+      after: count,
+      version,
+    },
+  );
 });
 
 test("the agent's copies of local findings are dropped: each problem is shown once", async (t) => {
@@ -222,7 +263,10 @@ test("the agent's copies of local findings are dropped: each problem is shown on
     return;
   }
   for (const finding of local) {
-    const copies = diagnostics.filter((d) => d.message === finding.message || (d.code === finding.code && d.range.start.line === finding.range.start.line));
+    const copies = diagnostics.filter(
+      (d) =>
+        d.message === finding.message || (d.code === finding.code && d.range.start.line === finding.range.start.line),
+    );
     assert.equal(copies.length, 1, `shown more than once: ${finding.message}`);
   }
 });
@@ -240,7 +284,10 @@ test('validation waits for typing to pause and publishes only for the latest ver
     version = await client.change(typedUri, [{ range: { start: position, end: position }, text: ch }]);
     position = { line: position.line, character: position.character + 1 };
   }
-  const final = await client.waitForDiagnostics(typedUri, (d) => d.some((x) => x.source === 'lab-agent'), { after: count, version });
+  const final = await client.waitForDiagnostics(typedUri, (d) => d.some((x) => x.source === 'lab-agent'), {
+    after: count,
+    version,
+  });
   assert.match(String(final.find((d) => d.code === 'unknown-image')?.message), /"xyz"/);
   // Agent findings for the intermediate version were never published: every publication with agent findings is for the last version.
   const published = (client.diagnostics.get(typedUri) ?? []).slice(count);
@@ -251,7 +298,8 @@ test('validation waits for typing to pause and publishes only for the latest ver
 
 test('the plan lens shows the real plan summary, resolved lazily', async () => {
   const planUri = fileUri(fixture.labDir, 'plan.lab.yaml');
-  const text = 'name: plan-lens\nnodes:\n  a1:\n    template: vios\n  a2:\n    template: vios\nlinks:\n  - endpoints: [a1:Gi0/0, a2:Gi0/0]\n';
+  const text =
+    'name: plan-lens\nnodes:\n  a1:\n    template: vios\n  a2:\n    template: vios\nlinks:\n  - endpoints: [a1:Gi0/0, a2:Gi0/0]\n';
   await client.open(planUri, text);
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: planUri } });
   const plan = lenses[0];
@@ -259,7 +307,11 @@ test('the plan lens shows the real plan summary, resolved lazily', async () => {
   assert.deepEqual(plan.range.start, { line: 0, character: 0 });
   const resolved = await client.request<CodeLens>('codeLens/resolve', plan);
 
-  const agent = new AgentClient({ baseUrl: fixture.agent.url, token: fixture.session.token, pin: fixture.agent.fingerprint });
+  const agent = new AgentClient({
+    baseUrl: fixture.agent.url,
+    token: fixture.session.token,
+    pin: fixture.agent.fingerprint,
+  });
   const expected = await agent.planProject({ yaml: text, files: {} });
   await agent.close();
   const { create = 0, update = 0 } = expected.summary ?? {};
@@ -272,7 +324,8 @@ test('the plan lens shows the real plan summary, resolved lazily', async () => {
 test('after a deploy (state stored beside the lab, LabStateChanged) the plan lens says there is nothing to do', async () => {
   const labPath = join(fixture.labDir, 'deployed.lab.yaml');
   const deployedUri = fileUri(fixture.labDir, 'deployed.lab.yaml');
-  const text = 'name: deployed\nnodes:\n  d1:\n    template: vios\n  d2:\n    template: iol\nlinks:\n  - endpoints: [d1:Gi0/0, d2:e0/0]\n';
+  const text =
+    'name: deployed\nnodes:\n  d1:\n    template: vios\n  d2:\n    template: iol\nlinks:\n  - endpoints: [d1:Gi0/0, d2:e0/0]\n';
   await client.open(deployedUri, text);
   const resolvePlan = async () => {
     const [plan] = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: deployedUri } });
@@ -280,7 +333,11 @@ test('after a deploy (state stored beside the lab, LabStateChanged) the plan len
   };
   assert.match((await resolvePlan()) ?? '', /^Plan: \+\d+ ~0 −0$/);
 
-  const agent = new AgentClient({ baseUrl: fixture.agent.url, token: fixture.session.token, pin: fixture.agent.fingerprint });
+  const agent = new AgentClient({
+    baseUrl: fixture.agent.url,
+    token: fixture.session.token,
+    pin: fixture.agent.fingerprint,
+  });
   const deployed = await agent.deployProject({ yaml: text, files: {} });
   await agent.close();
   await writeLabState(labPath, { state: deployed.state });

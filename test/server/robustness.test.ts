@@ -8,7 +8,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DocumentSymbol } from 'vscode-languageserver-protocol';
-import { LabStateChangedNotification, RefreshCatalogueRequest, SessionChangedNotification } from '../../common/protocol';
+import {
+  LabStateChangedNotification,
+  RefreshCatalogueRequest,
+  SessionChangedNotification,
+} from '../../common/protocol';
 import { LspClient } from '../support/lsp';
 import { applyEdits, fileUri, startAgentSession, type AgentFixture } from './fixture';
 
@@ -40,11 +44,15 @@ const GARBAGE: Record<string, string> = {
   nul: 'name: x\u0000\nnodes:\n  r1:\u0000\n    template: \ud800vios\n',
   deepFlow: '['.repeat(5000) + ']'.repeat(5000),
   deepBlock: Array.from({ length: 400 }, (_, i) => `${' '.repeat(i * 2)}k${i}:`).join('\n') + ' v\n',
-  deepNodes: 'nodes:\n  r1:\n' + Array.from({ length: 300 }, (_, i) => `${' '.repeat(4 + i * 2)}template:`).join('\n') + ' x\n',
-  aliases: 'defaults: &d\n  template: vios\nnodes:\n  r1: *d\n  r2:\n    <<: *d\n    image: *d\nlinks:\n  - endpoints: [*d, r1:Gi0/0]\n',
-  tagsAndDocs: '%YAML 1.2\n---\nname: !!binary aGVsbG8=\nnodes: !custom\n  r1: {template: [vios]}\n---\nname: second\n...\n',
+  deepNodes:
+    'nodes:\n  r1:\n' + Array.from({ length: 300 }, (_, i) => `${' '.repeat(4 + i * 2)}template:`).join('\n') + ' x\n',
+  aliases:
+    'defaults: &d\n  template: vios\nnodes:\n  r1: *d\n  r2:\n    <<: *d\n    image: *d\nlinks:\n  - endpoints: [*d, r1:Gi0/0]\n',
+  tagsAndDocs:
+    '%YAML 1.2\n---\nname: !!binary aGVsbG8=\nnodes: !custom\n  r1: {template: [vios]}\n---\nname: second\n...\n',
   wrongTypes: 'name: [1, 2]\nnodes: 5\nnetworks: [a, b]\nlinks: {a: b}\ndefaults: text\n',
-  oddLinks: 'nodes:\n  r1: {}\nlinks:\n  - endpoints: [":", "r1:", ":x", r1:Gi0/0:extra, {a: b}, [x], null, 12]\n  - 7\n  - endpoints:\n  -\n',
+  oddLinks:
+    'nodes:\n  r1: {}\nlinks:\n  - endpoints: [":", "r1:", ":x", r1:Gi0/0:extra, {a: b}, [x], null, 12]\n  - 7\n  - endpoints:\n  -\n',
   crlf: 'name: crlf\r\nnodes:\r\n  r1:\r\n    template: vios\r\nlinks:\r\n  - endpoints: [r1:Gi0/0, r1:Gi0/1]\r\n',
   huge: 'name: huge\ndescription: ' + 'x'.repeat(9 * 1024 * 1024) + '\n',
   emptyish: '\n\n   \n#only a comment\n',
@@ -72,11 +80,17 @@ async function exercise(uri: string, text: string, rng: () => number): Promise<v
   }
   const requests: Promise<unknown>[] = [];
   for (const position of positions) {
-    for (const method of FEATURES) requests.push(client.request(method, { textDocument: { uri }, position }).catch(asLspError));
-    requests.push(client.request('textDocument/rename', { textDocument: { uri }, position, newName: 'n1' }).catch(asLspError));
+    for (const method of FEATURES)
+      requests.push(client.request(method, { textDocument: { uri }, position }).catch(asLspError));
+    requests.push(
+      client.request('textDocument/rename', { textDocument: { uri }, position, newName: 'n1' }).catch(asLspError),
+    );
   }
   requests.push(client.request('textDocument/documentSymbol', { textDocument: { uri } }));
-  const lenses = await client.request<{ data?: unknown; command?: unknown; range: unknown }[]>('textDocument/codeLens', { textDocument: { uri } });
+  const lenses = await client.request<{ data?: unknown; command?: unknown; range: unknown }[]>(
+    'textDocument/codeLens',
+    { textDocument: { uri } },
+  );
   for (const lens of lenses.filter((l) => !l.command)) requests.push(client.request('codeLens/resolve', lens));
   await Promise.all(requests);
 }
@@ -100,30 +114,65 @@ for (const [name, text] of Object.entries(GARBAGE)) {
 test('the huge file gets one clear diagnostic instead of being parsed', async () => {
   const uri = fileUri(fixture.labDir, 'huge.lab.yaml');
   const diagnostics = await client.waitForDiagnostics(uri, (d) => d.length > 0);
-  assert.ok(diagnostics.some((d) => /MB/.test(String(d.message))), JSON.stringify(diagnostics.map((d) => d.message)));
+  assert.ok(
+    diagnostics.some((d) => /MB/.test(String(d.message))),
+    JSON.stringify(diagnostics.map((d) => d.message)),
+  );
 });
 
 test('random edits, also past the end of the text, never break the model', async () => {
   const rng = random(42);
   const uri = fileUri(fixture.labDir, 'random-edits.lab.yaml');
-  let text = 'name: edits\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: iol\nnetworks:\n  lan: {type: bridge}\nlinks:\n  - endpoints: [r1:Gi0/0, r2:e0/0]\n  - endpoints: [r1:Gi0/1, lan]\n';
+  let text =
+    'name: edits\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: iol\nnetworks:\n  lan: {type: bridge}\nlinks:\n  - endpoints: [r1:Gi0/0, r2:e0/0]\n  - endpoints: [r1:Gi0/1, lan]\n';
   await client.open(uri, text);
-  const alphabet = ['\n', ' ', '  ', ':', '-', '[', ']', ',', 'r', '1', 'Gi0/', 'nodes:', 'links:\n  - endpoints: [', '"', "'", '#', '{', '}', '&a', '*a', '\t', '\r\n'];
+  const alphabet = [
+    '\n',
+    ' ',
+    '  ',
+    ':',
+    '-',
+    '[',
+    ']',
+    ',',
+    'r',
+    '1',
+    'Gi0/',
+    'nodes:',
+    'links:\n  - endpoints: [',
+    '"',
+    "'",
+    '#',
+    '{',
+    '}',
+    '&a',
+    '*a',
+    '\t',
+    '\r\n',
+  ];
   for (let i = 0; i < 300; i++) {
     const lines = text.split('\n');
     const line = Math.floor(rng() * lines.length);
     const character = Math.floor(rng() * (lines[line].length + 1));
     const start = { line, character };
     const endLine = Math.min(lines.length - 1, line + (rng() < 0.2 ? 1 : 0));
-    const end = endLine === line ? { line, character: Math.min(lines[line].length, character + Math.floor(rng() * 4)) } : { line: endLine, character: 0 };
+    const end =
+      endLine === line
+        ? { line, character: Math.min(lines[line].length, character + Math.floor(rng() * 4)) }
+        : { line: endLine, character: 0 };
     const insert = rng() < 0.3 ? '' : alphabet[Math.floor(rng() * alphabet.length)];
     await client.change(uri, [{ range: { start, end }, text: insert }]);
     text = applyEdits(text, [{ range: { start, end }, newText: insert }]);
-    if (i % 50 === 0) await client.change(uri, [{ range: { start: { line: 9999, character: 0 }, end: { line: 9999, character: 3 } }, text: '' }]);
+    if (i % 50 === 0)
+      await client.change(uri, [
+        { range: { start: { line: 9999, character: 0 }, end: { line: 9999, character: 3 } }, text: '' },
+      ]);
   }
   await client.open(fileUri(fixture.labDir, 'random-fresh.lab.yaml'), text);
   const incremental = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
-  const fresh = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: fileUri(fixture.labDir, 'random-fresh.lab.yaml') } });
+  const fresh = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', {
+    textDocument: { uri: fileUri(fixture.labDir, 'random-fresh.lab.yaml') },
+  });
   assert.deepEqual(incremental, fresh);
   await exercise(uri, text, rng);
 });
@@ -132,14 +181,23 @@ test('requests for unknown documents and malformed messages are answered', async
   const unknown = { textDocument: { uri: 'file:///nowhere.lab.yaml' }, position: { line: 0, character: 0 } };
   assert.equal(await client.request('textDocument/completion', unknown), null);
   assert.equal(await client.request('textDocument/hover', unknown), null);
-  assert.deepEqual(await client.request('textDocument/codeLens', { textDocument: { uri: 'file:///nowhere.lab.yaml' } }), []);
-  await client.notify('textDocument/didChange', { textDocument: { uri: 'file:///nowhere.lab.yaml', version: 3 }, contentChanges: [{ text: 'x' }] });
+  assert.deepEqual(
+    await client.request('textDocument/codeLens', { textDocument: { uri: 'file:///nowhere.lab.yaml' } }),
+    [],
+  );
+  await client.notify('textDocument/didChange', {
+    textDocument: { uri: 'file:///nowhere.lab.yaml', version: 3 },
+    contentChanges: [{ text: 'x' }],
+  });
   await client.notify('textDocument/didChange', { textDocument: { uri: 'file:///nowhere.lab.yaml', version: 3 } });
   await client.notify(LabStateChangedNotification, {});
   await client.notify(LabStateChangedNotification, null);
   await client.notify(SessionChangedNotification, 'nonsense');
   await client.request('textDocument/completion', { textDocument: {} }).catch(() => undefined);
-  await client.request('codeLens/resolve', { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, data: 17 });
+  await client.request('codeLens/resolve', {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    data: 17,
+  });
   await client.request(RefreshCatalogueRequest, null);
   assert.equal(await client.request('textDocument/definition', unknown), null);
   assert.equal(client.exitCode, null);

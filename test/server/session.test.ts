@@ -13,7 +13,8 @@ import { LspClient } from '../support/lsp';
 import { fileUri, positionOf, startAgentSession, type AgentFixture } from './fixture';
 
 const EIGHT_HOURS = 8 * 60 * 60 * 1000;
-const LAB = 'name: sessions\nnodes:\n  r1:\n    template: vios\n    image: wrong\nlinks:\n  - endpoints: [r1:Gi0/0, r9:Gi0/0]\n';
+const LAB =
+  'name: sessions\nnodes:\n  r1:\n    template: vios\n    image: wrong\nlinks:\n  - endpoints: [r1:Gi0/0, r9:Gi0/0]\n';
 
 let fixture: AgentFixture;
 let client: LspClient;
@@ -32,7 +33,10 @@ after(async () => {
 });
 
 /** Sends a session change and waits for the status it leads to. */
-async function changeSession(session: AgentSessionSettings | null | unknown, accept: (s: SessionStatusParams) => boolean): Promise<SessionStatusParams> {
+async function changeSession(
+  session: AgentSessionSettings | null | unknown,
+  accept: (s: SessionStatusParams) => boolean,
+): Promise<SessionStatusParams> {
   const seen = client.statuses.length;
   await client.notify(SessionChangedNotification, { session });
   return client.waitUntil('a session status', () => client.statuses.slice(seen).find(accept));
@@ -50,7 +54,10 @@ test('an unknown token: status error with the code, and one diagnostic on the fi
   const [problem] = agentDiagnostics(diagnostics);
   assert.equal(agentDiagnostics(diagnostics).length, 1);
   assert.equal(problem.code, 'unauthenticated');
-  assert.deepEqual(problem.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 'name: sessions'.length } });
+  assert.deepEqual(problem.range, {
+    start: { line: 0, character: 0 },
+    end: { line: 0, character: 'name: sessions'.length },
+  });
   assert.match(String(problem.message), /could not validate.*log in/i);
 });
 
@@ -59,14 +66,21 @@ test('local features keep working while the session fails', async () => {
     textDocument: { uri },
     position: positionOf(LAB, 'r9:Gi0/0', 0),
   });
-  assert.deepEqual(list.items.map((i) => i.label), ['r1']);
+  assert.deepEqual(
+    list.items.map((i) => i.label),
+    ['r1'],
+  );
 });
 
 test('a valid session replaces it: connected, the agent findings appear, lenses refresh', async () => {
   const refreshes = client.codeLensRefreshes;
   const count = client.publicationCount(uri);
   await changeSession(fixture.session, (s) => s.state === 'connected');
-  const diagnostics = await client.waitForDiagnostics(uri, (d) => agentDiagnostics(d).some((x) => x.code === 'unknown-image'), { after: count });
+  const diagnostics = await client.waitForDiagnostics(
+    uri,
+    (d) => agentDiagnostics(d).some((x) => x.code === 'unknown-image'),
+    { after: count },
+  );
   assert.ok(!diagnostics.some((d) => d.code === 'unauthenticated'));
   assert.ok(client.codeLensRefreshes > refreshes);
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
@@ -79,12 +93,19 @@ test('an expired session is reported as such, with what to do', async () => {
   const status = await changeSession({ ...fixture.session }, (s) => s.state === 'error');
   assert.equal(status.code, 'expired_agent_session');
   assert.match(status.message ?? '', /expired.*log in/i);
-  const diagnostics = await client.waitForDiagnostics(uri, (d) => agentDiagnostics(d).some((x) => x.code === 'expired_agent_session'), { after: count });
+  const diagnostics = await client.waitForDiagnostics(
+    uri,
+    (d) => agentDiagnostics(d).some((x) => x.code === 'expired_agent_session'),
+    { after: count },
+  );
   assert.equal(agentDiagnostics(diagnostics).length, 1);
 });
 
 test('a certificate that does not match the pin is refused', async () => {
-  const status = await changeSession({ ...fixture.session, pin: 'AB'.repeat(32) }, (s) => s.code === 'tls_pin_mismatch');
+  const status = await changeSession(
+    { ...fixture.session, pin: 'AB'.repeat(32) },
+    (s) => s.code === 'tls_pin_mismatch',
+  );
   assert.equal(status.state, 'error');
 });
 
@@ -96,7 +117,10 @@ test('nobody listening at the agent URL', async () => {
       server.close(() => resolve(free));
     });
   });
-  const status = await changeSession({ ...fixture.session, baseUrl: `https://127.0.0.1:${port}` }, (s) => s.state === 'error');
+  const status = await changeSession(
+    { ...fixture.session, baseUrl: `https://127.0.0.1:${port}` },
+    (s) => s.state === 'error',
+  );
   assert.equal(status.code, 'agent_unreachable');
   assert.match(status.message ?? '', /running/);
 });

@@ -96,30 +96,34 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
 
 /** A small valid lab: two vIOS routers, a switch, a network; `extra` is appended under `nodes`. */
 export function labYaml(name: string, extraNodes = ''): string {
-  return [
-    `name: ${name}`,
-    'description: integration test lab',
-    'defaults:',
-    '  template: vios',
-    '  image: vios-adventerprisek9-m.SPA.159-3.M6',
-    'nodes:',
-    '  r1:',
-    '    position: { x: 100, y: 100 }',
-    '  r2:',
-    '    position: { x: 300, y: 100 }',
-    '  sw1:',
-    '    template: viosl2',
-    '    image: viosl2-adventerprisek9-m.SSA.high_iron_20200929',
-    extraNodes,
-    'networks:',
-    '  mgmt:',
-    '    type: bridge',
-    'links:',
-    '  - endpoints: [r1:Gi0/0, r2:Gi0/0]',
-    '  - endpoints: [r1:Gi0/1, sw1:Gi0/0]',
-    '  - endpoints: [r2:Gi0/1, mgmt]',
-    '',
-  ].filter((line) => line !== '').join('\n') + '\n';
+  return (
+    [
+      `name: ${name}`,
+      'description: integration test lab',
+      'defaults:',
+      '  template: vios',
+      '  image: vios-adventerprisek9-m.SPA.159-3.M6',
+      'nodes:',
+      '  r1:',
+      '    position: { x: 100, y: 100 }',
+      '  r2:',
+      '    position: { x: 300, y: 100 }',
+      '  sw1:',
+      '    template: viosl2',
+      '    image: viosl2-adventerprisek9-m.SSA.high_iron_20200929',
+      extraNodes,
+      'networks:',
+      '  mgmt:',
+      '    type: bridge',
+      'links:',
+      '  - endpoints: [r1:Gi0/0, r2:Gi0/0]',
+      '  - endpoints: [r1:Gi0/1, sw1:Gi0/0]',
+      '  - endpoints: [r2:Gi0/1, mgmt]',
+      '',
+    ]
+      .filter((line) => line !== '')
+      .join('\n') + '\n'
+  );
 }
 
 /** Awaits a call that must fail with an AgentError of `code`, and returns that error. */

@@ -16,18 +16,54 @@ interface TemplateShape {
 }
 
 const TEMPLATES: readonly TemplateShape[] = [
-  { template: 'vios', prefix: 'r', image: 'vios-adventerprisek9-m.SPA.159-3.M6', ethernet: 8, icon: 'Router.png', interfaceName: (i) => `Gi0/${i}` },
   {
-    template: 'viosl2', prefix: 'sw', image: 'viosl2-adventerprisek9-m.SSA.high_iron_20200929', ethernet: 16, icon: 'Switch.png',
+    template: 'vios',
+    prefix: 'r',
+    image: 'vios-adventerprisek9-m.SPA.159-3.M6',
+    ethernet: 8,
+    icon: 'Router.png',
+    interfaceName: (i) => `Gi0/${i}`,
+  },
+  {
+    template: 'viosl2',
+    prefix: 'sw',
+    image: 'viosl2-adventerprisek9-m.SSA.high_iron_20200929',
+    ethernet: 16,
+    icon: 'Switch.png',
     interfaceName: (i) => `Gi${Math.floor(i / 4)}/${i % 4}`,
   },
   {
-    template: 'iol', prefix: 'l2', image: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin', ethernet: 16, icon: 'Switch.png',
+    template: 'iol',
+    prefix: 'l2',
+    image: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin',
+    ethernet: 16,
+    icon: 'Switch.png',
     interfaceName: (i) => `e${Math.floor(i / 4)}/${i % 4}`,
   },
-  { template: 'csr1000vng', prefix: 'csr', image: 'csr1000vng-universalk9.17.03.04a', ethernet: 8, icon: 'Router.png', interfaceName: (i) => `Gi${i + 1}` },
-  { template: 'veos', prefix: 'eos', image: 'veos-4.28.3M', ethernet: 9, icon: 'Switch.png', interfaceName: (i) => (i === 0 ? 'Management1' : `Ethernet${i}`) },
-  { template: 'linux', prefix: 'h', image: 'linux-ubuntu-22.04-server', ethernet: 4, icon: 'Server.png', interfaceName: (i) => `e${i}` },
+  {
+    template: 'csr1000vng',
+    prefix: 'csr',
+    image: 'csr1000vng-universalk9.17.03.04a',
+    ethernet: 8,
+    icon: 'Router.png',
+    interfaceName: (i) => `Gi${i + 1}`,
+  },
+  {
+    template: 'veos',
+    prefix: 'eos',
+    image: 'veos-4.28.3M',
+    ethernet: 9,
+    icon: 'Switch.png',
+    interfaceName: (i) => (i === 0 ? 'Management1' : `Ethernet${i}`),
+  },
+  {
+    template: 'linux',
+    prefix: 'h',
+    image: 'linux-ubuntu-22.04-server',
+    ethernet: 4,
+    icon: 'Server.png',
+    interfaceName: (i) => `e${i}`,
+  },
   { template: 'vpcs', prefix: 'pc', image: '', ethernet: 1, icon: 'Desktop.png', interfaceName: () => 'eth0' },
 ];
 
@@ -55,7 +91,10 @@ export function generateLab(nodeCount: number, options: GenerateLabOptions = {})
     const shape = TEMPLATES[i % TEMPLATES.length];
     return { name: `${shape.prefix}${i + 1}`, shape, used: 0 };
   });
-  const networks = Array.from({ length: Math.floor(count / 20) }, (_, i) => ({ name: `net${i + 1}`, type: i % 3 === 0 ? 'pnet1' : 'bridge' }));
+  const networks = Array.from({ length: Math.floor(count / 20) }, (_, i) => ({
+    name: `net${i + 1}`,
+    type: i % 3 === 0 ? 'pnet1' : 'bridge',
+  }));
 
   const lines: string[] = [
     `name: generated-${count}`,
@@ -75,7 +114,8 @@ export function generateLab(nodeCount: number, options: GenerateLabOptions = {})
     if (i % 4 === 0) lines.push(`    icon: ${shape.icon}`);
     if (shape.template === 'csr1000vng') lines.push('    ram: 4096', '    cpu: 2');
     if (i % 3 !== 2) lines.push(`    position: {x: ${100 + (i % 40) * 60}, y: ${100 + Math.floor(i / 40) * 80}}`);
-    if (i % 5 === 0 && shape.template !== 'vpcs' && shape.template !== 'linux') lines.push(`    config: configs/${node.name}.cfg`);
+    if (i % 5 === 0 && shape.template !== 'vpcs' && shape.template !== 'linux')
+      lines.push(`    config: configs/${node.name}.cfg`);
   });
   if (networks.length > 0) {
     lines.push('networks:');

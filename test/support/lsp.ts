@@ -110,7 +110,9 @@ export class LspClient {
   }
 
   request<R>(method: string, params: unknown, token?: CancellationToken): Promise<R> {
-    return token ? this.connection.sendRequest<R>(method, params, token) : this.connection.sendRequest<R>(method, params);
+    return token
+      ? this.connection.sendRequest<R>(method, params, token)
+      : this.connection.sendRequest<R>(method, params);
   }
 
   /** Sends a request and cancels it after `cancelAfterMs`. */

@@ -25,7 +25,9 @@ test('a success envelope without data yields an empty object', () => {
 });
 
 test('a failure envelope becomes an AgentError with code, status and operation', () => {
-  const err = failure(() => decodeEnvelope('planProject', 409, body('{"ok":false,"error":"the plan changed","code":"plan_stale"}')));
+  const err = failure(() =>
+    decodeEnvelope('planProject', 409, body('{"ok":false,"error":"the plan changed","code":"plan_stale"}')),
+  );
   assert.equal(err.code, 'plan_stale');
   assert.equal(err.status, 409);
   assert.equal(err.operationId, 'planProject');
@@ -39,7 +41,12 @@ test('a failure envelope without a code gets the unspecified code and keeps the 
 });
 
 const notEnvelopes: [string, number, string, RegExp][] = [
-  ['an HTML page from a proxy', 502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', /HTTP 502\) is not JSON: "<html><head><title>502 Bad Gateway/],
+  [
+    'an HTML page from a proxy',
+    502,
+    '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
+    /HTTP 502\) is not JSON: "<html><head><title>502 Bad Gateway/,
+  ],
   ['truncated JSON', 200, '{"ok":true,"data":{"sta', /HTTP 200\) is not JSON: "\{"ok":true,"data":\{"sta"/],
   ['an empty body', 200, '', /HTTP 200\) is empty/],
   ['whitespace only', 204, ' \n', /HTTP 204\) is empty/],
@@ -61,12 +68,26 @@ for (const [what, status, text, message] of notEnvelopes) {
 
 test('the excerpt is one short line, and the token is masked wherever it appears', () => {
   const token = 'a'.repeat(64);
-  const err = failure(() => decodeEnvelope('getSession', 401, body(`<pre>Authorization: Bearer ${token}\n\u0007${'x'.repeat(5000)}</pre>`), token));
+  const err = failure(() =>
+    decodeEnvelope(
+      'getSession',
+      401,
+      body(`<pre>Authorization: Bearer ${token}\n\u0007${'x'.repeat(5000)}</pre>`),
+      token,
+    ),
+  );
   assert.ok(!err.message.includes(token));
   assert.match(err.message, /Bearer \*\*\*/);
   assert.ok(!/[\n\u0007]/.test(err.message));
   assert.ok(err.message.length < 400, `message is ${err.message.length} characters`);
-  const failed = failure(() => decodeEnvelope('getSession', 401, body(JSON.stringify({ ok: false, code: 'unauthenticated', error: `bad token ${token}` })), token));
+  const failed = failure(() =>
+    decodeEnvelope(
+      'getSession',
+      401,
+      body(JSON.stringify({ ok: false, code: 'unauthenticated', error: `bad token ${token}` })),
+      token,
+    ),
+  );
   assert.ok(!failed.message.includes(token));
 });
 

@@ -17,7 +17,8 @@ test('what is not a SHA-256 fingerprint is refused with an actionable tls_pin_mi
     assert.equal(isFingerprint(bad), false, bad);
     assert.throws(
       () => normalizeFingerprint(bad),
-      (err: unknown) => err instanceof AgentError && err.code === 'tls_pin_mismatch' && /64 hex digits/.test(err.message),
+      (err: unknown) =>
+        err instanceof AgentError && err.code === 'tls_pin_mismatch' && /64 hex digits/.test(err.message),
     );
   }
   assert.equal(isFingerprint(HEX), true);

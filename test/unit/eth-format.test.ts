@@ -10,9 +10,25 @@ test('a single counter starts at the number in braces', () => {
 });
 
 test('slot/port formats: slot start, first port, ports per slot', () => {
-  assert.deepEqual(interfaceNames('Gi{1}/{0-8}', 10), ['Gi1/0', 'Gi1/1', 'Gi1/2', 'Gi1/3', 'Gi1/4', 'Gi1/5', 'Gi1/6', 'Gi1/7', 'Gi2/0', 'Gi2/1']);
+  assert.deepEqual(interfaceNames('Gi{1}/{0-8}', 10), [
+    'Gi1/0',
+    'Gi1/1',
+    'Gi1/2',
+    'Gi1/3',
+    'Gi1/4',
+    'Gi1/5',
+    'Gi1/6',
+    'Gi1/7',
+    'Gi2/0',
+    'Gi2/1',
+  ]);
   assert.deepEqual(interfaceNames('e{0}/{0-4}', 6), ['e0/0', 'e0/1', 'e0/2', 'e0/3', 'e1/0', 'e1/1']);
-  assert.deepEqual(interfaceNames('Ethernet{1}/{1-2}', 4), ['Ethernet1/1', 'Ethernet1/2', 'Ethernet2/1', 'Ethernet2/2']);
+  assert.deepEqual(interfaceNames('Ethernet{1}/{1-2}', 4), [
+    'Ethernet1/1',
+    'Ethernet1/2',
+    'Ethernet2/1',
+    'Ethernet2/2',
+  ]);
 });
 
 test('eth_name entries come first and the format counts on from there', () => {
@@ -49,7 +65,9 @@ test('interfaceIndex is the inverse of interfaceNames', () => {
   ];
   for (const [format, count, ethName] of cases) {
     const names = interfaceNames(format, count, ethName);
-    names.forEach((name, index) => assert.equal(interfaceIndex(format, name, count, ethName), index, `${format} ${name}`));
+    names.forEach((name, index) =>
+      assert.equal(interfaceIndex(format, name, count, ethName), index, `${format} ${name}`),
+    );
   }
 });
 

@@ -7,23 +7,26 @@ import { generateLab } from '../support/generate-lab';
 /** Everything a consumer can observe of a model, as plain data. */
 function observe(doc: LabDocument) {
   const paths: (string | number)[][] = [[], ['name'], ['nodes'], ['networks'], ['links'], ['defaults', 'cpu']];
-  for (const node of doc.nodes) paths.push(['nodes', node.name], ['nodes', node.name, 'template'], ['nodes', node.name, 'position', 'x']);
+  for (const node of doc.nodes)
+    paths.push(['nodes', node.name], ['nodes', node.name, 'template'], ['nodes', node.name, 'position', 'x']);
   doc.links.forEach((_, i) => paths.push(['links', i, 'endpoints', 1]));
   const offsets: number[] = [];
   for (let offset = 0; offset <= doc.text.length; offset += 29) offsets.push(offset);
-  return JSON.parse(JSON.stringify({
-    text: doc.text,
-    name: doc.name,
-    description: doc.description,
-    defaults: doc.defaults,
-    nodes: doc.nodes,
-    networks: doc.networks,
-    links: doc.links,
-    syntaxErrors: doc.syntaxErrors,
-    formatIssues: doc.formatIssues,
-    ranges: paths.map((path) => doc.rangeOfPath(path)),
-    at: offsets.map((offset) => doc.pathAt(offset)),
-  }));
+  return JSON.parse(
+    JSON.stringify({
+      text: doc.text,
+      name: doc.name,
+      description: doc.description,
+      defaults: doc.defaults,
+      nodes: doc.nodes,
+      networks: doc.networks,
+      links: doc.links,
+      syntaxErrors: doc.syntaxErrors,
+      formatIssues: doc.formatIssues,
+      ranges: paths.map((path) => doc.rangeOfPath(path)),
+      at: offsets.map((offset) => doc.pathAt(offset)),
+    }),
+  );
 }
 
 function apply(text: string, change: TextChange): string {
@@ -44,8 +47,16 @@ function random(seed: number): (n: number) => number {
 }
 
 const NEW_LINES = [
-  '    cpu: 3\n', '  n99:\n    template: vios\n', '  - endpoints: [r1:Gi0/7, sw2:Gi3/3]\n', '    foo: bar\n',
-  '    position: {x: 1, y: 2}\n', '# comment\n', '\n', '      - r1:\n', 'defaults:\n  cpu: 4\n', '    console: vnc\n',
+  '    cpu: 3\n',
+  '  n99:\n    template: vios\n',
+  '  - endpoints: [r1:Gi0/7, sw2:Gi3/3]\n',
+  '    foo: bar\n',
+  '    position: {x: 1, y: 2}\n',
+  '# comment\n',
+  '\n',
+  '      - r1:\n',
+  'defaults:\n  cpu: 4\n',
+  '    console: vnc\n',
 ];
 const BREAKING = [':', '[', '"', '\t', '{', '#', '- ', ' ', '\n', ']', "'", '&x ', '*x', '? ', '|', '---\n', '\n...\n'];
 const WORD = 'abcxyz0123456789';
@@ -58,7 +69,8 @@ function randomChange(text: string, pick: (n: number) => number): TextChange {
   if (kind <= 3) {
     for (let tries = 0; tries < 50; tries++) {
       const p = 1 + pick(text.length);
-      if (/[A-Za-z0-9]/.test(text[p - 1] ?? '')) return pick(3) ? { start: p, end: p, text: WORD[pick(WORD.length)] } : { start: p - 1, end: p, text: '' };
+      if (/[A-Za-z0-9]/.test(text[p - 1] ?? ''))
+        return pick(3) ? { start: p, end: p, text: WORD[pick(WORD.length)] } : { start: p - 1, end: p, text: '' };
     }
   }
   if (kind === 4) {
@@ -95,7 +107,11 @@ test('updateLab equals a full parse after each of many random edits (and after u
     let doc = parseLab(generateLab(10 + round * 3, { seed: round + 1 }));
     for (let step = 0; step < 100; step++) {
       const change = randomChange(doc.text, pick);
-      const undo = { start: change.start, end: change.start + change.text.length, text: doc.text.slice(change.start, change.end) };
+      const undo = {
+        start: change.start,
+        end: change.start + change.text.length,
+        text: doc.text.slice(change.start, change.end),
+      };
       for (const edit of pick(2) ? [change, undo] : [change]) {
         const expected = apply(doc.text, edit);
         doc = updateLab(doc, edit);
@@ -130,7 +146,10 @@ test('typing a new link at the end, character by character, stays equal to a ful
     assert.equal(doc.nodes[0], nodes[0], 'nodes before the edit are not read again');
   }
   const link = doc.links[doc.links.length - 1];
-  assert.deepEqual(link.endpoints.map((e) => e.text), ['r1:Gi0/6', 'sw2:Gi2/1']);
+  assert.deepEqual(
+    link.endpoints.map((e) => e.text),
+    ['r1:Gi0/6', 'sw2:Gi2/1'],
+  );
 });
 
 test('typing a new link in the middle of the list, through broken states, stays equal to a full parse', () => {
@@ -147,13 +166,20 @@ test('typing a new link in the middle of the list, through broken states, stays 
     assert.equal(doc.nodes[0], nodes[0], 'nodes before the edit are not read again');
     doc.links.forEach((link, index) => assert.equal(link.index, index, 'links after the new one are renumbered'));
   }
-  assert.deepEqual(doc.links[20].endpoints.map((e) => e.text), ['r1:Gi0/6', 'sw2:Gi2/1']);
-  assert.deepEqual(doc.formatIssues.map((issue) => issue.path), [['links', 31, 'speed']]);
+  assert.deepEqual(
+    doc.links[20].endpoints.map((e) => e.text),
+    ['r1:Gi0/6', 'sw2:Gi2/1'],
+  );
+  assert.deepEqual(
+    doc.formatIssues.map((issue) => issue.path),
+    [['links', 31, 'speed']],
+  );
 });
 
 test('while a link is half-typed, the endpoint being typed names its node', () => {
   let doc = parseLab(generateLab(10, { seed: 2 }));
-  for (const char of '  - endpoints: [r1:') doc = updateLab(doc, { start: doc.text.length, end: doc.text.length, text: char });
+  for (const char of '  - endpoints: [r1:')
+    doc = updateLab(doc, { start: doc.text.length, end: doc.text.length, text: char });
   const endpoint = doc.links[doc.links.length - 1].endpoints[0];
   assert.deepEqual([endpoint.node, endpoint.interface], ['r1', '']);
   assert.deepEqual(endpoint.interfaceRange, { start: doc.text.length, end: doc.text.length });
@@ -163,12 +189,30 @@ test('while a link is half-typed, the endpoint being typed names its node', () =
 test('edits that change how the rest of the text reads fall back to a full parse', () => {
   const text = 'name: x\ndescription: y\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: iol\n';
   const cases: [string, TextChange][] = [
-    ['a document end marker after the first entry', { start: text.indexOf('\n'), end: text.indexOf('\n'), text: '\n...' }],
-    ['a node key moved left into the section level', { start: text.indexOf('    template: iol'), end: text.indexOf('    template: iol') + 2, text: '' }],
-    ['a new node typed inside another one', { start: text.indexOf('  r2:'), end: text.indexOf('  r2:'), text: '  r3:\n' }],
-    ['an unclosed quote that runs into the next node', { start: text.indexOf('vios'), end: text.indexOf('vios'), text: '"' }],
-    ['a quote opened at the start of a top-level key', { start: text.indexOf('description'), end: text.indexOf('description') + 2, text: '"' }],
-    ['a tab in the indentation', { start: text.indexOf('    template: vios'), end: text.indexOf('    template: vios') + 1, text: '\t' }],
+    [
+      'a document end marker after the first entry',
+      { start: text.indexOf('\n'), end: text.indexOf('\n'), text: '\n...' },
+    ],
+    [
+      'a node key moved left into the section level',
+      { start: text.indexOf('    template: iol'), end: text.indexOf('    template: iol') + 2, text: '' },
+    ],
+    [
+      'a new node typed inside another one',
+      { start: text.indexOf('  r2:'), end: text.indexOf('  r2:'), text: '  r3:\n' },
+    ],
+    [
+      'an unclosed quote that runs into the next node',
+      { start: text.indexOf('vios'), end: text.indexOf('vios'), text: '"' },
+    ],
+    [
+      'a quote opened at the start of a top-level key',
+      { start: text.indexOf('description'), end: text.indexOf('description') + 2, text: '"' },
+    ],
+    [
+      'a tab in the indentation',
+      { start: text.indexOf('    template: vios'), end: text.indexOf('    template: vios') + 1, text: '\t' },
+    ],
   ];
   for (const [what, change] of cases) assertSameAsFullParse(updateLab(parseLab(text), change), what);
 });
@@ -177,14 +221,26 @@ test('an edit of the defaults resolves every node again', () => {
   const previous = parseLab('defaults:\n  ram: 512\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: iol\n');
   const at = previous.text.indexOf('512');
   const updated = updateLab(previous, { start: at, end: at + 3, text: '2048' });
-  assert.deepEqual(updated.nodes.map((n) => n.resolved.ram), [2048, 2048]);
+  assert.deepEqual(
+    updated.nodes.map((n) => n.resolved.ram),
+    [2048, 2048],
+  );
   assertSameAsFullParse(updated, 'defaults edit');
   // Defaults written last: editing them still reaches the nodes above, editing a node keeps them.
   const last = parseLab('nodes:\n  r1:\n    template: vios\n  r2:\n    template: iol\ndefaults:\n  ram: 512\n');
   const edited = updateLab(last, { start: last.text.indexOf('512'), end: last.text.indexOf('512') + 1, text: '7' });
-  assert.deepEqual(edited.nodes.map((n) => n.resolved.ram), [712, 712]);
+  assert.deepEqual(
+    edited.nodes.map((n) => n.resolved.ram),
+    [712, 712],
+  );
   const renamed = updateLab(edited, { start: edited.text.indexOf('iol'), end: edited.text.indexOf('iol'), text: 'x' });
-  assert.deepEqual(renamed.nodes.map((n) => [n.resolved.template, n.resolved.ram]), [['vios', 712], ['xiol', 712]]);
+  assert.deepEqual(
+    renamed.nodes.map((n) => [n.resolved.template, n.resolved.ram]),
+    [
+      ['vios', 712],
+      ['xiol', 712],
+    ],
+  );
   assertSameAsFullParse(renamed, 'node edit above the defaults');
 });
 

@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLab } from '../../common/lab/parse';
-import { LabIndex, endpointsUsing, findNetwork, findNode, interfacesInUse, linkAt, networkAt, nodeAt } from '../../common/lab/lookup';
+import {
+  LabIndex,
+  endpointsUsing,
+  findNetwork,
+  findNode,
+  interfacesInUse,
+  linkAt,
+  networkAt,
+  nodeAt,
+} from '../../common/lab/lookup';
 import { LineIndex } from '../../common/lab/positions';
 
 const TEXT = `name: t
@@ -46,8 +55,14 @@ test('LabIndex answers the same questions', () => {
   assert.equal(index.node('r1'), doc.nodes[0]);
   assert.equal(index.network('mgmt'), doc.networks[0]);
   assert.equal(index.node('mgmt'), undefined);
-  assert.deepEqual(index.endpointsUsing('r2', 'Gi0/0').map((u) => [u.link.index, u.endpointIndex]), [[0, 1]]);
-  assert.deepEqual(index.endpointsUsing('r1', '').map((u) => [u.link.index, u.endpointIndex]), [[2, 1]]);
+  assert.deepEqual(
+    index.endpointsUsing('r2', 'Gi0/0').map((u) => [u.link.index, u.endpointIndex]),
+    [[0, 1]],
+  );
+  assert.deepEqual(
+    index.endpointsUsing('r1', '').map((u) => [u.link.index, u.endpointIndex]),
+    [[2, 1]],
+  );
 });
 
 test('the link and endpoint at an offset are found, and which part of the endpoint', () => {

@@ -33,10 +33,26 @@ test('a complete document is read into nodes, networks and links', () => {
   const doc = parseLab(LAB);
   assert.equal(doc.name?.value, 'campus');
   assert.equal(doc.description?.value, 'Two routers');
-  assert.deepEqual(doc.nodes.map((n) => n.name), ['r1', 'sw1']);
-  assert.deepEqual(doc.networks.map((n) => [n.name, n.type?.value]), [['mgmt', 'pnet1']]);
-  assert.deepEqual(doc.links.map((l) => l.endpoints.map((e) => e.text)), [['r1:Gi0/0', 'sw1:Gi0/1'], ['r1:Gi0/1', 'mgmt']]);
-  assert.deepEqual(doc.links[1].endpoints[1], { text: 'mgmt', range: doc.links[1].endpoints[1].range, network: 'mgmt' });
+  assert.deepEqual(
+    doc.nodes.map((n) => n.name),
+    ['r1', 'sw1'],
+  );
+  assert.deepEqual(
+    doc.networks.map((n) => [n.name, n.type?.value]),
+    [['mgmt', 'pnet1']],
+  );
+  assert.deepEqual(
+    doc.links.map((l) => l.endpoints.map((e) => e.text)),
+    [
+      ['r1:Gi0/0', 'sw1:Gi0/1'],
+      ['r1:Gi0/1', 'mgmt'],
+    ],
+  );
+  assert.deepEqual(doc.links[1].endpoints[1], {
+    text: 'mgmt',
+    range: doc.links[1].endpoints[1].range,
+    network: 'mgmt',
+  });
   assert.deepEqual(doc.syntaxErrors, []);
   assert.deepEqual(doc.formatIssues, []);
 });
@@ -94,7 +110,14 @@ function lastEndpoint(text: string) {
   const doc = parseLab(text);
   const link = doc.links[doc.links.length - 1];
   const e = link.endpoints[link.endpoints.length - 1];
-  return { node: e.node, iface: e.interface, text: at(text, e.range), nodeText: at(text, e.nodeRange), ifaceRange: e.interfaceRange, doc };
+  return {
+    node: e.node,
+    iface: e.interface,
+    text: at(text, e.range),
+    nodeText: at(text, e.nodeRange),
+    ifaceRange: e.interfaceRange,
+    doc,
+  };
 }
 
 test('a half-typed endpoint at the end of an unclosed list still names its node', () => {
@@ -117,7 +140,11 @@ test('a half-typed endpoint before the closing bracket is read without any error
 });
 
 test('a half-typed endpoint in a block list names its node, at the end of the text too', () => {
-  for (const text of [HEAD + '  - endpoints:\n      - r1:\n', HEAD + '  - endpoints:\n      - r1:', HEAD + '  - endpoints:\n      - r1:   # typing\n']) {
+  for (const text of [
+    HEAD + '  - endpoints:\n      - r1:\n',
+    HEAD + '  - endpoints:\n      - r1:',
+    HEAD + '  - endpoints:\n      - r1:   # typing\n',
+  ]) {
     const e = lastEndpoint(text);
     assert.deepEqual([e.node, e.iface, e.text, e.nodeText], ['r1', '', 'r1:', 'r1'], text);
     const colon = text.lastIndexOf('r1:') + 3;
@@ -129,7 +156,10 @@ test('a quoted endpoint has ranges inside the quotes', () => {
   const text = HEAD + '  - endpoints: ["r1:Gi0/0", \'mgmt\']\n';
   const doc = parseLab(text);
   const [a, b] = doc.links[0].endpoints;
-  assert.deepEqual([at(text, a.range), at(text, a.nodeRange), at(text, a.interfaceRange)], ['"r1:Gi0/0"', 'r1', 'Gi0/0']);
+  assert.deepEqual(
+    [at(text, a.range), at(text, a.nodeRange), at(text, a.interfaceRange)],
+    ['"r1:Gi0/0"', 'r1', 'Gi0/0'],
+  );
   assert.equal(b.network, 'mgmt');
 });
 
@@ -176,7 +206,12 @@ test('shape problems are issues on the exact key or value, naming what is accept
     '',
   ].join('\n');
   const doc = parseLab(text);
-  const issues = doc.formatIssues.map((i) => ({ code: i.code, at: at(text, i.range), path: i.path.join('.'), message: i.message }));
+  const issues = doc.formatIssues.map((i) => ({
+    code: i.code,
+    at: at(text, i.range),
+    path: i.path.join('.'),
+    message: i.message,
+  }));
   const find = (code: string, where: string) => {
     const issue = issues.find((i) => i.code === code && i.at === where);
     assert.ok(issue, `${code} @ ${where} in ${JSON.stringify(issues, null, 1)}`);
@@ -186,7 +221,10 @@ test('shape problems are issues on the exact key or value, naming what is accept
   assert.equal(find('unknown-key', 'colour').path, 'colour');
   assert.match(find('wrong-type', 'two').message, /cpu must be a whole number, e\.g\. cpu: 2/);
   assert.equal(find('wrong-type', 'two').path, 'nodes.r1.cpu');
-  assert.match(find('unknown-key', 'cores').message, /template, image, icon, cpu, ram, ethernet, console, config and position/);
+  assert.match(
+    find('unknown-key', 'cores').message,
+    /template, image, icon, cpu, ram, ethernet, console, config and position/,
+  );
   assert.match(find('unknown-key', 'z').message, /x and y/);
   assert.match(find('wrong-type', 'just-text').message, /node r2 must be a map/);
   assert.match(find('unknown-key', 'vlan').message, /type/);
@@ -199,19 +237,28 @@ test('keys written twice are issues; the first one counts', () => {
   const text = 'name: t\nnodes:\n  r1:\n    template: vios\n    template: iol\n  r1:\n    template: veos\nname: u\n';
   const doc = parseLab(text);
   assert.equal(doc.name?.value, 't');
-  assert.deepEqual(doc.nodes.map((n) => n.resolved.template), ['vios']);
+  assert.deepEqual(
+    doc.nodes.map((n) => n.resolved.template),
+    ['vios'],
+  );
   const found = doc.formatIssues.map((i) => `${i.code} ${i.path.join('.')} @ ${i.range.start}`);
-  assert.deepEqual(found.sort(), [
-    `duplicate-key name @ ${text.lastIndexOf('name')}`,
-    `duplicate-key nodes.r1 @ ${text.lastIndexOf('r1:')}`,
-    `duplicate-key nodes.r1.template @ ${text.indexOf('template: iol')}`,
-  ].sort());
+  assert.deepEqual(
+    found.sort(),
+    [
+      `duplicate-key name @ ${text.lastIndexOf('name')}`,
+      `duplicate-key nodes.r1 @ ${text.lastIndexOf('r1:')}`,
+      `duplicate-key nodes.r1.template @ ${text.indexOf('template: iol')}`,
+    ].sort(),
+  );
 });
 
 test('empty values while typing are issues on the key, and an empty node is still a node', () => {
   const text = 'name: t\nnodes:\n  r1:\n    template:\n  r2:\n';
   const doc = parseLab(text);
-  assert.deepEqual(doc.nodes.map((n) => n.name), ['r1', 'r2']);
+  assert.deepEqual(
+    doc.nodes.map((n) => n.name),
+    ['r1', 'r2'],
+  );
   const [issue] = doc.formatIssues;
   assert.equal(issue.code, 'missing-value');
   assert.equal(at(text, issue.range), 'template:');
@@ -237,7 +284,11 @@ test('a document that is not a map says what a lab file is', () => {
 test('an empty document is an empty lab', () => {
   for (const text of ['', '\n\n', '# only a comment\n', '---\n']) {
     const doc = parseLab(text);
-    assert.deepEqual([doc.nodes, doc.links, doc.syntaxErrors, doc.formatIssues], [[], [], [], []], JSON.stringify(text));
+    assert.deepEqual(
+      [doc.nodes, doc.links, doc.syntaxErrors, doc.formatIssues],
+      [[], [], [], []],
+      JSON.stringify(text),
+    );
     assert.equal(doc.rangeOfPath(['nodes']), undefined);
   }
 });
@@ -262,9 +313,12 @@ test('parseLab never throws, whatever the input', () => {
   ];
   for (const input of inputs) {
     let doc: LabDocument | undefined;
-    assert.doesNotThrow(() => {
-      doc = parseLab(input as string);
-    }, String(input).slice(0, 40));
+    assert.doesNotThrow(
+      () => {
+        doc = parseLab(input as string);
+      },
+      String(input).slice(0, 40),
+    );
     assert.ok(doc && Array.isArray(doc.nodes) && Array.isArray(doc.syntaxErrors));
   }
 });
@@ -302,11 +356,19 @@ test('rangeOfPath finds values by keys and indexes, or the closest ancestor', ()
 
 test('pathAt tells key from value, also just after a half-typed endpoint', () => {
   const doc = parseLab(LAB);
-  assert.deepEqual(doc.pathAt(LAB.indexOf('template: vios') + 3), { path: ['nodes', 'r1', 'template'], on: 'key', range: doc.nodes[0].fields.template?.keyRange });
+  assert.deepEqual(doc.pathAt(LAB.indexOf('template: vios') + 3), {
+    path: ['nodes', 'r1', 'template'],
+    on: 'key',
+    range: doc.nodes[0].fields.template?.keyRange,
+  });
   assert.deepEqual(doc.pathAt(LAB.indexOf('vios') + 2)?.path, ['nodes', 'r1', 'template']);
   assert.equal(doc.pathAt(LAB.indexOf('vios') + 2)?.on, 'value');
   assert.deepEqual(doc.pathAt(LAB.indexOf('sw1:Gi0/1') + 5)?.path, ['links', 0, 'endpoints', 1]);
-  assert.deepEqual(doc.pathAt(LAB.indexOf('nodes:') + 2), { path: ['nodes'], on: 'key', range: { start: LAB.indexOf('nodes:'), end: LAB.indexOf('nodes:') + 5 } });
+  assert.deepEqual(doc.pathAt(LAB.indexOf('nodes:') + 2), {
+    path: ['nodes'],
+    on: 'key',
+    range: { start: LAB.indexOf('nodes:'), end: LAB.indexOf('nodes:') + 5 },
+  });
   assert.equal(doc.pathAt(0), undefined, 'the leading comment is outside every key');
   const text = HEAD + '  - endpoints: [r1:Gi0/0, r2:]\n';
   const half = parseLab(text);

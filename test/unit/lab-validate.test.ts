@@ -8,7 +8,9 @@ import { generateLab } from '../support/generate-lab';
 
 /** The diagnostics as `code @ text-under-range`, so every assertion also checks the range. */
 function findings(text: string): string[] {
-  return validateLab(parseLab(text)).map((d: LocalDiagnostic) => `${d.code} @ ${text.slice(d.range.start, d.range.end)}`);
+  return validateLab(parseLab(text)).map(
+    (d: LocalDiagnostic) => `${d.code} @ ${text.slice(d.range.start, d.range.end)}`,
+  );
 }
 
 function only(text: string, code: string): LocalDiagnostic {
@@ -17,7 +19,8 @@ function only(text: string, code: string): LocalDiagnostic {
   return all[0];
 }
 
-const lab = (body: string) => `name: t\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nnetworks:\n  mgmt:\n    type: pnet1\n${body}`;
+const lab = (body: string) =>
+  `name: t\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nnetworks:\n  mgmt:\n    type: pnet1\n${body}`;
 
 test('the sample lab has no local findings', () => {
   const text = readFileSync(join(__dirname, '../../../samples/campus.lab.yaml'), 'utf8');
@@ -56,8 +59,17 @@ test('a template under defaults satisfies every node', () => {
 test('an interface used twice is reported at both uses, naming the other link', () => {
   const text = lab('links:\n  - endpoints: [r1:Gi0/0, r2:Gi0/0]\n  - endpoints: [r1:Gi0/0, mgmt]\n');
   const all = validateLab(parseLab(text)).filter((d) => d.code === 'interface-in-use');
-  assert.deepEqual(all.map((d) => text.slice(d.range.start, d.range.end)), ['Gi0/0', 'Gi0/0']);
-  assert.deepEqual(all.map((d) => d.path), [['links', 0, 'endpoints', 0], ['links', 1, 'endpoints', 0]]);
+  assert.deepEqual(
+    all.map((d) => text.slice(d.range.start, d.range.end)),
+    ['Gi0/0', 'Gi0/0'],
+  );
+  assert.deepEqual(
+    all.map((d) => d.path),
+    [
+      ['links', 0, 'endpoints', 0],
+      ['links', 1, 'endpoints', 0],
+    ],
+  );
   assert.match(all[0].message, /r1:Gi0\/0 is also used by the link r1:Gi0\/0 -- mgmt/);
   assert.match(all[1].message, /r1:Gi0\/0 -- r2:Gi0\/0/);
   assert.equal(findings(text).length, 2);
@@ -66,12 +78,21 @@ test('an interface used twice is reported at both uses, naming the other link', 
 test('an endpoint naming an unknown node or network is reported on the name', () => {
   assert.deepEqual(findings(lab('links:\n  - endpoints: [r9:Gi0/0, r2:Gi0/0]\n')), ['unknown-node @ r9']);
   assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0, lan9]\n')), ['unknown-network @ lan9']);
-  assert.match(only(lab('links:\n  - endpoints: [r9:Gi0/0, r2:Gi0/0]\n'), 'unknown-node').message, /r9 is not a node of this lab.*r1, r2/);
+  assert.match(
+    only(lab('links:\n  - endpoints: [r9:Gi0/0, r2:Gi0/0]\n'), 'unknown-node').message,
+    /r9 is not a node of this lab.*r1, r2/,
+  );
 });
 
 test('a network written as node:interface, or a node without interface, says how to write it', () => {
-  assert.match(only(lab('links:\n  - endpoints: [r1:Gi0/0, mgmt:eth0]\n'), 'unknown-node').message, /mgmt is a network.*write just mgmt/);
-  assert.match(only(lab('links:\n  - endpoints: [r1:Gi0/0, r2]\n'), 'unknown-network').message, /r2 is a node; name one of its interfaces/);
+  assert.match(
+    only(lab('links:\n  - endpoints: [r1:Gi0/0, mgmt:eth0]\n'), 'unknown-node').message,
+    /mgmt is a network.*write just mgmt/,
+  );
+  assert.match(
+    only(lab('links:\n  - endpoints: [r1:Gi0/0, r2]\n'), 'unknown-network').message,
+    /r2 is a node; name one of its interfaces/,
+  );
 });
 
 test('a half-typed endpoint lacks its interface, reported on the endpoint', () => {
@@ -81,7 +102,10 @@ test('a half-typed endpoint lacks its interface, reported on the endpoint', () =
 
 test('a link whose two ends are the same is reported once, on the second end', () => {
   assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0, r1:Gi0/0]\n')), ['same-endpoints @ r1:Gi0/0']);
-  assert.equal(only(lab('links:\n  - endpoints: [r1:Gi0/0, r1:Gi0/0]\n'), 'same-endpoints').range.start, lab('links:\n  - endpoints: [r1:Gi0/0, ').length);
+  assert.equal(
+    only(lab('links:\n  - endpoints: [r1:Gi0/0, r1:Gi0/0]\n'), 'same-endpoints').range.start,
+    lab('links:\n  - endpoints: [r1:Gi0/0, ').length,
+  );
 });
 
 test('a link joining a node to itself on two interfaces is fine', () => {
@@ -98,12 +122,22 @@ test('a value of the wrong type says what is accepted', () => {
 });
 
 test('out-of-range numbers, bad consoles and bad names are reported at the value', () => {
-  assert.deepEqual(findings('name: t\nnodes:\n  r1:\n    template: vios\n    ethernet: 0\n    console: ssh\n'),
-    ['bad-console @ ssh', 'out-of-range @ 0']);
-  assert.match(only('name: t\nnodes:\n  r1:\n    template: vios\n    console: ssh\n', 'bad-console').message, /telnet, vnc or rdp/);
-  assert.match(only('name: t\nnodes:\n  r1:\n    template: vios\n    ethernet: 65\n', 'out-of-range').message, /between 1 and 64/);
+  assert.deepEqual(findings('name: t\nnodes:\n  r1:\n    template: vios\n    ethernet: 0\n    console: ssh\n'), [
+    'bad-console @ ssh',
+    'out-of-range @ 0',
+  ]);
+  assert.match(
+    only('name: t\nnodes:\n  r1:\n    template: vios\n    console: ssh\n', 'bad-console').message,
+    /telnet, vnc or rdp/,
+  );
+  assert.match(
+    only('name: t\nnodes:\n  r1:\n    template: vios\n    ethernet: 65\n', 'out-of-range').message,
+    /between 1 and 64/,
+  );
   assert.deepEqual(findings('name: t\ndefaults:\n  cpu: 0\nnodes: {}\n'), ['out-of-range @ 0']);
-  assert.deepEqual(findings('name: t\nnodes:\n  r1:\n    template: vios\n    position: {x: -5, y: 3}\n'), ['out-of-range @ {x: -5, y: 3}']);
+  assert.deepEqual(findings('name: t\nnodes:\n  r1:\n    template: vios\n    position: {x: -5, y: 3}\n'), [
+    'out-of-range @ {x: -5, y: 3}',
+  ]);
   assert.deepEqual(findings('name: a/b\nnodes: {}\n'), ['invalid-lab-name @ a/b']);
   assert.deepEqual(findings('name: t\nnodes:\n  "r 1":\n    template: vios\n'), ['invalid-node-name @ "r 1"']);
   assert.deepEqual(findings('name: t\nnetworks:\n  "lan.1": {type: bridge}\n'), ['invalid-network-name @ "lan.1"']);
@@ -111,7 +145,11 @@ test('out-of-range numbers, bad consoles and bad names are reported at the value
 
 test('a config path must stay inside the lab folder', () => {
   for (const path of ['/etc/r1.cfg', '../r1.cfg', 'configs/../../r1.cfg', 'C:/r1.cfg', 'configs\\r1.cfg']) {
-    assert.deepEqual(findings(`name: t\nnodes:\n  r1:\n    template: vios\n    config: ${path}\n`), [`invalid-config-path @ ${path}`], path);
+    assert.deepEqual(
+      findings(`name: t\nnodes:\n  r1:\n    template: vios\n    config: ${path}\n`),
+      [`invalid-config-path @ ${path}`],
+      path,
+    );
   }
   assert.deepEqual(findings('name: t\nnodes:\n  r1:\n    template: vios\n    config: configs/r1.cfg\n'), []);
 });
@@ -124,7 +162,10 @@ test('a lab without a name gets a warning on the first line', () => {
 
 test('a link needs exactly two endpoints and at most one network', () => {
   assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0]\n')), ['endpoint-count @ - endpoints: [r1:Gi0/0]']);
-  assert.match(only(lab('links:\n  - endpoints: [r1:Gi0/0, r2:Gi0/0, mgmt]\n'), 'endpoint-count').message, /exactly two endpoints; this one has 3/);
+  assert.match(
+    only(lab('links:\n  - endpoints: [r1:Gi0/0, r2:Gi0/0, mgmt]\n'), 'endpoint-count').message,
+    /exactly two endpoints; this one has 3/,
+  );
   assert.deepEqual(findings(lab('links:\n  - {}\n')), ['endpoint-count @ - {}']);
   const text = lab('links:\n  - endpoints: [mgmt, mgmt]\n');
   assert.deepEqual(findings(text), ['two-networks @ - endpoints: [mgmt, mgmt]']);
@@ -136,7 +177,10 @@ test('diagnostics carry the path the agent uses for the same value', () => {
   for (const d of validateLab(doc)) {
     assert.ok(d.path, d.code);
     const range = doc.rangeOfPath(d.path);
-    assert.ok(range && range.start <= d.range.start && d.range.end <= range.end, `${d.code} at ${JSON.stringify(d.path)}`);
+    assert.ok(
+      range && range.start <= d.range.start && d.range.end <= range.end,
+      `${d.code} at ${JSON.stringify(d.path)}`,
+    );
   }
 });
 

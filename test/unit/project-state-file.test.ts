@@ -21,7 +21,12 @@ test('the state file sits in .lab-agent beside the lab, named after it', () => {
 test('a written state reads back unchanged and leaves no temp file', () =>
   withTempDir(async (dir) => {
     const lab = join(dir, 'core.lab.yaml');
-    const value = { lab: '/lab-agent/core.unl', state: { revision: 3, nodes: { r1: 1 } }, source: ['x'], manifest: 'm' };
+    const value = {
+      lab: '/lab-agent/core.unl',
+      state: { revision: 3, nodes: { r1: 1 } },
+      source: ['x'],
+      manifest: 'm',
+    };
     await writeLabState(lab, value);
     assert.deepEqual(await readLabState(lab), value);
     assert.deepEqual(await readdir(join(dir, '.lab-agent')), ['core.lab.yaml.state.json']);

@@ -72,7 +72,29 @@ test('DONT and WONT turn an agreed option off once; for an option that is off th
 });
 
 test('commands split across chunks at every position are still stripped and answered', () => {
-  const stream = bytes('ab', IAC, WILL, ECHO, 'cd', IAC, SB, NAWS, 0, 80, 0, 24, IAC, SE, 'ef', IAC, IAC, 'gh', IAC, 241, 'ij');
+  const stream = bytes(
+    'ab',
+    IAC,
+    WILL,
+    ECHO,
+    'cd',
+    IAC,
+    SB,
+    NAWS,
+    0,
+    80,
+    0,
+    24,
+    IAC,
+    SE,
+    'ef',
+    IAC,
+    IAC,
+    'gh',
+    IAC,
+    241,
+    'ij',
+  );
   for (let cut = 1; cut < stream.length; cut++) {
     const { session, all } = newSession();
     const text = session.receive(stream.subarray(0, cut)) + session.receive(stream.subarray(cut));
@@ -150,7 +172,10 @@ test('text input is sent as UTF-8', () => {
 
 test('0xFF in raw user data is escaped as IAC IAC', () => {
   const { session } = newSession();
-  assert.deepEqual([...session.encode(Uint8Array.from([1, 0xff, 2, 0xff, 0xff]))], [1, 0xff, 0xff, 2, 0xff, 0xff, 0xff, 0xff]);
+  assert.deepEqual(
+    [...session.encode(Uint8Array.from([1, 0xff, 2, 0xff, 0xff]))],
+    [1, 0xff, 0xff, 2, 0xff, 0xff, 0xff, 0xff],
+  );
   assert.deepEqual([...session.encode(Uint8Array.from([0xff]))], [0xff, 0xff]);
   assert.deepEqual([...session.encode(Uint8Array.from([1, 2, 3]))], [1, 2, 3]);
 });

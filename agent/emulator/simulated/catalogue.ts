@@ -43,7 +43,12 @@ export const NETWORK_TYPES: readonly EmuNetworkType[] = [
   { id: 'bridge', label: 'Bridge', icon: 'lan.png', supported: true },
   { id: 'ovs', label: 'Open vSwitch', icon: 'lan.png', supported: true },
   { id: 'pnet0', label: 'Management (Cloud0)', icon: 'cloud.png', supported: true },
-  ...Array.from({ length: 9 }, (_, i) => ({ id: `pnet${i + 1}`, label: `Cloud${i + 1}`, icon: 'cloud.png', supported: true })),
+  ...Array.from({ length: 9 }, (_, i) => ({
+    id: `pnet${i + 1}`,
+    label: `Cloud${i + 1}`,
+    icon: 'cloud.png',
+    supported: true,
+  })),
   { id: 'nat0', label: 'NAT (Pro edition)', icon: 'cloud.png', supported: false },
 ];
 
@@ -202,7 +207,11 @@ const SOURCES: TemplateSource[] = [
     type: 'qemu',
     provisioned: true,
     configSupported: false,
-    images: [missing('linux-debian-10.3.0'), available('linux-ubuntu-20.04-server'), available('linux-ubuntu-22.04-server')],
+    images: [
+      missing('linux-debian-10.3.0'),
+      available('linux-ubuntu-20.04-server'),
+      available('linux-ubuntu-22.04-server'),
+    ],
     ethFormat: 'e{0}',
     defaults: { cpu: 1, ram: 1024, ethernet: 1, icon: 'Server.png', console: 'telnet' },
     consoles: ['telnet', 'vnc'],
@@ -226,7 +235,13 @@ const SOURCES: TemplateSource[] = [
 
 function attributesOf(source: TemplateSource): EmuTemplateAttribute[] {
   const attrs: EmuTemplateAttribute[] = [
-    { name: 'name', label: 'Name/prefix', kind: 'input', group: 'basic', values: [source.id === 'vpcs' ? 'VPC' : source.id.toUpperCase()] },
+    {
+      name: 'name',
+      label: 'Name/prefix',
+      kind: 'input',
+      group: 'basic',
+      values: [source.id === 'vpcs' ? 'VPC' : source.id.toUpperCase()],
+    },
   ];
   if (source.images.length) {
     attrs.push({ name: 'image', label: 'Image', kind: 'list', group: 'basic', values: source.images.map((i) => i.id) });
@@ -235,7 +250,13 @@ function attributesOf(source: TemplateSource): EmuTemplateAttribute[] {
     { name: 'icon', label: 'Icon', kind: 'list', group: 'basic', values: ICONS.map((i) => i.id) },
     { name: 'cpu', label: 'CPU', kind: 'input', group: 'hardware', values: [String(source.defaults.cpu)] },
     { name: 'ram', label: 'RAM (MB)', kind: 'input', group: 'hardware', values: [String(source.defaults.ram)] },
-    { name: 'ethernet', label: 'Ethernets', kind: 'input', group: 'hardware', values: [String(source.defaults.ethernet)] },
+    {
+      name: 'ethernet',
+      label: 'Ethernets',
+      kind: 'input',
+      group: 'hardware',
+      values: [String(source.defaults.ethernet)],
+    },
   );
   if (source.type === 'iol') {
     attrs.push(
@@ -244,11 +265,29 @@ function attributesOf(source: TemplateSource): EmuTemplateAttribute[] {
     );
   }
   if (source.type === 'qemu') {
-    attrs.push({ name: 'qemu_nic', label: 'QEMU NIC', kind: 'list', group: 'advanced', values: ['virtio-net-pci', 'e1000', 'vmxnet3'] });
+    attrs.push({
+      name: 'qemu_nic',
+      label: 'QEMU NIC',
+      kind: 'list',
+      group: 'advanced',
+      values: ['virtio-net-pci', 'e1000', 'vmxnet3'],
+    });
   }
-  attrs.push({ name: 'console', label: 'Console', kind: 'list', group: 'basic', values: source.consoles ?? ['telnet', 'vnc', 'rdp'] });
+  attrs.push({
+    name: 'console',
+    label: 'Console',
+    kind: 'list',
+    group: 'basic',
+    values: source.consoles ?? ['telnet', 'vnc', 'rdp'],
+  });
   if (source.configSupported) {
-    attrs.push({ name: 'config', label: 'Startup configuration', kind: 'list', group: 'basic', values: ['Unconfigured', 'Exported'] });
+    attrs.push({
+      name: 'config',
+      label: 'Startup configuration',
+      kind: 'list',
+      group: 'basic',
+      values: ['Unconfigured', 'Exported'],
+    });
   }
   attrs.push({ name: 'delay', label: 'Delay (s)', kind: 'input', group: 'advanced', values: ['0'] });
   return attrs;

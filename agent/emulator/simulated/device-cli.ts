@@ -68,7 +68,11 @@ interface IosCommand {
 const IOS_COMMANDS: IosCommand[] = [
   { words: ['show', 'version'], help: 'System hardware and software status', run: iosVersion },
   { words: ['show', 'interfaces'], help: 'Interface status and configuration', run: iosInterfaces },
-  { words: ['show', 'ip', 'interface', 'brief'], help: 'Brief summary of IP status and configuration', run: iosInterfaceBrief },
+  {
+    words: ['show', 'ip', 'interface', 'brief'],
+    help: 'Brief summary of IP status and configuration',
+    run: iosInterfaceBrief,
+  },
   { words: ['show', 'running-config'], help: 'Current operating configuration', run: iosRunningConfig },
   { words: ['show', 'clock'], help: 'Display the system clock', run: () => [`*${new Date().toUTCString()}`] },
   { words: ['enable'], help: 'Turn on privileged commands', run: () => [] },
@@ -109,7 +113,8 @@ function iosHelp(text: string): string[] {
   const entries = new Map<string, string>();
   for (const c of IOS_COMMANDS) {
     if (c.words.length <= level || !prefix.every((w, i) => c.words[i].startsWith(w.toLowerCase()))) continue;
-    if (!entries.has(c.words[level])) entries.set(c.words[level], level === c.words.length - 1 ? c.help : `${c.words[level]} commands`);
+    if (!entries.has(c.words[level]))
+      entries.set(c.words[level], level === c.words.length - 1 ? c.help : `${c.words[level]} commands`);
   }
   if (!entries.size) return ['% Unrecognized command'];
   const width = Math.max(...[...entries.keys()].map((k) => k.length)) + 2;
@@ -119,7 +124,9 @@ function iosHelp(text: string): string[] {
 function uptimeText(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   const hours = Math.floor(minutes / 60);
-  return hours ? `${hours} hour${hours === 1 ? '' : 's'}, ${minutes % 60} minutes` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return hours
+    ? `${hours} hour${hours === 1 ? '' : 's'}, ${minutes % 60} minutes`
+    : `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 /** The release an image file name encodes, written the way the device prints it (15.9(3)M6, 17.03.04a, …). */
@@ -190,7 +197,8 @@ function iosInterfaceBrief(view: DeviceView): string[] {
 }
 
 function iosRunningConfig(view: DeviceView): string[] {
-  if (view.config) return ['Building configuration...', '', 'Current configuration:', ...view.config.split(/\r?\n/), 'end'];
+  if (view.config)
+    return ['Building configuration...', '', 'Current configuration:', ...view.config.split(/\r?\n/), 'end'];
   return [
     'Building configuration...',
     '',
@@ -198,7 +206,12 @@ function iosRunningConfig(view: DeviceView): string[] {
     '!',
     `hostname ${view.hostname}`,
     '!',
-    ...view.interfaces.flatMap((i) => [`interface ${i.name}`, ' no ip address', ...(i.connected ? [] : [' shutdown']), '!']),
+    ...view.interfaces.flatMap((i) => [
+      `interface ${i.name}`,
+      ' no ip address',
+      ...(i.connected ? [] : [' shutdown']),
+      '!',
+    ]),
     'end',
   ];
 }
@@ -209,13 +222,18 @@ const SHELL_COMMANDS: Record<string, (view: DeviceView, args: string[]) => strin
   hostname: (view) => [view.hostname],
   whoami: () => ['root'],
   uname: (view, args) =>
-    args.includes('-a') ? [`Linux ${view.hostname} 5.15.0-91-generic #101-Ubuntu SMP x86_64 x86_64 x86_64 GNU/Linux`] : ['Linux'],
+    args.includes('-a')
+      ? [`Linux ${view.hostname} 5.15.0-91-generic #101-Ubuntu SMP x86_64 x86_64 x86_64 GNU/Linux`]
+      : ['Linux'],
   uptime: (view) => [` up ${uptimeText(view.uptimeMs)},  1 user,  load average: 0.00, 0.00, 0.00`],
   cat: (view, args) =>
     args[0] === '/etc/os-release'
       ? [`PRETTY_NAME="${view.platform}"`, 'NAME="Ubuntu"', 'VERSION_ID="22.04"', 'ID=ubuntu']
       : [`cat: ${args[0] ?? ''}: No such file or directory`],
-  ip: (view, args) => (['a', 'addr', 'address', 'l', 'link'].includes(args[0] ?? '') ? linuxLinks(view) : ['Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }']),
+  ip: (view, args) =>
+    ['a', 'addr', 'address', 'l', 'link'].includes(args[0] ?? '')
+      ? linuxLinks(view)
+      : ['Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }'],
   help: () => ['Commands: hostname, whoami, uname [-a], uptime, cat /etc/os-release, ip addr, ip link, help'],
 };
 
@@ -249,11 +267,17 @@ function runVpcs(view: DeviceView, text: string): string[] {
       '?                        Print help',
       'show [arp|ip|version]    Print the information of VPCs',
       'version                  Shows version',
-      'ip ARG ... [OPTION]      Configure the current VPC\'s IP settings',
+      "ip ARG ... [OPTION]      Configure the current VPC's IP settings",
     ];
   }
   if (words[0] === 'version' || (words[0] === 'show' && words[1] === 'version')) {
-    return ['', `Welcome to Virtual PC Simulator, version 0.8.1`, 'Dedicated to Daling.', 'Build time: Sep  9 2015 11:15:00', ''];
+    return [
+      '',
+      `Welcome to Virtual PC Simulator, version 0.8.1`,
+      'Dedicated to Daling.',
+      'Build time: Sep  9 2015 11:15:00',
+      '',
+    ];
   }
   if (words[0] === 'show' && (words[1] === 'ip' || words[1] === undefined)) {
     const iface = view.interfaces[0];

@@ -17,7 +17,14 @@ interface NodeSketch {
 
 type End = [node: string, index: number] | string;
 
-function lab(path: string, description: string, nodes: NodeSketch[], networks: Omit<StoredNetwork, 'id' | 'visibility'>[], links: [End, End][], locked = false): StoredLab {
+function lab(
+  path: string,
+  description: string,
+  nodes: NodeSketch[],
+  networks: Omit<StoredNetwork, 'id' | 'visibility'>[],
+  links: [End, End][],
+  locked = false,
+): StoredLab {
   const stored: StoredLab = {
     path,
     name: path.replace(/^.*\//, '').replace(/\.unl$/, ''),
@@ -58,7 +65,14 @@ function lab(path: string, description: string, nodes: NodeSketch[], networks: O
   };
   for (const [a, b] of links) {
     if (typeof a !== 'string' && typeof b !== 'string') {
-      const bridge: StoredNetwork = { id: stored.nextNetworkId++, name: `${a[0]}-${b[0]}`, type: 'bridge', visibility: false, left: 0, top: 0 };
+      const bridge: StoredNetwork = {
+        id: stored.nextNetworkId++,
+        name: `${a[0]}-${b[0]}`,
+        type: 'bridge',
+        visibility: false,
+        left: 0,
+        top: 0,
+      };
       stored.networks.push(bridge);
       nodeId(a[0]).links[a[1]] = bridge.id;
       nodeId(b[0]).links[b[1]] = bridge.id;
@@ -78,18 +92,42 @@ export function exampleLabs(): StoredLab[] {
       '/examples/campus.unl',
       'Campus: an edge router, two access switches, a server and a PC',
       [
-        { name: 'edge', template: 'vios', left: 400, top: 100, config: 'hostname edge\n!\ninterface Gi0/0\n description to access1\n!\nend' },
+        {
+          name: 'edge',
+          template: 'vios',
+          left: 400,
+          top: 100,
+          config: 'hostname edge\n!\ninterface Gi0/0\n description to access1\n!\nend',
+        },
         { name: 'access1', template: 'viosl2', left: 250, top: 250 },
-        { name: 'access2', template: 'iol', image: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin', left: 550, top: 250 },
+        {
+          name: 'access2',
+          template: 'iol',
+          image: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin',
+          left: 550,
+          top: 250,
+        },
         { name: 'server', template: 'linux', left: 250, top: 400 },
         { name: 'pc', template: 'vpcs', left: 550, top: 400 },
       ],
       [{ name: 'internet', type: 'pnet0', left: 400, top: 0 }],
       [
-        [['edge', 0], ['access1', 0]],
-        [['edge', 1], ['access2', 0]],
-        [['access1', 1], ['server', 0]],
-        [['access2', 1], ['pc', 0]],
+        [
+          ['edge', 0],
+          ['access1', 0],
+        ],
+        [
+          ['edge', 1],
+          ['access2', 0],
+        ],
+        [
+          ['access1', 1],
+          ['server', 0],
+        ],
+        [
+          ['access2', 1],
+          ['pc', 0],
+        ],
         [['edge', 3], 'internet'],
       ],
     ),
@@ -101,7 +139,12 @@ export function exampleLabs(): StoredLab[] {
         { name: 'r2', template: 'vios', left: 400, top: 200 },
       ],
       [],
-      [[['r1', 0], ['r2', 0]]],
+      [
+        [
+          ['r1', 0],
+          ['r2', 0],
+        ],
+      ],
       true,
     ),
     lab(
@@ -114,8 +157,14 @@ export function exampleLabs(): StoredLab[] {
       ],
       [],
       [
-        [['spine1', 1], ['leaf1', 1]],
-        [['leaf1', 2], ['host1', 0]],
+        [
+          ['spine1', 1],
+          ['leaf1', 1],
+        ],
+        [
+          ['leaf1', 2],
+          ['host1', 0],
+        ],
       ],
     ),
   ];

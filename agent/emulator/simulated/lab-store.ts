@@ -76,7 +76,9 @@ export class LabStore {
     } catch (e) {
       const aside = `${this.file}.unreadable-${Date.now()}`;
       renameSync(this.file, aside);
-      this.log(`The simulated emulator's saved labs could not be read (${(e as Error).message}); moved them to ${aside} and started from the example labs.`);
+      this.log(
+        `The simulated emulator's saved labs could not be read (${(e as Error).message}); moved them to ${aside} and started from the example labs.`,
+      );
       return undefined;
     }
   }

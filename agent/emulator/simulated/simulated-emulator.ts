@@ -270,7 +270,16 @@ class SimulatedClient implements EmulatorClient {
 
   async createLab(path: string, meta: { name: string; description: string }): Promise<void> {
     await this.write();
-    this.emu.addLab({ path, name: meta.name, description: meta.description, locked: false, nodes: [], networks: [], nextNodeId: 1, nextNetworkId: 1 });
+    this.emu.addLab({
+      path,
+      name: meta.name,
+      description: meta.description,
+      locked: false,
+      nodes: [],
+      networks: [],
+      nextNodeId: 1,
+      nextNetworkId: 1,
+    });
   }
 
   async editLab(path: string, meta: { name?: string; description?: string }): Promise<void> {
@@ -288,7 +297,8 @@ class SimulatedClient implements EmulatorClient {
     copy.name = destination.replace(/^.*\//, '').replace(/\.unl$/, '');
     copy.locked = false;
     // A copy starts with its nodes stopped and wiped, like a freshly cloned EVE-NG lab.
-    for (const node of copy.nodes) Object.assign(node, { status: 0, transitionEndsAt: undefined, startedAt: undefined });
+    for (const node of copy.nodes)
+      Object.assign(node, { status: 0, transitionEndsAt: undefined, startedAt: undefined });
     this.emu.addLab(copy);
   }
 
@@ -302,7 +312,12 @@ class SimulatedClient implements EmulatorClient {
     await this.write();
     const lab = this.emu.writableLab(path);
     this.emu.template(spec.template);
-    const node: StoredNode = { ...spec, id: lab.nextNodeId++, status: 0, links: new Array<number>(Math.max(0, spec.ethernet)).fill(0) };
+    const node: StoredNode = {
+      ...spec,
+      id: lab.nextNodeId++,
+      status: 0,
+      links: new Array<number>(Math.max(0, spec.ethernet)).fill(0),
+    };
     if (spec.config === undefined) delete node.config;
     lab.nodes.push(node);
     this.emu.changed();
@@ -362,7 +377,8 @@ class SimulatedClient implements EmulatorClient {
   async deleteNetwork(path: string, id: number): Promise<void> {
     await this.write();
     const lab = this.emu.writableLab(path);
-    if (!lab.networks.some((n) => n.id === id)) throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
+    if (!lab.networks.some((n) => n.id === id))
+      throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
     lab.networks = lab.networks.filter((n) => n.id !== id);
     for (const node of lab.nodes) node.links = node.links.map((n) => (n === id ? 0 : n));
     this.emu.changed();
@@ -390,9 +406,13 @@ class SimulatedClient implements EmulatorClient {
     const node = this.emu.node(lab, id);
     if (node.status === 1 || node.status === 2) return;
     const template = this.emu.template(node.template);
-    if (!template.provisioned) throw new EmuError('refused', `Template ${template.id} is not provisioned on this emulator.`);
+    if (!template.provisioned)
+      throw new EmuError('refused', `Template ${template.id} is not provisioned on this emulator.`);
     if (template.images.length && !template.images.some((i) => i.id === node.image && i.available)) {
-      throw new EmuError('refused', `Image ${node.image || '(none)'} of template ${template.id} is not available on this emulator.`);
+      throw new EmuError(
+        'refused',
+        `Image ${node.image || '(none)'} of template ${template.id} is not available on this emulator.`,
+      );
     }
     const now = this.emu.now();
     Object.assign(node, { status: 1, startedAt: now, transitionEndsAt: now + this.emu.options.bootMs });
@@ -407,7 +427,11 @@ class SimulatedClient implements EmulatorClient {
     this.emu.closeConsole(path, id);
     // Power-off is immediate; the other modes shut down gracefully for a moment.
     const graceMs = stopmode === 1 ? 0 : Math.round(this.emu.options.bootMs / 5);
-    Object.assign(node, { status: graceMs ? 3 : 0, transitionEndsAt: graceMs ? this.emu.now() + graceMs : undefined, startedAt: undefined });
+    Object.assign(node, {
+      status: graceMs ? 3 : 0,
+      transitionEndsAt: graceMs ? this.emu.now() + graceMs : undefined,
+      startedAt: undefined,
+    });
     this.emu.changed();
   }
 
@@ -425,8 +449,10 @@ class SimulatedClient implements EmulatorClient {
     this.touch();
     const lab = this.emu.lab(path);
     const node = this.emu.node(lab, id);
-    if (node.console !== 'telnet') throw new EmuError('refused', `The console of ${node.name} is ${node.console}, not telnet.`);
-    if (node.status !== 1 && node.status !== 2) throw new EmuError('refused', `${node.name} is not running, so its console does not answer.`);
+    if (node.console !== 'telnet')
+      throw new EmuError('refused', `The console of ${node.name} is ${node.console}, not telnet.`);
+    if (node.status !== 1 && node.status !== 2)
+      throw new EmuError('refused', `${node.name} is not running, so its console does not answer.`);
     return this.emu.hub(lab, node).attach();
   }
 

@@ -25,13 +25,15 @@ export function generatedProject(nodes: number): GeneratedProject {
  */
 export async function fitToAgent(project: GeneratedProject, client: AgentClient): Promise<GeneratedProject> {
   const pairs = new Map<string, string>();
-  for (const match of project.yaml.matchAll(/^ {4}template: (\S+)\n {4}image: (\S+)$/gm)) pairs.set(`${match[1]} ${match[2]}`, match[0]);
+  for (const match of project.yaml.matchAll(/^ {4}template: (\S+)\n {4}image: (\S+)$/gm))
+    pairs.set(`${match[1]} ${match[2]}`, match[0]);
   let yaml = project.yaml;
   for (const [key, lines] of pairs) {
     const [template, image] = key.split(' ');
     const data = await client.listTemplateImages({ id: template });
     const offered = (data.images ?? []).some((i) => i.id === image && i.available !== false);
-    if (!offered && data.default) yaml = yaml.split(lines).join(lines.replace(`image: ${image}`, `image: ${data.default}`));
+    if (!offered && data.default)
+      yaml = yaml.split(lines).join(lines.replace(`image: ${image}`, `image: ${data.default}`));
   }
   return { yaml, files: project.files };
 }

@@ -10,7 +10,11 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
-import type { ClientCapabilities, PublishDiagnosticsParams, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
+import type {
+  ClientCapabilities,
+  PublishDiagnosticsParams,
+  TextDocumentContentChangeEvent,
+} from 'vscode-languageserver-protocol';
 import { rssOf } from './stats';
 
 /** What VS Code tells a server it can do, for the requests the bench makes. */
@@ -19,7 +23,11 @@ export const CAPABILITIES: ClientCapabilities = {
   textDocument: {
     synchronization: { dynamicRegistration: false, didSave: true },
     completion: {
-      completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'], labelDetailsSupport: true },
+      completionItem: {
+        snippetSupport: true,
+        documentationFormat: ['markdown', 'plaintext'],
+        labelDetailsSupport: true,
+      },
       completionList: { itemDefaults: ['editRange', 'insertTextFormat'] },
     },
     hover: { contentFormat: ['markdown', 'plaintext'] },
@@ -65,8 +73,13 @@ export class LspServer {
     rootUri?: string | null;
   }): Promise<LspServer> {
     const spawned = performance.now();
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script, '--stdio'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const connection = createMessageConnection(
+      new StreamMessageReader(child.stdout!),
+      new StreamMessageWriter(child.stdin!),
+    );
     const server = new LspServer(options.name, child, connection);
     // Never leave a server behind, even when the bench dies.
     const killOnExit = () => child.kill('SIGKILL');
@@ -144,7 +157,12 @@ export class LspServer {
   }
 
   /** The first publication for `uri` after the first `after` ones that satisfies `accept`. */
-  waitForPublication(uri: string, after: number, accept: (p: Publication) => boolean, timeoutMs = 30_000): Promise<Publication> {
+  waitForPublication(
+    uri: string,
+    after: number,
+    accept: (p: Publication) => boolean,
+    timeoutMs = 30_000,
+  ): Promise<Publication> {
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
         const found = (this.publications.get(uri) ?? []).slice(after).find(accept);

@@ -49,7 +49,7 @@ export function runSection(main: () => Promise<void>): void {
   main().then(
     () => process.exit(0),
     (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     },
   );

@@ -41,7 +41,8 @@ export async function askRunner(request: RunnerRequest): Promise<RunnerResponse>
   const timeoutMs = 2 * (request.timeoutMs ?? 15_000) + 15_000;
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(responseFile)) {
-    if (Date.now() > deadline) throw new Error(`the runner did not answer ${JSON.stringify(request)} within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`the runner did not answer ${JSON.stringify(request)} within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return JSON.parse(readFileSync(responseFile, 'utf8')) as RunnerResponse;

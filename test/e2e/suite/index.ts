@@ -16,7 +16,9 @@ export function run(): Promise<void> {
     if (results) appendFileSync(results, `${JSON.stringify({ state, title })}\n`);
   };
   return new Promise((resolve, reject) => {
-    const runner = mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} end-to-end test(s) failed`)) : resolve()));
+    const runner = mocha.run((failures) =>
+      failures > 0 ? reject(new Error(`${failures} end-to-end test(s) failed`)) : resolve(),
+    );
     runner.on(Mocha.Runner.constants.EVENT_TEST_PASS, (test) => record('passed', test.fullTitle()));
     runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test) => record('failed', test.fullTitle()));
   });

@@ -25,7 +25,11 @@ function env(name: string): string {
 }
 
 /** Polls `probe` until it returns something other than undefined. */
-async function eventually<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -35,7 +39,8 @@ async function eventually<T>(what: string, probe: () => T | undefined | Promise<
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -46,7 +51,10 @@ interface ContributedView {
 }
 
 /** A view the extension contributes, found by its name, and the container that holds it. */
-function contributedView(extension: vscode.Extension<unknown>, name: RegExp): { view: ContributedView; container: string } {
+function contributedView(
+  extension: vscode.Extension<unknown>,
+  name: RegExp,
+): { view: ContributedView; container: string } {
   const views = (extension.packageJSON.contributes?.views ?? {}) as Record<string, ContributedView[]>;
   for (const [container, list] of Object.entries(views)) {
     const view = list.find((v) => name.test(v.name));
@@ -75,7 +83,10 @@ async function replaceText(editor: vscode.TextEditor, text: string): Promise<voi
 
 /** The interface part of every `node:interface` endpoint of `node` in the document. */
 function usedInterfaces(lab: LabYaml, node: string): string[] {
-  return (lab.links ?? []).flatMap((l) => l.endpoints ?? []).filter((e) => e.startsWith(`${node}:`)).map((e) => e.slice(node.length + 1));
+  return (lab.links ?? [])
+    .flatMap((l) => l.endpoints ?? [])
+    .filter((e) => e.startsWith(`${node}:`))
+    .map((e) => e.slice(node.length + 1));
 }
 
 interface LabYaml {
@@ -123,13 +134,18 @@ describe('Lab Agent end to end', function () {
     extension = found;
     // The VSIX leaves the sources out; a work-tree copy would have them.
     assert.ok(existsSync(path.join(extension.extensionPath, 'dist', 'client.js')), 'dist/client.js is missing');
-    assert.ok(!existsSync(path.join(extension.extensionPath, 'tsconfig.json')), `${extension.extensionPath} is not the packaged extension`);
+    assert.ok(
+      !existsSync(path.join(extension.extensionPath, 'tsconfig.json')),
+      `${extension.extensionPath} is not the packaged extension`,
+    );
     await extension.activate();
     assert.ok(extension.isActive);
   });
 
   it('contributes and registers the commands the scenario uses', async () => {
-    const contributed = ((extension.packageJSON.contributes?.commands ?? []) as { command: string }[]).map((c) => c.command);
+    const contributed = ((extension.packageJSON.contributes?.commands ?? []) as { command: string }[]).map(
+      (c) => c.command,
+    );
     const registered = new Set(await vscode.commands.getCommands(true));
     for (const command of [LOGIN, EXEC_CONSOLE, ...Object.values(LensCommand)]) {
       assert.ok(contributed.includes(command), `${command} is not in contributes.commands`);
@@ -169,17 +185,20 @@ describe('Lab Agent end to end', function () {
     original = doc.getText();
     lab = parse(original) as LabYaml;
     // A linked node with at least two free interfaces: one for the link the suite adds, one to offer.
-    node = Object.keys(lab.nodes ?? {}).find((n) => {
-      const used = usedInterfaces(lab, n).length;
-      return used > 0 && (lab.nodes?.[n]?.ethernet ?? 0) >= used + 2;
-    }) ?? '';
+    node =
+      Object.keys(lab.nodes ?? {}).find((n) => {
+        const used = usedInterfaces(lab, n).length;
+        return used > 0 && (lab.nodes?.[n]?.ethernet ?? 0) >= used + 2;
+      }) ?? '';
     assert.ok(node, `${LAB_FILE} has no node with a link`);
   });
 
   it("completes a link endpoint with the node's free interfaces", async () => {
     const used = usedInterfaces(lab, node);
     // Only the language server's items: no words picked from the document.
-    await vscode.workspace.getConfiguration('editor').update('wordBasedSuggestions', 'off', vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('editor')
+      .update('wordBasedSuggestions', 'off', vscode.ConfigurationTarget.Global);
     const { text, position } = withNewLink(original, node);
     await replaceText(editor, text);
     try {
@@ -191,14 +210,20 @@ describe('Lab Agent end to end', function () {
 
   async function completeInterfaces(used: string[], position: vscode.Position): Promise<void> {
     const list = await eventually('interface completions', async () => {
-      const result = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', labUri, position);
+      const result = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        labUri,
+        position,
+      );
       return result.items.length > 0 ? result : undefined;
     });
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
-    for (const iface of used) assert.ok(!labels.includes(iface), `${node}:${iface} is used but offered: ${labels.join(', ')}`);
+    for (const iface of used)
+      assert.ok(!labels.includes(iface), `${node}:${iface} is used but offered: ${labels.join(', ')}`);
     // The node's interfaces all follow its template's naming (Gi0/0, Gi0/1, …).
     const shape = (name: string): string => name.replace(/\d+/g, '#');
-    for (const label of labels) assert.strictEqual(shape(label), shape(used[0]), `${label} is offered for ${node}: ${labels.join(', ')}`);
+    for (const label of labels)
+      assert.strictEqual(shape(label), shape(used[0]), `${label} is offered for ${node}: ${labels.join(', ')}`);
     const next = nextFree(used);
     assert.ok(next && labels.includes(next), `${next} is not offered for ${node}: ${labels.join(', ')}`);
   }
@@ -218,13 +243,19 @@ describe('Lab Agent end to end', function () {
     } finally {
       await replaceText(editor, original);
     }
-    await eventually('the diagnostic to go', () => (vscode.languages.getDiagnostics(labUri).some((d) => d.range.isEqual(range)) ? undefined : true));
+    await eventually('the diagnostic to go', () =>
+      vscode.languages.getDiagnostics(labUri).some((d) => d.range.isEqual(range)) ? undefined : true,
+    );
     assert.ok(await editor.document.save());
   });
 
   it('shows what a deploy would create in the plan code lens', async () => {
     const title = await eventually('a resolved plan lens', async () => {
-      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', labUri, 20);
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        labUri,
+        20,
+      );
       return lenses.map((l) => l.command?.title ?? '').find((t) => /Plan: \+\d+/.test(t));
     });
     created = Number(/Plan: \+(\d+)/.exec(title)?.[1]);
@@ -241,7 +272,11 @@ describe('Lab Agent end to end', function () {
     await replaceText(editor, text);
     try {
       await eventually('the plan lens of the edited lab', async () => {
-        const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', labUri, 20);
+        const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          labUri,
+          20,
+        );
         return lenses.find((l) => /Plan: \+\d+/.test(l.command?.title ?? ''));
       });
       editor.selection = new vscode.Selection(position, position);
@@ -250,7 +285,10 @@ describe('Lab Agent end to end', function () {
       await vscode.commands.executeCommand('revealLine', { lineNumber: 0, at: 'top' });
       editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.Default);
       await vscode.commands.executeCommand('editor.action.triggerSuggest');
-      await screenshot('lab-file', '.monaco-editor:has(.codelens-decoration:has-text("Plan: +")) .suggest-widget.visible .monaco-list-row');
+      await screenshot(
+        'lab-file',
+        '.monaco-editor:has(.codelens-decoration:has-text("Plan: +")) .suggest-widget.visible .monaco-list-row',
+      );
       await vscode.commands.executeCommand('hideSuggestWidget');
     } finally {
       await replaceText(editor, original);
@@ -259,7 +297,10 @@ describe('Lab Agent end to end', function () {
   });
 
   it('deploys the lab and shows its nodes in the Labs view', async function () {
-    const deployed = await vscode.commands.executeCommand<{ lab?: string }>(LensCommand.deploy, { uri: labUri.toString(), confirmed: true });
+    const deployed = await vscode.commands.executeCommand<{ lab?: string }>(LensCommand.deploy, {
+      uri: labUri.toString(),
+      confirmed: true,
+    });
     assert.ok(deployed?.lab, 'deploy failed');
     if (!hasRunnerChannel()) this.skip();
     // Node rows read `<name><state> · <template>`.
@@ -270,12 +311,20 @@ describe('Lab Agent end to end', function () {
   });
 
   it('starts a node and shows its console prompt in a terminal', async function () {
-    const started = await vscode.commands.executeCommand<unknown>(LensCommand.startNode, { uri: labUri.toString(), node });
+    const started = await vscode.commands.executeCommand<unknown>(LensCommand.startNode, {
+      uri: labUri.toString(),
+      node,
+    });
     assert.ok(started, `starting ${node} failed`);
     if (hasRunnerChannel()) await labsViewText(new RegExp(`^${node}\\s*running`, 'm'));
-    const name = await vscode.commands.executeCommand<string>(LensCommand.openConsole, { uri: labUri.toString(), node });
+    const name = await vscode.commands.executeCommand<string>(LensCommand.openConsole, {
+      uri: labUri.toString(),
+      node,
+    });
     assert.ok(name, `opening the console of ${node} failed`);
-    const terminal = await eventually(`the terminal ${name}`, () => vscode.window.terminals.find((t) => t.name === name));
+    const terminal = await eventually(`the terminal ${name}`, () =>
+      vscode.window.terminals.find((t) => t.name === name),
+    );
     terminal.show();
     if (!hasRunnerChannel()) this.skip();
     terminal.sendText('', true);
@@ -286,17 +335,28 @@ describe('Lab Agent end to end', function () {
   });
 
   it('runs a command on the console', async () => {
-    const result = await vscode.commands.executeCommand<{ output?: string }>(EXEC_CONSOLE, { uri: labUri.toString(), node, command: 'show version' });
+    const result = await vscode.commands.executeCommand<{ output?: string }>(EXEC_CONSOLE, {
+      uri: labUri.toString(),
+      node,
+      command: 'show version',
+    });
     assert.ok(result, 'console exec failed');
     assert.match(result.output ?? '', /version/i, `show version printed:\n${result.output}`);
   });
 
   it('destroys the lab', async () => {
-    const destroyed = await vscode.commands.executeCommand<{ status?: string }>(LensCommand.destroy, { uri: labUri.toString(), confirmed: true });
+    const destroyed = await vscode.commands.executeCommand<{ status?: string }>(LensCommand.destroy, {
+      uri: labUri.toString(),
+      confirmed: true,
+    });
     assert.strictEqual(destroyed?.status, 'destroyed');
     // With the lab gone, the plan is the first one again.
     await eventually(`the plan lens to create ${created} again`, async () => {
-      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', labUri, 20);
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        labUri,
+        20,
+      );
       return lenses.find((l) => l.command?.title.startsWith(`Plan: +${created} `));
     });
   });
