@@ -13,14 +13,19 @@ import { projectPayload } from './diagnostics';
 
 /** A lens may wait this long for a plan; the agent's own limit (180 s) is for explicit plans. */
 const PLAN_TIMEOUT_MS = 30_000;
-const MAX_REASON_LENGTH = 100;
+const MAX_REASON_LENGTH = 500;
 
 interface PlanLensData {
   uri: string;
 }
 
+interface PlanLensTitle {
+  title: string;
+  tooltip?: string;
+}
+
 export class CodeLensService {
-  private plans = new Map<string, { version: number; title: Promise<string> }>();
+  private plans = new Map<string, { version: number; title: Promise<PlanLensTitle> }>();
 
   constructor(
     private readonly connection: Connection,
@@ -56,8 +61,16 @@ export class CodeLensService {
     if (lens.command) return lens;
     const uri = (lens.data as Partial<PlanLensData> | undefined)?.uri;
     const file = typeof uri === 'string' ? this.documents.get(uri) : undefined;
-    const title = file ? await this.planTitle(file) : 'Plan: unavailable — the document is not open';
-    return { ...lens, command: lensCommand(title, LensCommand.plan, { uri: typeof uri === 'string' ? uri : '' }) };
+    const title = file
+      ? await this.planTitle(file)
+      : { title: 'Plan: unavailable', tooltip: 'The document is not open.' };
+    return {
+      ...lens,
+      command: {
+        ...lensCommand(title.title, LensCommand.plan, { uri: typeof uri === 'string' ? uri : '' }),
+        ...(title.tooltip ? { tooltip: title.tooltip } : {}),
+      },
+    };
   }
 
   /** The lab's stored state changed (deploy, import, reconcile): its plan is out of date. */
@@ -75,12 +88,12 @@ export class CodeLensService {
     this.plans.delete(uri);
   }
 
-  private planTitle(file: LabFile): Promise<string> {
+  private planTitle(file: LabFile): Promise<PlanLensTitle> {
     const cached = this.plans.get(file.uri);
     if (cached?.version === file.version) return cached.title;
     const entry = {
       version: file.version,
-      title: this.computePlan(file).then(({ title, keep }) => {
+      title: this.computePlan(file).then(({ keep, ...title }) => {
         // A failed plan is not kept: the next resolve may succeed (the agent is back, the lab is fixed).
         if (!keep && this.plans.get(file.uri) === entry) this.plans.delete(file.uri);
         return title;
@@ -90,16 +103,28 @@ export class CodeLensService {
     return entry.title;
   }
 
-  private async computePlan(file: LabFile): Promise<{ title: string; keep: boolean }> {
+  private async computePlan(file: LabFile): Promise<PlanLensTitle & { keep: boolean }> {
     if (file.model.syntaxErrors.length > 0)
-      return { title: 'Plan: unavailable — fix the YAML syntax errors first', keep: true };
+      return {
+        title: 'Plan: fix YAML errors first',
+        tooltip: 'The plan needs a document without syntax errors.',
+        keep: true,
+      };
     const payload = await projectPayload(file);
     const outcome = await this.session.call((client) => client.planProject(payload, { timeoutMs: PLAN_TIMEOUT_MS }));
-    if (outcome === undefined) return { title: 'Plan: unavailable — not logged in to an agent', keep: false };
+    if (outcome === undefined)
+      return {
+        title: 'Plan: not logged in',
+        tooltip: 'Log in to an agent to see what a deploy would change.',
+        keep: false,
+      };
     if (!outcome.ok) {
-      const reason =
-        outcome.problem.code === 'invalid_lab' ? 'the lab has errors (see Problems)' : outcome.problem.message;
-      return { title: `Plan: unavailable — ${shorten(reason)}`, keep: false };
+      // The lens stays short; the whole message is in the tooltip and in the plan the lens opens.
+      return {
+        title: `Plan: ${shortReason(outcome.problem.code)}`,
+        tooltip: shorten(outcome.problem.message),
+        keep: false,
+      };
     }
     return { title: planSummaryTitle(outcome.value), keep: true };
   }
@@ -126,6 +151,30 @@ export function planSummaryTitle(plan: PlanData): string {
 
 function lensCommand(title: string, command: string, args: LensCommandArgs): Command {
   return { title, command, arguments: [args] };
+}
+
+/** A few words for the lens; the message itself goes to the tooltip. */
+function shortReason(code: string): string {
+  switch (code) {
+    case 'agent_unreachable':
+      return 'agent unreachable';
+    case 'invalid_lab':
+      return 'lab has errors (see Problems)';
+    case 'timeout':
+      return 'agent timed out';
+    case 'unauthenticated':
+    case 'expired_agent_session':
+    case 'expired_emu_session':
+      return 'session expired, log in again';
+    case 'tls_required':
+    case 'tls_untrusted':
+    case 'tls_pin_mismatch':
+      return "agent's certificate not trusted";
+    case 'emu_unreachable':
+      return 'emulator unreachable';
+    default:
+      return 'unavailable';
+  }
 }
 
 function shorten(text: string): string {

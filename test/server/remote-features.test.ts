@@ -347,12 +347,13 @@ test('after a deploy (state stored beside the lab, LabStateChanged) the plan len
   assert.equal(await resolvePlan(), 'Plan: no changes');
 });
 
-test('a plan of an invalid lab says why it is unavailable', async () => {
+test('a plan of an invalid lab says why in a few words, with the detail in the tooltip', async () => {
   const badUri = fileUri(fixture.labDir, 'bad-plan.lab.yaml');
   await client.open(badUri, 'name: bad-plan\nnodes:\n  r1:\n    template: no-such-template\n');
   const [plan] = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: badUri } });
   const resolved = await client.request<CodeLens>('codeLens/resolve', plan);
-  assert.match(resolved.command?.title ?? '', /^Plan: unavailable — /);
+  assert.equal(resolved.command?.title, 'Plan: lab has errors (see Problems)');
+  assert.match(resolved.command?.tooltip ?? '', /no-such-template/);
 });
 
 test('a change of lab state asks the editor to refresh its lenses', async () => {

@@ -123,6 +123,11 @@ test('nobody listening at the agent URL', async () => {
   );
   assert.equal(status.code, 'agent_unreachable');
   assert.match(status.message ?? '', /running/);
+  // The plan lens says it in a few words; the advice and the address are in its tooltip.
+  const [plan] = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+  const resolved = await client.request<CodeLens>('codeLens/resolve', plan);
+  assert.equal(resolved.command?.title, 'Plan: agent unreachable');
+  assert.match(resolved.command?.tooltip ?? '', new RegExp(`running.*127\\.0\\.0\\.1:${port}`));
 });
 
 test('malformed session settings are reported, not a crash', async () => {
