@@ -32,6 +32,9 @@ export function completionContext(doc: LabDocument, offset: number): CompletionC
   const hit = linkAt(doc, offset);
   if (hit?.endpoint && hit.endpoint.text !== '') return endpointContext(hit, offset);
 
+  const unfinished = unfinishedFlowEndpoint(text, line.start, offset);
+  if (unfinished) return unfinished;
+
   const valueContext = valueOnLine(doc, line, offset);
   if (valueContext !== null) return valueContext;
 
@@ -64,6 +67,44 @@ function lineAt(text: string, start: number, offset: number): LineInfo {
   const before = text.slice(at, offset);
   if (/^[A-Za-z0-9_-]*$/.test(before)) info.keyStart = at;
   return info;
+}
+
+/** `endpoints: [` on the cursor's line, not closed before the cursor; the list's text after the bracket. */
+const UNCLOSED_ENDPOINTS = /^\s*(?:-\s+)?endpoints\s*:\s*\[([^\]#]*)$/;
+
+/**
+ * An endpoint typed in a flow list that is not closed yet (`- endpoints: [r1:Gi0/3, r`):
+ * the YAML around it does not parse, so the model has no link here, but the line says
+ * exactly which part of an endpoint the cursor is on.
+ */
+function unfinishedFlowEndpoint(text: string, lineStart: number, offset: number): CompletionContext | undefined {
+  const list = UNCLOSED_ENDPOINTS.exec(text.slice(lineStart, offset));
+  if (!list) return undefined;
+  const itemsStart = offset - list[1].length;
+  const comma = list[1].lastIndexOf(',');
+  let start = comma < 0 ? itemsStart : itemsStart + comma + 1;
+  while (start < offset && text[start] === ' ') start++;
+  let end = offset;
+  while (end < text.length && !/[\s,\]]/.test(text[end])) end++;
+  const written = text.slice(start, end);
+  const colon = written.indexOf(':');
+  if (colon < 0 || start + colon >= offset) {
+    return { kind: 'endpoint-target', replace: { start, end: colon < 0 ? end : start + colon }, nodePart: colon >= 0 };
+  }
+  const endpoint: LinkEndpoint = {
+    text: written,
+    range: { start, end },
+    node: written.slice(0, colon),
+    nodeRange: { start, end: start + colon },
+    interface: written.slice(colon + 1),
+    interfaceRange: { start: start + colon + 1, end },
+  };
+  return {
+    kind: 'endpoint-interface',
+    node: written.slice(0, colon),
+    endpoint,
+    replace: endpoint.interfaceRange ?? endpoint.range,
+  };
 }
 
 function endpointContext({ endpoint, part }: LinkAt, offset: number): CompletionContext | undefined {

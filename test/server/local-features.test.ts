@@ -166,6 +166,23 @@ test('endpoint names in a block list of endpoints', async () => {
   assert.deepEqual(labels(list), ['r1', 'r2', 'sw1', 'mgmt']);
 });
 
+test('endpoint names inside an unfinished flow or block list of endpoints (no closing bracket yet)', async () => {
+  const base = 'name: typing\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nnetworks:\n  lan:\n    type: bridge\nlinks:\n';
+  const cases: [string, string, number][] = [
+    [`${base}  - endpoints: [r1:Gi0/3, `, 'Gi0/3, ', 7],
+    [`${base}  - endpoints: [r1:Gi0/3, r`, 'Gi0/3, r', 8],
+    [`${base}  - endpoints: [`, 'endpoints: [', 12],
+    [`${base}  - endpoints: [r1:Gi0/3, \n  - endpoints: [r2:Gi0/0, lan]\n`, 'Gi0/3, ', 7],
+    [`${base}  - endpoints:\n      - r1:Gi0/3\n      - `, 'Gi0/3\n      - ', 14],
+  ];
+  for (const [index, [text, needle, shift]] of cases.entries()) {
+    const uri = `untitled:unfinished-${index}.lab.yaml`;
+    await client.open(uri, text);
+    const list = await complete(uri, text, needle, shift);
+    assert.deepEqual(labels(list), ['r1', 'r2', 'lan'], `case ${index}: ${JSON.stringify(text.slice(base.length))}`);
+  }
+});
+
 test('remote completions are skipped without a session', async () => {
   const templates = await complete(URI, LAB, 'template: vios', 12);
   assert.deepEqual(templates.items, []);

@@ -141,6 +141,18 @@ test('interfaces after node: exclude the used ones and replace exactly the inter
   });
 });
 
+test('interfaces are offered in a flow list of endpoints that is not closed yet', async () => {
+  const text = 'name: unfinished\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nlinks:\n  - endpoints: [r1:Gi0/0, r2:G';
+  const target = fileUri(fixture.labDir, 'unfinished.lab.yaml');
+  await client.open(target, text);
+  const items = await complete(text, 'r2:G', 4, target);
+  assert.deepEqual(sorted(items).slice(0, 2), ['Gi0/0', 'Gi0/1']);
+  assert.deepEqual((byLabel(items, 'Gi0/1') as { edit?: TextEdit }).edit, {
+    range: { start: positionOf(text, 'r2:G', 3), end: positionOf(text, 'r2:G', 4) },
+    newText: 'Gi0/1',
+  });
+});
+
 test("re-completing an endpoint's interface offers the one written there, but not those other links use", async () => {
   const names = (await complete(LAB, 'r1:Gi0/1', 8)).map((i) => i.label);
   assert.ok(names.includes('Gi0/1') && names.includes('Gi0/2'), names.join());
