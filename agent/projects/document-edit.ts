@@ -1,13 +1,14 @@
 /**
- * Writes from_emu changes into the lab document with the `yaml` Document API,
- * starting from the client's own text: only what differs is touched, so
- * comments, order and formatting survive (clients apply the result as an edit).
- * Import uses the same path, from a document that has only a name.
+ * Writes from_emu changes into the lab document, starting from the client's own
+ * text: only the lines that differ change, so comments, order and formatting
+ * survive (clients apply the result as an edit). Import uses the same path,
+ * from a document that has only a name.
  */
 import { isMap, isSeq, parseDocument, Document, YAMLMap, type Node as YamlNode } from 'yaml';
 import type { LabDocument } from '../../common/lab/types';
 import type { Catalogue } from './catalogue';
 import type { Change } from './diff';
+import { LineEditor } from './text-edits';
 import { makeLink, type Endpoint, type TopoNode } from './topology';
 
 export interface EditedDocument {
@@ -47,6 +48,87 @@ function documentLinkIndexes(model: LabDocument): Map<string, number> {
   return indexes;
 }
 
+/**
+ * How a change is written into the document. Two writers follow the same walk:
+ * line edits of the client's text first; when one of them cannot be made
+ * line-exact, the document is rendered with the `yaml` Document API instead.
+ */
+interface DocumentWriter {
+  set(path: readonly string[], value: unknown): boolean;
+  delete(path: readonly string[]): boolean;
+  /** A new entry `name` under the top-level map `section` (nodes, networks). */
+  addEntry(section: string, name: string, entry: Record<string, unknown>): boolean;
+  addLink(ends: string[]): boolean;
+  deleteLink(index: number): boolean;
+}
+
+class RenderingWriter implements DocumentWriter {
+  constructor(readonly doc: Document) {}
+
+  set(path: readonly string[], value: unknown): boolean {
+    const [section, name] = path;
+    ensureMap(this.doc, section);
+    if (path.length > 2 && !isMap(this.doc.getIn([section, name], true)))
+      this.doc.setIn([section, name], this.doc.createNode({}));
+    this.doc.setIn(path, isPosition(value) ? flow(this.doc, value) : value);
+    return true;
+  }
+
+  delete(path: readonly string[]): boolean {
+    this.doc.deleteIn(path);
+    return true;
+  }
+
+  addEntry(section: string, name: string, entry: Record<string, unknown>): boolean {
+    ensureMap(this.doc, section);
+    const mapNode = this.doc.createNode(entry) as YAMLMap;
+    if (isPosition(entry.position)) mapNode.set('position', flow(this.doc, entry.position));
+    this.doc.setIn([section, name], mapNode);
+    return true;
+  }
+
+  addLink(ends: string[]): boolean {
+    if (!isSeq(this.doc.get('links', true))) this.doc.set('links', this.doc.createNode([]));
+    const entry = new YAMLMap();
+    entry.set('endpoints', flow(this.doc, ends));
+    this.doc.addIn(['links'], entry);
+    return true;
+  }
+
+  deleteLink(index: number): boolean {
+    this.doc.deleteIn(['links', index]);
+    return true;
+  }
+}
+
+class LineWriter implements DocumentWriter {
+  constructor(readonly editor: LineEditor) {}
+
+  set(path: readonly string[], value: unknown): boolean {
+    return this.editor.setScalar(path, value);
+  }
+
+  delete(path: readonly string[]): boolean {
+    return this.editor.deletePair(path);
+  }
+
+  addEntry(section: string, name: string, entry: Record<string, unknown>): boolean {
+    return this.editor.appendEntryToMap([section], name, entry);
+  }
+
+  addLink(ends: string[]): boolean {
+    return this.editor.appendItem(['links'], `endpoints: [${ends.join(', ')}]`);
+  }
+
+  deleteLink(index: number): boolean {
+    return this.editor.deleteItem(['links'], index);
+  }
+}
+
+function isPosition(value: unknown): value is { x: number; y: number } {
+  return typeof value === 'object' && value !== null && 'x' in value && 'y' in value;
+}
+
 export function editDocument(input: {
   yaml: string;
   files: Record<string, string>;
@@ -54,8 +136,22 @@ export function editDocument(input: {
   changes: Change[];
   catalogue: Catalogue;
 }): EditedDocument {
-  const { model, catalogue } = input;
+  const source = parseDocument(input.yaml, { keepSourceTokens: true });
+  const editor = new LineEditor(input.yaml, source);
+  const exact = writeChanges(new LineWriter(editor), input);
+  const text = exact.written ? editor.result() : undefined;
+  if (text !== undefined) return { yaml: text, files: exact.files };
   const doc = parseDocument(input.yaml);
+  const rendered = writeChanges(new RenderingWriter(doc), input);
+  return { yaml: doc.toString(TO_STRING), files: rendered.files };
+}
+
+/** Walks the changes with one writer; `written` is false as soon as the writer cannot make one. */
+function writeChanges(
+  writer: DocumentWriter,
+  input: { files: Record<string, string>; model: LabDocument; changes: Change[]; catalogue: Catalogue },
+): { written: boolean; files: Record<string, string> } {
+  const { model, catalogue } = input;
   const files = { ...input.files };
   const modelNodes = new Map(model.nodes.map((n) => [n.name, n]));
 
@@ -66,76 +162,69 @@ export function editDocument(input: {
     return catalogue.templates.get(node.template)?.defaults[field];
   };
 
-  const setConfig = (name: string, text: string | undefined): void => {
+  const setConfig = (name: string, text: string | undefined): boolean => {
     const current = modelNodes.get(name)?.resolved.config;
-    if (text === undefined) {
-      if (modelNodes.get(name)?.fields.config) doc.deleteIn(['nodes', name, 'config']);
-      return;
-    }
+    if (text === undefined)
+      return modelNodes.get(name)?.fields.config ? writer.delete(['nodes', name, 'config']) : true;
     const path = current || configPathFor(name);
     files[path] = `${text}\n`;
-    if (current !== path) doc.setIn(['nodes', name, 'config'], path);
+    return current === path || writer.set(['nodes', name, 'config'], path);
   };
 
   const linkIndexes = documentLinkIndexes(model);
   const linkRemovals: number[] = [];
-
-  for (const change of input.changes) {
+  const write = (change: Change): boolean => {
     switch (change.kind) {
       case 'node': {
         const live = change.observed;
-        if (change.op === 'delete') {
-          doc.deleteIn(['nodes', change.name]);
-        } else if (change.op === 'create' && live) {
-          ensureMap(doc, 'nodes');
+        if (change.op === 'delete') return writer.delete(['nodes', change.name]);
+        if (!live) return true;
+        if (change.op === 'create') {
           const entry: Record<string, unknown> = { template: live.template };
           if (live.image) entry.image = live.image;
           for (const field of ['icon', 'cpu', 'ram', 'ethernet', 'console'] as const) {
             if (live[field] !== inherited(field, live)) entry[field] = live[field];
           }
-          const mapNode = doc.createNode(entry) as YAMLMap;
-          if (live.position) mapNode.set('position', flow(doc, live.position));
-          doc.setIn(['nodes', change.name], mapNode);
-          if (live.config !== undefined) setConfig(change.name, live.config);
-        } else if (change.op === 'update' && live) {
-          if (!isMap(doc.getIn(['nodes', change.name], true))) doc.setIn(['nodes', change.name], doc.createNode({}));
-          for (const field of change.fields) {
-            if (field === 'config') setConfig(change.name, live.config);
-            else if (field === 'position') doc.setIn(['nodes', change.name, 'position'], flow(doc, live.position));
-            else doc.setIn(['nodes', change.name, field], live[field as keyof TopoNode]);
-          }
+          if (live.position) entry.position = live.position;
+          return (
+            writer.addEntry('nodes', change.name, entry) &&
+            (live.config === undefined || setConfig(change.name, live.config))
+          );
         }
-        break;
+        return change.fields.every((field) =>
+          field === 'config'
+            ? setConfig(change.name, live.config)
+            : writer.set(['nodes', change.name, field], live[field as keyof TopoNode]),
+        );
       }
       case 'network':
-        if (change.op === 'delete') doc.deleteIn(['networks', change.name]);
-        else if (change.observed) {
-          ensureMap(doc, 'networks');
-          if (!isMap(doc.getIn(['networks', change.name], true)))
-            doc.setIn(['networks', change.name], doc.createNode({}));
-          doc.setIn(['networks', change.name, 'type'], change.observed.type);
+        if (change.op === 'delete') return writer.delete(['networks', change.name]);
+        if (!change.observed) return true;
+        return modelHasNetwork(model, change.name)
+          ? writer.set(['networks', change.name, 'type'], change.observed.type)
+          : writer.addEntry('networks', change.name, { type: change.observed.type });
+      case 'link': {
+        if (change.op !== 'delete') {
+          return writer.addLink(
+            [change.link.a, change.link.b].map((e) => ('network' in e ? e.network : `${e.node}:${e.iface}`)),
+          );
         }
-        break;
-      case 'link':
-        if (change.op === 'delete') {
-          const index = linkIndexes.get(change.name);
-          if (index !== undefined) linkRemovals.push(index);
-        } else {
-          if (!isSeq(doc.get('links', true))) doc.set('links', doc.createNode([]));
-          const ends = [change.link.a, change.link.b].map((e) => ('network' in e ? e.network : `${e.node}:${e.iface}`));
-          const entry = new YAMLMap();
-          entry.set('endpoints', flow(doc, ends));
-          doc.addIn(['links'], entry);
-        }
-        break;
+        const index = linkIndexes.get(change.name);
+        if (index !== undefined) linkRemovals.push(index);
+        return true;
+      }
       case 'lab':
-        break;
+        return true;
     }
-  }
+  };
+  const written = input.changes.every(write);
   // Remove from the end so earlier indexes stay valid.
-  for (const index of linkRemovals.sort((a, b) => b - a)) doc.deleteIn(['links', index]);
+  const removed = written && linkRemovals.sort((a, b) => b - a).every((index) => writer.deleteLink(index));
+  return { written: removed, files };
+}
 
-  return { yaml: doc.toString(TO_STRING), files };
+function modelHasNetwork(model: LabDocument, name: string): boolean {
+  return model.networks.some((n) => n.name === name);
 }
 
 /** A new document for an imported lab: its name and description, nothing else yet. */

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { safeRelativeSegments } from '../model/labFiles';
+import { changedLines } from '../model/textChange';
 
 export interface PulledContent {
   /** The new text of the lab document (undefined: leave it). */
@@ -31,10 +32,6 @@ async function existingDocument(uri: vscode.Uri): Promise<vscode.TextDocument | 
   return vscode.workspace.openTextDocument(uri);
 }
 
-function wholeRange(doc: vscode.TextDocument): vscode.Range {
-  return new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
-}
-
 /** Builds and applies the edit; `labUri` is the lab document (existing or to create), `label` names the edit in the undo stack. */
 export async function applyPulledContent(
   labUri: vscode.Uri,
@@ -52,8 +49,12 @@ export async function applyPulledContent(
     if (doc === undefined) {
       edit.createFile(uri, { contents: encoder.encode(text) }, metadata);
       changed.push(uri);
-    } else if (doc.getText() !== text) {
-      edit.replace(uri, wholeRange(doc), text, metadata);
+    } else {
+      // Only the lines that differ, so the cursor, folds and markers elsewhere stay put.
+      const change = changedLines(doc.getText(), text);
+      if (change === undefined) return;
+      const range = new vscode.Range(doc.positionAt(change.start), doc.positionAt(change.end));
+      edit.replace(uri, range, change.text, metadata);
       changed.push(uri);
     }
   };

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startTestAgent } from './harness';
 
@@ -90,6 +92,108 @@ test("reconcile from_emu edits the client's own text: comments and order stay, o
     );
     assert.equal(crossed.status, 409);
     assert.equal(crossed.body.code, 'plan_stale');
+  } finally {
+    await agent.dispose();
+  }
+});
+
+/** The lines of `after` that differ from `before`, as [line number, before, after]; equal lengths assumed. */
+function changedLines(before: string, after: string): [number, string, string][] {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  assert.equal(b.length, a.length, `line count changed:\n${after}`);
+  return a.flatMap((line, i): [number, string, string][] => (line === b[i] ? [] : [[i + 1, line, b[i]]]));
+}
+
+test('pulling one changed value into the sample lab changes exactly that one line', async () => {
+  const samples = join(__dirname, '..', '..', '..', 'samples');
+  const yaml = readFileSync(join(samples, 'campus.lab.yaml'), 'utf8');
+  const files = Object.fromEntries(
+    readdirSync(join(samples, 'configs')).map((f) => [
+      `configs/${f}`,
+      readFileSync(join(samples, 'configs', f), 'utf8'),
+    ]),
+  );
+  const agent = await startTestAgent();
+  try {
+    const token = await agent.login();
+    assert.equal((await agent.call('POST', '/api/v1/projects/deploy', { yaml, files }, token)).status, 200);
+    // The live lab's r2 gets more memory (as if changed on the emulator).
+    const live = yaml.replace(/( {2}r2:\n(?: {4}.*\n)*? {4}ram: )512/, '$11024');
+    assert.notEqual(live, yaml);
+    const pushed = await agent.call('POST', '/api/v1/projects/reconcile', { yaml: live, files }, token);
+    assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
+
+    const pulled = await agent.call(
+      'POST',
+      '/api/v1/projects/reconcile',
+      { yaml, files, direction: 'from_emu' },
+      token,
+    );
+    assert.equal(pulled.status, 200, JSON.stringify(pulled.body));
+    const diff = changedLines(yaml, pulled.body.data.yaml);
+    assert.deepEqual(diff, [[diff[0]?.[0], '    ram: 512', '    ram: 1024']], JSON.stringify(diff));
+    assert.deepEqual(pulled.body.data.files, files);
+  } finally {
+    await agent.dispose();
+  }
+});
+
+test('nodes, networks and links pulled from the emulator are added and removed as whole lines, the rest untouched', async () => {
+  const original = `name: lines
+description: >-
+  A folded description that a re-render
+  would put on one line.
+nodes:
+  r1:
+    template: vios    # aligned
+    ram: 512          # comments
+  r2:
+    template: vios
+  r3:
+    template: vios
+networks:
+  lan:
+    type: bridge
+links:
+  - endpoints: [r1:Gi0/0, r2:Gi0/0]   # kept
+  - endpoints: [r2:Gi0/1, r3:Gi0/1]
+  - endpoints: [r3:Gi0/2, lan]
+`;
+  const liveText = original
+    .replace('  r3:\n    template: vios\n', '  r4:\n    template: linux\n')
+    .replace(
+      '  - endpoints: [r2:Gi0/1, r3:Gi0/1]\n  - endpoints: [r3:Gi0/2, lan]\n',
+      '  - endpoints: [r2:Gi0/1, r4:e0]\n',
+    )
+    .replace('  lan:\n    type: bridge\n', '  lan:\n    type: bridge\n  wan:\n    type: pnet1\n');
+  const agent = await startTestAgent();
+  try {
+    const token = await agent.login();
+    assert.equal((await agent.call('POST', '/api/v1/projects/deploy', { yaml: liveText }, token)).status, 200);
+    const pulled = await agent.call(
+      'POST',
+      '/api/v1/projects/reconcile',
+      { yaml: original, direction: 'from_emu' },
+      token,
+    );
+    assert.equal(pulled.status, 200, JSON.stringify(pulled.body));
+    const result: string = pulled.body.data.yaml;
+    // Every line of the original that survives is byte for byte the same, in the same order.
+    const kept = original.split('\n').filter((line) => result.split('\n').includes(line));
+    for (const line of [
+      'description: >-',
+      '  A folded description that a re-render',
+      '    template: vios    # aligned',
+      '    ram: 512          # comments',
+      '  - endpoints: [r1:Gi0/0, r2:Gi0/0]   # kept',
+    ])
+      assert.ok(kept.includes(line), `"${line}" changed:\n${result}`);
+    assert.ok(!result.includes('r3'), result);
+    assert.match(result, /\n {2}r4:\n {4}template: linux\n/);
+    assert.match(result, /\n {2}wan:\n {4}type: pnet1\n/);
+    assert.match(result, /\n {2}- endpoints: \[r2:Gi0\/1, r4:e0\]\n/);
+    assert.deepEqual(parse(result).links.length, 2);
   } finally {
     await agent.dispose();
   }
