@@ -32,6 +32,7 @@ export async function loadOrCreateCertificate(dataDir: string): Promise<AgentCer
     } catch (e) {
       throw new Error(
         `The certificate in ${certPath} cannot be read (${(e as Error).message}). Delete ${certPath} and ${keyPath} to make a new one.`,
+        { cause: e },
       );
     }
   }

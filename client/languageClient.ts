@@ -5,6 +5,7 @@
  * agent calls fare (SessionStatusNotification).
  */
 import * as vscode from 'vscode';
+import type * as languageClientNode from 'vscode-languageclient/node';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import {
   LabStateChangedNotification,
@@ -73,8 +74,7 @@ export class LabLanguageClient implements vscode.Disposable {
   private create(): LanguageClient {
     // Required here rather than imported: loading the language client's modules would
     // slow activation, and a workspace without lab documents never needs them.
-    const { LanguageClient, TransportKind } =
-      require('vscode-languageclient/node') as typeof import('vscode-languageclient/node');
+    const { LanguageClient, TransportKind } = require('vscode-languageclient/node') as typeof languageClientNode;
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc, options: { execArgv: SERVER_EXEC_ARGV } },

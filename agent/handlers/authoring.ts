@@ -63,10 +63,9 @@ async function interfacesOf(req: SessionRequest): Promise<{ node: string; items:
     const inDoc = docNodes.get(name);
     const template = catalogue.templates.get(templateId || inDoc?.resolved.template || '');
     const count = ethernet ?? inDoc?.resolved.ethernet ?? template?.defaults.ethernet;
-    if (count === undefined || (!template && ethFormat === undefined)) return undefined;
-    const format =
-      ethFormat !== undefined ? compileEthFormat(ethFormat, template?.ethName) : catalogue.ethFormat(template!);
-    return { node: name, format, count };
+    if (count === undefined) return undefined;
+    if (ethFormat !== undefined) return { node: name, format: compileEthFormat(ethFormat, template?.ethName), count };
+    return template && { node: name, format: catalogue.ethFormat(template), count };
   };
 
   const subjects: Subject[] = [];

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Envelope } from '../../common/api/contract';
-import { ApiError } from './api-error';
+import type { ApiError } from './api-error';
 
 export function sendEnvelope(
   res: ServerResponse,

@@ -57,6 +57,11 @@ export async function applyChanges(input: {
     if (id === undefined) throw new Error(`apply: node ${name} has no emulator id`);
     return id;
   };
+  const networkId = (name: string): number => {
+    const id = networkIds.get(name);
+    if (id === undefined) throw new Error(`apply: network ${name} has no emulator id`);
+    return id;
+  };
   const attach = async (end: Endpoint, networkId: number): Promise<void> => {
     if ('node' in end) await client.connectInterface(lab, nodeId(end.node), end.index, networkId);
   };
@@ -71,18 +76,18 @@ export async function applyChanges(input: {
         break;
       case 'network':
         if (change.op === 'delete') {
-          await unlessGone(client.deleteNetwork(lab, networkIds.get(change.name)!));
+          await unlessGone(client.deleteNetwork(lab, networkId(change.name)));
           networkIds.delete(change.name);
         } else if (change.op === 'create') {
           const network = await client.addNetwork(lab, {
             name: change.name,
-            type: change.desired!.type,
+            type: change.after.type,
             visibility: true,
             ...gridPosition(networkIds.size),
           });
           networkIds.set(change.name, network.id);
         } else {
-          await client.editNetwork(lab, networkIds.get(change.name)!, { type: change.desired!.type });
+          await client.editNetwork(lab, networkId(change.name), { type: change.after.type });
         }
         break;
       case 'node':
@@ -92,10 +97,10 @@ export async function applyChanges(input: {
           await unlessGone(client.deleteNode(lab, id));
           nodeIds.delete(change.name);
         } else if (change.op === 'create') {
-          const node = await client.addNode(lab, nodeSpec(change.desired!, created++));
+          const node = await client.addNode(lab, nodeSpec(change.after, created++));
           nodeIds.set(change.name, node.id);
         } else {
-          const spec = nodeSpec(change.desired!, 0);
+          const spec = nodeSpec(change.after, 0);
           const edits: Partial<EmuNodeSpec> = {};
           for (const field of change.fields) {
             if (field === 'position') Object.assign(edits, { left: spec.left, top: spec.top });
@@ -127,7 +132,7 @@ export async function applyChanges(input: {
           await attach(b, bridge.id);
         } else {
           const [end, net] = 'network' in a ? [b, a] : [a, b];
-          if ('network' in net) await attach(end, networkIds.get(net.network)!);
+          if ('network' in net) await attach(end, networkId(net.network));
         }
         break;
       }

@@ -20,26 +20,20 @@ import {
   type Topology,
 } from './topology';
 
+/**
+ * A change to a node or a network, said the same way in both directions: `before` is the
+ * object as the side being changed has it (the emulator for to_emu, the document for
+ * from_emu), `after` what it becomes there. Each operation carries exactly what it needs.
+ */
+type ObjectChange<K extends 'node' | 'network', T> =
+  | { kind: K; op: 'create'; name: string; after: T; fields: string[]; reason?: string }
+  | { kind: K; op: 'update'; name: string; before: T; after: T; fields: string[]; reason?: string }
+  | { kind: K; op: 'delete'; name: string; before: T; fields: string[]; reason?: string };
+
 export type Change =
   | { kind: 'lab'; op: 'create' | 'update'; name: string; fields: string[] }
-  | {
-      kind: 'node';
-      op: 'create' | 'update' | 'delete';
-      name: string;
-      desired?: TopoNode;
-      observed?: TopoNode;
-      fields: string[];
-      reason?: string;
-    }
-  | {
-      kind: 'network';
-      op: 'create' | 'update' | 'delete';
-      name: string;
-      desired?: TopoNetwork;
-      observed?: TopoNetwork;
-      fields: string[];
-      reason?: string;
-    }
+  | ObjectChange<'node', TopoNode>
+  | ObjectChange<'network', TopoNetwork>
   | { kind: 'link'; op: 'create' | 'delete'; name: string; link: TopoLink; fields: string[]; reason?: string };
 
 export interface Diff {
@@ -92,23 +86,23 @@ export function diffToEmulator(desired: Topology, observed: Topology | undefined
   for (const node of [...desired.nodes.values()].sort(byName)) {
     const current = live.nodes.get(node.name);
     if (!current) {
-      nodeChanges.push({ kind: 'node', op: 'create', name: node.name, desired: node, fields: nodeCreateFields(node) });
+      nodeChanges.push({ kind: 'node', op: 'create', name: node.name, after: node, fields: nodeCreateFields(node) });
     } else if (current.template !== node.template) {
       replaced.add(node.name);
       const reason = `template changes from ${current.template} to ${node.template}, so the node is replaced`;
-      nodeDeletes.push({ kind: 'node', op: 'delete', name: node.name, observed: current, fields: [], reason });
+      nodeDeletes.push({ kind: 'node', op: 'delete', name: node.name, before: current, fields: [], reason });
       nodeChanges.push({
         kind: 'node',
         op: 'create',
         name: node.name,
-        desired: node,
+        after: node,
         fields: nodeCreateFields(node),
         reason,
       });
     } else {
       const fields = changedNodeFields(node, current);
       if (fields.length)
-        nodeChanges.push({ kind: 'node', op: 'update', name: node.name, desired: node, observed: current, fields });
+        nodeChanges.push({ kind: 'node', op: 'update', name: node.name, after: node, before: current, fields });
       else unchanged++;
     }
   }
@@ -121,7 +115,7 @@ export function diffToEmulator(desired: Topology, observed: Topology | undefined
         kind: 'node',
         op: 'delete',
         name: node.name,
-        observed: node,
+        before: node,
         fields: [],
         reason: 'not in the document (prune)',
       });
@@ -132,14 +126,14 @@ export function diffToEmulator(desired: Topology, observed: Topology | undefined
   for (const network of [...desired.networks.values()].sort(byName)) {
     const current = live.networks.get(network.name);
     if (!current)
-      networkChanges.push({ kind: 'network', op: 'create', name: network.name, desired: network, fields: ['type'] });
+      networkChanges.push({ kind: 'network', op: 'create', name: network.name, after: network, fields: ['type'] });
     else if (current.type !== network.type)
       networkChanges.push({
         kind: 'network',
         op: 'update',
         name: network.name,
-        desired: network,
-        observed: current,
+        after: network,
+        before: current,
         fields: ['type'],
       });
     else unchanged++;
@@ -152,7 +146,7 @@ export function diffToEmulator(desired: Topology, observed: Topology | undefined
         kind: 'network',
         op: 'delete',
         name: network.name,
-        observed: network,
+        before: network,
         fields: [],
         reason: 'not in the document (prune)',
       });
@@ -243,7 +237,7 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
         kind: 'node',
         op: 'delete',
         name: node.name,
-        desired: node,
+        before: node,
         fields: [],
         reason: 'not in the live lab',
       });
@@ -254,7 +248,7 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
         kind: 'network',
         op: 'delete',
         name: network.name,
-        desired: network,
+        before: network,
         fields: [],
         reason: 'not in the live lab',
       });
@@ -262,14 +256,14 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
   for (const network of [...observed.networks.values()].sort(byName)) {
     const current = desired.networks.get(network.name);
     if (!current)
-      networkChanges.push({ kind: 'network', op: 'create', name: network.name, observed: network, fields: ['type'] });
+      networkChanges.push({ kind: 'network', op: 'create', name: network.name, after: network, fields: ['type'] });
     else if (current.type !== network.type)
       networkChanges.push({
         kind: 'network',
         op: 'update',
         name: network.name,
-        desired: current,
-        observed: network,
+        before: current,
+        after: network,
         fields: ['type'],
       });
     else unchanged++;
@@ -277,13 +271,13 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
   for (const node of [...observed.nodes.values()].sort(byName)) {
     const current = desired.nodes.get(node.name);
     if (!current) {
-      nodeChanges.push({ kind: 'node', op: 'create', name: node.name, observed: node, fields: nodeCreateFields(node) });
+      nodeChanges.push({ kind: 'node', op: 'create', name: node.name, after: node, fields: nodeCreateFields(node) });
       continue;
     }
     const fields: string[] = current.template !== node.template ? ['template'] : [];
     fields.push(...changedNodeFields(current, node));
     if (fields.length)
-      nodeChanges.push({ kind: 'node', op: 'update', name: node.name, desired: current, observed: node, fields });
+      nodeChanges.push({ kind: 'node', op: 'update', name: node.name, before: current, after: node, fields });
     else unchanged++;
   }
   for (const link of [...observed.links.values()].sort(byName)) {

@@ -176,9 +176,8 @@ function writeChanges(
   const write = (change: Change): boolean => {
     switch (change.kind) {
       case 'node': {
-        const live = change.observed;
         if (change.op === 'delete') return writer.delete(['nodes', change.name]);
-        if (!live) return true;
+        const live = change.after;
         if (change.op === 'create') {
           const entry: Record<string, unknown> = { template: live.template };
           if (live.image) entry.image = live.image;
@@ -199,10 +198,9 @@ function writeChanges(
       }
       case 'network':
         if (change.op === 'delete') return writer.delete(['networks', change.name]);
-        if (!change.observed) return true;
         return modelHasNetwork(model, change.name)
-          ? writer.set(['networks', change.name, 'type'], change.observed.type)
-          : writer.addEntry('networks', change.name, { type: change.observed.type });
+          ? writer.set(['networks', change.name, 'type'], change.after.type)
+          : writer.addEntry('networks', change.name, { type: change.after.type });
       case 'link': {
         if (change.op !== 'delete') {
           return writer.addLink(

@@ -18,6 +18,7 @@ export interface LabLockState {
 
 export interface ProjectPlan extends PlanData {
   lab: string;
+  summary: PlanSummary;
   direction: Direction;
   plan_identity: string;
   applicable: boolean;
@@ -33,18 +34,21 @@ export function toPlanAction(change: Change): PlanAction {
 
 /** Why the emulator would refuse a change, if it would. */
 export function blockReason(change: Change, catalogue: Catalogue): string | undefined {
-  if (change.kind === 'node' && change.desired && (change.op === 'create' || change.fields.includes('image'))) {
-    const template = catalogue.templates.get(change.desired.template);
-    if (!template) return `template ${change.desired.template} does not exist on the emulator`;
+  if (
+    change.kind === 'node' &&
+    (change.op === 'create' || (change.op === 'update' && change.fields.includes('image')))
+  ) {
+    const node = change.after;
+    const template = catalogue.templates.get(node.template);
+    if (!template) return `template ${node.template} does not exist on the emulator`;
     if (!template.provisioned) return `template ${template.id} is not provisioned on the emulator (no images uploaded)`;
-    const image = template.images.find((i) => i.id === change.desired!.image);
-    if (template.images.length && !image)
-      return `image ${change.desired.image} does not exist for template ${template.id}`;
+    const image = template.images.find((i) => i.id === node.image);
+    if (template.images.length && !image) return `image ${node.image} does not exist for template ${template.id}`;
     if (image && !image.available) return `image ${image.id} is not available on the emulator`;
   }
-  if (change.kind === 'network' && change.desired && change.op !== 'delete') {
-    const type = catalogue.networkTypes.get(change.desired.type);
-    if (!type?.supported) return `network type ${change.desired.type} is not supported by the emulator`;
+  if (change.kind === 'network' && change.op !== 'delete') {
+    const type = catalogue.networkTypes.get(change.after.type);
+    if (!type?.supported) return `network type ${change.after.type} is not supported by the emulator`;
   }
   return undefined;
 }
@@ -134,12 +138,14 @@ export function buildPlan(input: {
   const locked = lock.emulatorLock || lock.midApply;
   const kindOrder = { lab: 0, network: 1, node: 2, link: 3 } as const;
   const opOrder = { create: 0, update: 1, delete: 2 } as const;
-  const listed = [...actions].sort(
-    (a, b) =>
-      kindOrder[a.kind!] - kindOrder[b.kind!] ||
-      (a.name! < b.name! ? -1 : a.name! > b.name! ? 1 : 0) ||
-      opOrder[a.op!] - opOrder[b.op!],
-  );
+  const listed = [...diff.changes]
+    .sort(
+      (a, b) =>
+        kindOrder[a.kind] - kindOrder[b.kind] ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+        opOrder[a.op] - opOrder[b.op],
+    )
+    .map(toPlanAction);
   const summary = summarise(diff);
   const plan: ProjectPlan = {
     lab: input.lab,
@@ -162,20 +168,16 @@ export function buildPlan(input: {
 
 const SYMBOL = { create: '+', update: '~', delete: '-' } as const;
 
-function describeNode(node: TopoNode | undefined): string {
-  if (!node) return '';
+function describeNode(node: TopoNode): string {
   const parts = [`template ${node.template}`];
   if (node.image) parts.push(`image ${node.image}`);
   parts.push(`cpu ${node.cpu}`, `ram ${node.ram}`, `ethernet ${node.ethernet}`);
   return ` (${parts.join(', ')})`;
 }
 
-function formatValue(value: unknown): string {
+function formatValue(value: TopoNode[keyof TopoNode]): string {
   if (value === undefined) return '(none)';
-  if (typeof value === 'object' && value) {
-    const p = value as { x: number; y: number };
-    return `{x: ${p.x}, y: ${p.y}}`;
-  }
+  if (typeof value === 'object') return `{x: ${value.x}, y: ${value.y}}`;
   if (typeof value === 'string' && value.includes('\n')) return `(${value.split('\n').length} lines)`;
   return String(value);
 }
@@ -193,13 +195,11 @@ function planText(plan: ProjectPlan, input: { direction: Direction; diff: Diff; 
   const blocked = new Map(plan.blocked.map((b) => [`${b.kind}:${b.op}:${b.name}`, b.reason]));
   for (const change of input.diff.changes) {
     let line = `  ${SYMBOL[change.op]} ${change.kind} ${change.name}`;
-    if (change.kind === 'node' && change.op === 'create') line += describeNode(change.desired ?? change.observed);
-    if (change.kind === 'network' && change.op !== 'delete')
-      line += ` (type ${(change.observed && input.direction === 'from_emu' ? change.observed : change.desired)?.type})`;
-    if (change.kind === 'node' && change.op === 'update' && change.desired && change.observed) {
-      const [from, to] =
-        input.direction === 'to_emu' ? [change.observed, change.desired] : [change.desired, change.observed];
-      line += `: ${change.fields.map((f) => `${f} ${formatValue(from[f as keyof TopoNode])} -> ${formatValue(to[f as keyof TopoNode])}`).join(', ')}`;
+    if (change.kind === 'node' && change.op === 'create') line += describeNode(change.after);
+    if (change.kind === 'network' && change.op !== 'delete') line += ` (type ${change.after.type})`;
+    if (change.kind === 'node' && change.op === 'update') {
+      const { before, after } = change;
+      line += `: ${change.fields.map((f) => `${f} ${formatValue(before[f as keyof TopoNode])} -> ${formatValue(after[f as keyof TopoNode])}`).join(', ')}`;
     }
     if ('reason' in change && change.reason) line += `  # ${change.reason}`;
     lines.push(line);
@@ -211,7 +211,7 @@ function planText(plan: ProjectPlan, input: { direction: Direction; diff: Diff; 
     lines.push(
       `  = link ${endpointText(link.a)} -- ${endpointText(link.b)}  # not in the document; kept (use prune to delete)`,
     );
-  const s = plan.summary!;
+  const s = plan.summary;
   lines.push('', `${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged.`);
   if (plan.blocked.length)
     lines.push(

@@ -107,9 +107,10 @@ export function checkedDocument(session: AgentSession, input: ProjectInput, cata
 
 /** The lab of a request that may come without a document to validate. */
 export function labOf(session: AgentSession, input: ProjectInput): string {
+  const yaml = input.yaml;
   return resolveLabPath({
     lab: input.lab,
     state: input.state,
-    docName: input.yaml !== undefined ? () => session.documents.parse(input.yaml!).name?.value : undefined,
+    docName: yaml !== undefined ? () => session.documents.parse(yaml).name?.value : undefined,
   });
 }

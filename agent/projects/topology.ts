@@ -2,8 +2,6 @@
  * One shape for a lab's topology, whether it comes from the document (desired)
  * or from the emulator (observed), so the two can be compared field by field.
  */
-import type { EmuConsoleType } from '../emulator/backend';
-
 export interface TopoNode {
   name: string;
   template: string;
@@ -12,7 +10,8 @@ export interface TopoNode {
   cpu: number;
   ram: number;
   ethernet: number;
-  console: EmuConsoleType | string;
+  /** An EmuConsoleType when observed; whatever the document says when desired. */
+  console: string;
   /** Startup config text. In a desired topology, undefined means "the document does not say". */
   config?: string;
   /** Canvas position. In a desired topology, undefined means "the document does not say". */

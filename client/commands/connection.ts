@@ -3,7 +3,7 @@
  * password, pin }` that skips the prompts (automation, end-to-end tests); it
  * is never logged.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { loginArgsOf } from '../model/commandArgs';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';

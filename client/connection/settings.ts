@@ -39,10 +39,6 @@ export async function updateSetting(
   await c.update(key, value, vscode.ConfigurationTarget.Global);
 }
 
-export function affectsSetting(e: vscode.ConfigurationChangeEvent, key: string): boolean {
-  return e.affectsConfiguration(`${SECTION}.${key}`);
-}
-
 /**
  * The CA certificate(s) from labAgent.tls.caFile. A relative path is taken from
  * the first workspace folder. Throws an actionable Error when unreadable.
@@ -57,6 +53,7 @@ export async function readCaFile(caFile: string): Promise<string | undefined> {
   } catch (err) {
     throw new Error(
       `Cannot read the CA file of setting labAgent.tls.caFile (${resolved}): ${(err as Error).message}. Fix the path or clear the setting.`,
+      { cause: err },
     );
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) {

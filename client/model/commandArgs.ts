@@ -23,19 +23,26 @@ export function stringArg(value: unknown): string | undefined {
 }
 
 /** A Uri object (vscode.Uri or its JSON form): has a scheme and a path and prints itself. */
-function uriString(value: unknown): string | undefined {
-  if (typeof value === 'string') return stringArg(value);
+interface PrintableUri {
+  scheme: string;
+  path: string;
+  toString(): unknown;
+}
+
+function isPrintableUri(value: unknown): value is PrintableUri {
   const r = record(value);
-  if (
-    r &&
+  return (
+    r !== undefined &&
     typeof r.scheme === 'string' &&
     typeof r.path === 'string' &&
     typeof r.toString === 'function' &&
     r.toString !== Object.prototype.toString
-  ) {
-    return stringArg(String(r.toString()));
-  }
-  return undefined;
+  );
+}
+
+function uriString(value: unknown): string | undefined {
+  if (typeof value === 'string') return stringArg(value);
+  return isPrintableUri(value) ? stringArg(value.toString()) : undefined;
 }
 
 export function targetOfArg(arg: unknown): CommandTarget | undefined {
@@ -44,7 +51,8 @@ export function targetOfArg(arg: unknown): CommandTarget | undefined {
   const r = record(arg);
   if (r === undefined) return undefined;
   // Tree items carry their target under `data`.
-  const source = record(r.data) && uriString(record(r.data)?.uri) ? record(r.data)! : r;
+  const data = record(r.data);
+  const source = data && uriString(data.uri) ? data : r;
   const uri = uriString(source.uri);
   if (uri === undefined) return undefined;
   const node = stringArg(source.node);

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ConsolePayload, ProjectPayload } from '../../common/api/contract';
+import type * as labParse from '../../common/lab/parse';
 import type { LabDocument } from '../../common/lab/types';
 import { buildProjectPayload } from '../../common/project/payload';
 import { readLabState, writeLabState, type LabStateFile } from '../../common/project/state-file';
@@ -47,11 +48,11 @@ export async function loadLab(uri: vscode.Uri): Promise<LabContext> {
     try {
       text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     } catch (err) {
-      throw new Error(`Cannot read the lab file ${uri.fsPath}: ${(err as Error).message}`);
+      throw new Error(`Cannot read the lab file ${uri.fsPath}: ${(err as Error).message}`, { cause: err });
     }
   }
   // Required on first use: the YAML parser behind it is slow to load, and activation does not need it.
-  const { parseLab } = require('../../common/lab/parse') as typeof import('../../common/lab/parse');
+  const { parseLab } = require('../../common/lab/parse') as typeof labParse;
   const doc = parseLab(text);
   const stored = await readLabState(uri.fsPath);
   return {

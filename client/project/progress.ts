@@ -8,7 +8,9 @@ export function withCancellableProgress<T>(title: string, task: (signal: AbortSi
       (_progress, token) => {
         const controller = new AbortController();
         const subscription = token.onCancellationRequested(() => controller.abort());
-        return task(controller.signal).finally(() => subscription.dispose());
+        return task(controller.signal).finally(() => {
+          subscription.dispose();
+        });
       },
     ),
   );

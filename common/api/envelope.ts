@@ -14,7 +14,7 @@ const EXCERPT_CHARS = 120;
 export function safeExcerpt(text: string, secret?: string): string {
   let excerpt = text.slice(0, EXCERPT_CHARS * 4);
   if (secret) excerpt = excerpt.split(secret).join('***');
-  excerpt = excerpt.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  excerpt = excerpt.replace(/\p{Cc}+/gu, ' ').trim();
   return excerpt.length > EXCERPT_CHARS ? `${excerpt.slice(0, EXCERPT_CHARS)}…` : excerpt;
 }
 

@@ -10,6 +10,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import type * as undici from 'undici';
 import type { buildConnector } from 'undici';
 import { parseAgentUrl } from './base-url';
 import { Deadline } from './deadline';
@@ -42,11 +43,14 @@ export function normalizeFingerprint(fp: string): string {
       'normalizeFingerprint',
     );
   }
-  return fp.replace(/[:\s]/g, '').toUpperCase().match(/../g)!.join(':');
+  return fp
+    .replace(/[:\s]/g, '')
+    .toUpperCase()
+    .replace(/..(?!$)/g, '$&:');
 }
 
 /** The check both ends of a connection need: undefined when the socket may be used. */
-export function checkPeer(socket: TLSSocket, trust: { ca?: string; pin?: string }): TlsCheckError | undefined {
+export function checkPeer(socket: TLSSocket, trust: TrustSettings): TlsCheckError | undefined {
   if (trust.ca !== undefined || trust.pin === undefined) {
     if (!socket.authorized) {
       const why = String(socket.authorizationError ?? 'unknown reason');
@@ -73,9 +77,9 @@ export function checkPeer(socket: TLSSocket, trust: { ca?: string; pin?: string 
  * An undici connector applying the trust settings. The pin must already be
  * normalised (see normalizeFingerprint).
  */
-export function createTlsConnector(trust: { ca?: string; pin?: string }): buildConnector.connector {
+export function createTlsConnector(trust: TrustSettings): buildConnector.connector {
   // Required on first use, like the Pool in transport.ts: undici is slow to load.
-  const { buildConnector } = require('undici') as typeof import('undici');
+  const { buildConnector } = require('undici') as typeof undici;
   // No session cache: a resumed TLS session shows no peer certificate, so every
   // connection does a full handshake and its certificate is checked (keep-alive keeps this rare).
   const base = buildConnector({ ca: trust.ca, rejectUnauthorized: false, maxCachedSessions: 0 });
@@ -112,18 +116,12 @@ const READ_CERT_TIMEOUT_MS = 15_000;
  * Connects to the agent WITHOUT trusting it and returns its certificate, so that
  * the user can be asked whether to trust it (trust on first use). Sends no request.
  */
-export function readServerCertificate(
+export async function readServerCertificate(
   baseUrl: string,
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<ServerCertificate> {
+  const url = parseAgentUrl(baseUrl, READ_CERT);
   return new Promise((resolve, reject) => {
-    let url: URL;
-    try {
-      url = parseAgentUrl(baseUrl, READ_CERT);
-    } catch (err) {
-      reject(err);
-      return;
-    }
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const socket = tlsConnect({
       host,

@@ -5,11 +5,12 @@
  * over the socket after `101 Switching Protocols`.
  */
 import type { Duplex } from 'node:stream';
+import type * as undici from 'undici';
 import type { Dispatcher, Pool } from 'undici';
 import { MAX_BODY_BYTES } from './contract';
 import { Deadline } from './deadline';
 import { AgentError, toTransportError } from './errors';
-import { createTlsConnector } from './tls';
+import { createTlsConnector, type TrustSettings } from './tls';
 
 export interface Exchange {
   method: 'GET' | 'POST';
@@ -118,11 +119,11 @@ export class Transport {
   constructor(
     readonly origin: string,
     private readonly pathPrefix: string,
-    trust: { ca?: string; pin?: string },
+    trust: TrustSettings,
   ) {
     // Required here, not at the top: loading undici's modules costs tens of ms, which the
     // extension's activation should not pay before any agent is called.
-    const { Pool } = require('undici') as typeof import('undici');
+    const { Pool } = require('undici') as typeof undici;
     this.pool = new Pool(origin, {
       connect: createTlsConnector(trust),
       // Deadlines are enforced per call (Deadline); undici's own would cut long operations short.

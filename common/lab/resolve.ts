@@ -10,5 +10,5 @@ export function resolveNode(fields: NodeFields, defaults: NodeFields): ResolvedN
     const field = fields[name] ?? defaults[name];
     if (field) resolved[name] = field.value;
   }
-  return resolved as ResolvedNode;
+  return resolved;
 }

@@ -46,7 +46,7 @@ function shiftLocated<T>(located: Located<T>, delta: number): Located<T> {
 function shiftFields(fields: NodeFields, delta: number): NodeFields {
   const shifted: Record<string, Located<unknown>> = {};
   for (const name in fields) shifted[name] = shiftLocated(fields[name as keyof NodeFields] as Located<unknown>, delta);
-  return shifted as NodeFields;
+  return shifted;
 }
 
 function shiftNode(node: LabNode, delta: number): LabNode {

@@ -47,8 +47,8 @@ function runCli(args: string[]): { child: ReturnType<typeof spawn>; stdout: () =
   const child = spawn(process.execPath, [AGENT_BUNDLE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (err += c));
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
   return { child, stdout: () => out, stderr: () => err };
 }
 

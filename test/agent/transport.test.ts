@@ -50,7 +50,7 @@ test('a plain connection is closed by the agent after its one answer', async () 
   const socket = tcpConnect(port(), '127.0.0.1');
   socket.setTimeout(10_000, () => socket.destroy());
   let received = '';
-  socket.on('data', (c) => (received += c));
+  socket.on('data', (c: Buffer) => (received += c.toString()));
   socket.write('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n');
   await new Promise<void>((resolve) => socket.on('close', () => resolve()));
   assert.match(received, /^HTTP\/1\.1 400 /);
@@ -73,7 +73,7 @@ function rawTls(
     // An agent that never answers fails the test instead of hanging it.
     socket.setTimeout(10_000, () => socket.destroy());
     socket.on('data', (c) => (text += c));
-    socket.on('error', (e) => (text ? undefined : reject(e)));
+    socket.on('error', (e: Error) => (text ? undefined : reject(e)));
     socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0), text }));
   });
 }
@@ -146,15 +146,15 @@ test('wrong-typed fields, unknown login fields and local folders are 400 invalid
   const wrong = await agent.call('POST', '/api/v1/projects/status', { lab: 42 }, token);
   assert.equal(wrong.status, 400);
   assert.equal(wrong.body.code, 'invalid_request');
-  assert.match(wrong.body.error!, /"lab"/);
+  assert.match(wrong.body.error ?? '', /"lab"/);
 
   const prune = await agent.call('POST', '/api/v1/projects/plan', { yaml: 'name: x\n', prune: 'yes' }, token);
   assert.equal(prune.body.code, 'invalid_request');
-  assert.match(prune.body.error!, /"prune"/);
+  assert.match(prune.body.error ?? '', /"prune"/);
 
   const extra = await agent.call('POST', '/api/v1/login', { username: 'lab', password: 'lab', remember: true });
   assert.equal(extra.status, 400);
-  assert.match(extra.body.error!, /"remember"/);
+  assert.match(extra.body.error ?? '', /"remember"/);
 
   for (const field of ['dir', 'out']) {
     const reply = await agent.call(
@@ -164,7 +164,7 @@ test('wrong-typed fields, unknown login fields and local folders are 400 invalid
       token,
     );
     assert.equal(reply.body.code, 'invalid_request', field);
-    assert.match(reply.body.error!, new RegExp(`"${field}"`));
+    assert.match(reply.body.error ?? '', new RegExp(`"${field}"`));
     // An empty dir/out is allowed.
     const empty = await agent.call(
       'POST',

@@ -72,7 +72,7 @@ function freeInterfacePosition(text: string): number {
   const links = [...text.slice(linksStart).matchAll(/^ {2}- endpoints: \[([A-Za-z0-9_-]+):/gm)];
   const free = links.filter((m) => (used.get(m[1]) ?? 0) < (ethernet.get(m[1]) ?? 0));
   const link = (free.length > 0 ? free : links)[(free.length > 0 ? free : links).length >> 1];
-  return linksStart + link.index! + link[0].length;
+  return linksStart + link.index + link[0].length;
 }
 
 /** Where the requests go: a node in the middle of `nodes`, a link in the middle of `links`. */
@@ -88,7 +88,7 @@ function prepareLab(dir: string, size: number): Lab {
 
   const vios = [...text.matchAll(/^ {2}(r\d+):\n {4}template: vios\n/gm)];
   const node = vios[vios.length >> 1];
-  const nodeStart = node.index!;
+  const nodeStart = node.index;
   const templateLineEnd = nodeStart + node[0].length - 1;
   const ethernet = text.indexOf('    ethernet: 8\n', nodeStart);
   const interfaceAt = freeInterfacePosition(text);
@@ -143,7 +143,7 @@ async function timeEdit(server: LspServer, lab: Lab, value: string, publications
       break;
     }
     times.push(published.at - start);
-    from = server.publications.get(lab.uri)!.indexOf(published) + 1;
+    from = (server.publications.get(lab.uri) ?? []).indexOf(published) + 1;
   }
   return times;
 }

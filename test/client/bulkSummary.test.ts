@@ -44,6 +44,6 @@ test('an unknown node is reported as not in the deployed lab', () => {
 
 test('nothing to do, and garbage counters count as zero', () => {
   assert.equal(summarizeBulk(zero, 'stop', 'campus').text, 'Stop campus: 0 nodes requested; nothing to do.');
-  const odd = summarizeBulk({ requested: 2, started: Number.NaN, wiped: 2 } as unknown as BulkResult, 'wipe', 'campus');
+  const odd = summarizeBulk({ requested: 2, started: Number.NaN, wiped: 2 }, 'wipe', 'campus');
   assert.equal(odd.text, 'Wipe campus: 2 nodes requested; 2 wiped.');
 });

@@ -19,16 +19,20 @@ before(async () => {
 after(() => agent.stop());
 
 /** Awaits a call that must fail, and checks its code, the agreed status and the operation. */
+function assertAgentError(err: unknown, code: string, operationId: string): AgentError {
+  assert.ok(err instanceof AgentError, `expected an AgentError, got ${String(err)}`);
+  assert.equal(err.code, code, err.message);
+  assert.equal(err.status, STATUS_OF_CODE[code], `status of ${code}`);
+  assert.equal(err.operationId, operationId);
+  assert.ok(err.message.length > 0);
+  return err;
+}
+
 async function rejectsWith(call: Promise<unknown>, code: string, operationId: string): Promise<AgentError> {
   try {
     await call;
   } catch (err) {
-    assert.ok(err instanceof AgentError, `expected an AgentError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    assert.equal(err.status, STATUS_OF_CODE[code], `status of ${code}`);
-    assert.equal(err.operationId, operationId);
-    assert.ok(err.message.length > 0);
-    return err;
+    return assertAgentError(err, code, operationId);
   }
   assert.fail(`${operationId} should have failed with ${code}`);
 }
@@ -152,7 +156,7 @@ test('lab_busy: a second long operation on a lab while the first is in flight', 
     const outcomes = await Promise.allSettled([user.deployProject({ yaml }), user.deployProject({ yaml })]);
     const failures = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     assert.equal(failures.length, 1, 'exactly one deploy must be refused');
-    await rejectsWith(Promise.reject(failures[0].reason), 'lab_busy', 'deployProject');
+    assertAgentError(failures[0].reason, 'lab_busy', 'deployProject');
   } finally {
     await slow.stop();
   }

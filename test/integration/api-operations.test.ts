@@ -4,7 +4,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentClient, openConsole, ticketOf } from '../../common/api/client';
+import { type AgentClient, openConsole, ticketOf } from '../../common/api/client';
 import { OPERATIONS, type BulkResult } from '../../common/api/contract';
 import { attachTelnet, DO, IAC, TelnetOption, WILL } from '../../common/telnet';
 
@@ -168,8 +168,9 @@ test('attach and stream: the telnet greeting is answered and a command runs', as
   const attach = await client.attachConsole({ yaml, state, node: 'r1' });
   assert.equal(attach.transport, 'emu-telnet');
   const ticket = ticketOf(attach);
-  assert.match(ticket ?? '', /^[0-9a-f]{64}$/);
-  const socket = await client.streamConsole({ ticket: ticket! });
+  assert.ok(ticket, 'the attach carries a ticket');
+  assert.match(ticket, /^[0-9a-f]{64}$/);
+  const socket = await client.streamConsole({ ticket });
   let output = '';
   let closed = false;
   const telnet = attachTelnet(socket, { onText: (t) => (output += t), onClose: () => (closed = true) });

@@ -5,8 +5,8 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AgentClient, ticketOf } from '../../common/api/client';
-import { SESSION_IDLE_MS, TICKET_TTL_MS } from '../../common/api/contract';
+import { type AgentClient, ticketOf } from '../../common/api/client';
+import { SESSION_IDLE_MS, TICKET_TTL_MS, type ConsoleAttachData } from '../../common/api/contract';
 import { failsWith, labYaml, startTestAgent, TEST_USER, type TestAgent } from '../support/agent';
 
 let agent: TestAgent;
@@ -129,10 +129,17 @@ async function runningLab(client: AgentClient, name: string): Promise<{ yaml: st
   assert.fail('r1 did not boot');
 }
 
+/** The ticket of an attach that must have one. */
+function ticketFrom(attach: ConsoleAttachData): string {
+  const ticket = ticketOf(attach);
+  assert.ok(ticket, 'the attach carries a ticket');
+  return ticket;
+}
+
 test('a ticket is used once: the second stream with it is browser_token_invalid', async () => {
   const client = await agent.loggedIn();
   const { yaml, state } = await runningLab(client, 'ticketonce');
-  const ticket = ticketOf(await client.attachConsole({ yaml, state, node: 'r1' }))!;
+  const ticket = ticketFrom(await client.attachConsole({ yaml, state, node: 'r1' }));
   const socket = await client.streamConsole({ ticket });
   socket.destroy();
   const err = await failsWith(client.streamConsole({ ticket }), 'browser_token_invalid');
@@ -142,10 +149,10 @@ test('a ticket is used once: the second stream with it is browser_token_invalid'
 test('a ticket expires after 30 seconds', async () => {
   const client = await agent.loggedIn();
   const { yaml, state } = await runningLab(client, 'ticketexpiry');
-  const ticket = ticketOf(await client.attachConsole({ yaml, state, node: 'r1' }))!;
+  const ticket = ticketFrom(await client.attachConsole({ yaml, state, node: 'r1' }));
   agent.clock.advance(TICKET_TTL_MS + 1);
   await failsWith(client.streamConsole({ ticket }), 'browser_token_invalid');
-  const fresh = ticketOf(await client.attachConsole({ yaml, state, node: 'r1' }))!;
+  const fresh = ticketFrom(await client.attachConsole({ yaml, state, node: 'r1' }));
   agent.clock.advance(TICKET_TTL_MS - 1000);
   (await client.streamConsole({ ticket: fresh })).destroy();
 });
@@ -154,6 +161,6 @@ test('a ticket works only with the token of the session that attached it', async
   const owner = await agent.loggedIn();
   const other = await agent.loggedIn();
   const { yaml, state } = await runningLab(owner, 'ticketowner');
-  const ticket = ticketOf(await owner.attachConsole({ yaml, state, node: 'r1' }))!;
+  const ticket = ticketFrom(await owner.attachConsole({ yaml, state, node: 'r1' }));
   await failsWith(other.streamConsole({ ticket }), 'browser_token_invalid');
 });

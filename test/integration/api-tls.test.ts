@@ -8,7 +8,7 @@ import { createServer, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { X509Certificate } from 'node:crypto';
 import { generate } from 'selfsigned';
-import { AgentError, readServerCertificate, type AgentClient } from '../../common/api/client';
+import { type AgentError, readServerCertificate, type AgentClient } from '../../common/api/client';
 import { failsWith, startTestAgent, TEST_USER, type TestAgent } from '../support/agent';
 
 let agent: TestAgent;

@@ -8,8 +8,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { CodeLens, CompletionList, Diagnostic } from 'vscode-languageserver-protocol';
-import { SessionChangedNotification, type AgentSessionSettings, type SessionStatusParams } from '../../common/protocol';
-import { LspClient } from '../support/lsp';
+import { SessionChangedNotification, type SessionStatusParams } from '../../common/protocol';
+import { LspClient, messageOf } from '../support/lsp';
 import { fileUri, positionOf, startAgentSession, type AgentFixture } from './fixture';
 
 const EIGHT_HOURS = 8 * 60 * 60 * 1000;
@@ -34,7 +34,8 @@ after(async () => {
 
 /** Sends a session change and waits for the status it leads to. */
 async function changeSession(
-  session: AgentSessionSettings | null | unknown,
+  /** Any value: malformed sessions included. */
+  session: unknown,
   accept: (s: SessionStatusParams) => boolean,
 ): Promise<SessionStatusParams> {
   const seen = client.statuses.length;
@@ -58,7 +59,7 @@ test('an unknown token: status error with the code, and one diagnostic on the fi
     start: { line: 0, character: 0 },
     end: { line: 0, character: 'name: sessions'.length },
   });
-  assert.match(String(problem.message), /could not validate.*log in/i);
+  assert.match(messageOf(problem), /could not validate.*log in/i);
 });
 
 test('local features keep working while the session fails', async () => {

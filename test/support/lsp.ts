@@ -69,11 +69,11 @@ export class LspClient {
   static async start(options: StartOptions): Promise<LspClient> {
     const child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createMessageConnection(
-      new StreamMessageReader(child.stdout!),
-      new StreamMessageWriter(child.stdin!),
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
     );
     const client = new LspClient(child, connection);
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       client.stderr += chunk.toString();
     });
     child.on('exit', (code) => {
@@ -212,6 +212,11 @@ export class LspClient {
   private poke(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
+}
+
+/** A diagnostic's message as text (LSP allows markup there; this server sends plain strings). */
+export function messageOf(diagnostic: Diagnostic): string {
+  return typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
 }
 
 /** Resolves after `ms`; with `unref`, the timer does not keep the test process alive. */

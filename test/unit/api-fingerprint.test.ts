@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { isFingerprint, normalizeFingerprint, AgentError } from '../../common/api/client';
 
 const HEX = '0123456789abcdef'.repeat(4);
-const CANONICAL = HEX.toUpperCase().match(/../g)!.join(':');
+const CANONICAL = Array(4).fill('01:23:45:67:89:AB:CD:EF').join(':');
 
 test('fingerprints in any case, with or without colons, normalise to uppercase colon pairs', () => {
   assert.equal(normalizeFingerprint(HEX), CANONICAL);

@@ -125,7 +125,9 @@ test('updateLab equals a full parse after each of many random edits (and after u
 test('an edit inside one node re-reads only that node: the others are the same objects', () => {
   const previous = parseLab(generateLab(40, { seed: 3 }));
   const last = previous.nodes[previous.nodes.length - 1];
-  const at = last.fields.template!.range.end;
+  const template = last.fields.template;
+  assert.ok(template, 'the last node names its template');
+  const at = template.range.end;
   const updated = updateLab(previous, { start: at, end: at, text: 'x' });
   assert.equal(updated.nodes[0], previous.nodes[0]);
   assert.equal(updated.nodes[previous.nodes.length - 2], previous.nodes[previous.nodes.length - 2]);

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Ajv from 'ajv';
 import { parse as parseYamlValue } from 'yaml';
 import { ICONS, findTemplate } from '../../agent/emulator/simulated/catalogue';
 import { compileEthFormat } from '../../common/lab/eth-format';
@@ -158,9 +159,6 @@ test('the endpoint pattern of the schema accepts what the model reads and refuse
 
 test('the sample validates against the JSON schema, and a broken lab does not', () => {
   // The schema is for the YAML tooling (redhat.vscode-yaml), which validates with ajv too.
-  const Ajv: new (options: object) => {
-    compile(schema: object): ((data: unknown) => boolean) & { errors?: unknown[] };
-  } = require('ajv');
   const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
   assert.ok(validate(parseYamlValue(SAMPLE)), JSON.stringify(validate.errors));
   assert.ok(validate(parseYamlValue(generateLab(30))), JSON.stringify(validate.errors));

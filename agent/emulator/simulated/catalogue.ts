@@ -294,7 +294,7 @@ function attributesOf(source: TemplateSource): EmuTemplateAttribute[] {
 }
 
 export const TEMPLATES: readonly SimulatedTemplate[] = SOURCES.map((source) => {
-  const { consoles, ...template } = source;
+  const { consoles: _consoles, ...template } = source;
   return { ...template, attributes: attributesOf(source), defaultImage: lastAvailable(source.images) };
 });
 

@@ -3,7 +3,7 @@
  * process (so that its CPU and memory are its own), on a free loopback port,
  * with a temporary data directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,19 +30,19 @@ export interface AgentProcess {
 
 export async function startAgentProcess(options: { bootMs?: number } = {}): Promise<AgentProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lab-bench-agent-'));
-  const child: ChildProcess = spawn(
+  const child = spawn(
     process.execPath,
     [...AGENT_NODE_ARGS, AGENT_BUNDLE, '--port', '0', '--data-dir', dataDir, '--boot-ms', String(options.bootMs ?? 50)],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   const { url, fingerprint } = await new Promise<{ url: string; fingerprint: string }>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`the agent did not start within 20 s\n${out}${stderr}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const url = /listening on (https:\/\/\S+)/.exec(out)?.[1];
       const fingerprint = /fingerprint: ([0-9A-F:]{95})/.exec(out)?.[1];
@@ -56,6 +56,9 @@ export async function startAgentProcess(options: { bootMs?: number } = {}): Prom
       reject(new Error(`the agent exited (${code}) before it listened\n${out}${stderr}`));
     });
   });
+  // Known once it listens: a child that failed to spawn never printed its URL.
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('the agent process has no pid');
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Never leave an agent behind, even when the bench dies (e.g. its output pipe closed).
   const killOnExit = () => child.kill('SIGKILL');
@@ -63,14 +66,14 @@ export async function startAgentProcess(options: { bootMs?: number } = {}): Prom
   return {
     url,
     fingerprint,
-    pid: child.pid!,
+    pid,
     dataDir,
     async loggedIn() {
       const client = new AgentClient({ baseUrl: url, pin: fingerprint });
       await client.login(USER);
       return client;
     },
-    rss: () => rssOf(child.pid!),
+    rss: () => rssOf(pid),
     async stop() {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 3000);

@@ -77,15 +77,15 @@ export class LspServer {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const connection = createMessageConnection(
-      new StreamMessageReader(child.stdout!),
-      new StreamMessageWriter(child.stdin!),
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
     );
     const server = new LspServer(options.name, child, connection);
     // Never leave a server behind, even when the bench dies.
     const killOnExit = () => child.kill('SIGKILL');
     process.once('exit', killOnExit);
     child.once('exit', () => process.off('exit', killOnExit));
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       if (server.stderr.length < 64 * 1024) server.stderr += chunk.toString();
     });
     child.on('exit', (code) => {
@@ -123,12 +123,9 @@ export class LspServer {
     return server;
   }
 
-  get pid(): number {
-    return this.child.pid!;
-  }
-
   rss(): number | undefined {
-    return rssOf(this.child.pid!);
+    const pid = this.child.pid;
+    return pid === undefined ? undefined : rssOf(pid);
   }
 
   request<R>(method: string, params: unknown): Promise<R> {

@@ -40,7 +40,9 @@ async function eventually<T>(
       lastError = error;
     }
     if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(`timed out waiting for ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`, {
+        cause: lastError,
+      });
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
