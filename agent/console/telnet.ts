@@ -1,16 +1,7 @@
-/** Telnet bytes and the two ways of reading them (a device console's, and a client's). */
+/** The console server's side of telnet: its greeting and the two ways of reading input (a device's, and a client's). */
+import { DO, DONT, IAC, SB, SE, TelnetOption, WILL } from '../../common/telnet/session';
 
-export const IAC = 255;
-export const DONT = 254;
-export const DO = 253;
-export const WONT = 252;
-export const WILL = 251;
-export const SB = 250;
-export const SE = 240;
-export const OPT_BINARY = 0;
-export const OPT_ECHO = 1;
-export const OPT_SGA = 3;
-
+const { BINARY, ECHO, SGA } = TelnetOption;
 const ESC = 0x1b;
 const BEL = 0x07;
 
@@ -20,7 +11,7 @@ const BEL = 0x07;
  */
 export function consoleGreeting(title: string): Buffer {
   return Buffer.concat([
-    Buffer.from([IAC, WILL, OPT_ECHO, IAC, WILL, OPT_SGA, IAC, WILL, OPT_BINARY, IAC, DO, OPT_BINARY]),
+    Buffer.from([IAC, WILL, ECHO, IAC, WILL, SGA, IAC, WILL, BINARY, IAC, DO, BINARY]),
     Buffer.from([ESC]),
     Buffer.from(`]0;${title}`, 'utf8'),
     Buffer.from([BEL]),

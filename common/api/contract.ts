@@ -7,7 +7,6 @@
  * the types below follow that document (section numbers in the comments).
  */
 
-export const API_PREFIX = '/api/v1';
 export const DEFAULT_PORT = 8787;
 /** Maximum JSON body, both directions (contract "Limits"). */
 export const MAX_BODY_BYTES = 33_554_432;
@@ -24,45 +23,6 @@ export interface Envelope<T = unknown> {
   error?: string;
   code?: string;
 }
-
-/** Every machine code the contract names, plus the ones we added (decisions §2). Open set. */
-export const ErrorCode = {
-  // contract
-  unauthenticated: 'unauthenticated',
-  expiredAgentSession: 'expired_agent_session',
-  expiredEmuSession: 'expired_emu_session',
-  invalidCredentials: 'invalid_credentials',
-  invalidDirection: 'invalid_direction',
-  planStale: 'plan_stale',
-  labExists: 'lab_exists',
-  operationNotAllowed: 'operation_not_allowed',
-  labBusy: 'lab_busy',
-  labLocked: 'lab_locked',
-  labLockedMidApply: 'lab_locked_mid_apply',
-  browserTokenInvalid: 'browser_token_invalid',
-  tlsRequired: 'tls_required',
-  tlsUntrusted: 'tls_untrusted',
-  tlsPinMismatch: 'tls_pin_mismatch',
-  // project decisions (server side)
-  invalidRequest: 'invalid_request',
-  invalidJson: 'invalid_json',
-  payloadTooLarge: 'payload_too_large',
-  notFound: 'not_found',
-  methodNotAllowed: 'method_not_allowed',
-  labNotFound: 'lab_not_found',
-  nodeNotFound: 'node_not_found',
-  nodeNotRunning: 'node_not_running',
-  invalidLab: 'invalid_lab',
-  upgradeRequired: 'upgrade_required',
-  emuUnreachable: 'emu_unreachable',
-  internalError: 'internal_error',
-  // project decisions (client side only: the agent never sends these)
-  agentUnreachable: 'agent_unreachable',
-  timeout: 'timeout',
-  aborted: 'aborted',
-  invalidResponse: 'invalid_response',
-} as const;
-export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** HTTP status the agent uses for each server-side code (decisions §2). */
 export const STATUS_OF_CODE: Readonly<Record<string, number>> = {

@@ -1,3 +1,3 @@
 /** The telnet layer shared by console terminals and tests. */
 export { TelnetSession, TelnetOption, IAC, DO, DONT, WILL, WONT, SB, SE } from './session';
-export { attachTelnet, type TelnetHandlers, type TelnetConnection } from './attach';
+export { attachTelnet, type TelnetConnection } from './attach';

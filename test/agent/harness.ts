@@ -93,23 +93,6 @@ export function rawCall(
   });
 }
 
-/** A small lab: two routers, a switch and a host, linked up. */
-export const SMALL_LAB = `name: busy-test
-defaults:
-  template: vios
-nodes:
-  r1: {}
-  r2: {}
-  sw1:
-    template: viosl2
-  h1:
-    template: linux
-links:
-  - endpoints: [r1:Gi0/0, r2:Gi0/0]
-  - endpoints: [r1:Gi0/1, sw1:Gi0/0]
-  - endpoints: [sw1:Gi0/1, h1:e0]
-`;
-
 /** A lab of `count` linux nodes in a chain: big enough that deploying it takes a while. */
 export function chainLab(name: string, count: number): string {
   const nodes = Array.from({ length: count }, (_, i) => `  n${i}:\n    ethernet: 2\n`).join('');
