@@ -13,8 +13,10 @@ import type {
   TextDocumentContentChangeEvent,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ProjectPayload } from '../common/api/contract';
 import { parseLab, updateLab } from '../common/lab/parse';
 import type { LabDocument, Range } from '../common/lab/types';
+import { buildProjectPayload } from '../common/project/payload';
 import type { Log } from './log';
 
 export class LabFile {
@@ -113,4 +115,11 @@ export class LabDocuments {
     }
     return { before, start, end };
   }
+}
+
+/** The payload of a document: with its configs and stored state when it is a file on disk. */
+export function projectPayload(file: LabFile): Promise<ProjectPayload> {
+  const text = file.model.text;
+  const path = file.path;
+  return path === undefined ? Promise.resolve({ yaml: text, files: {} }) : buildProjectPayload(path, text, file.model);
 }

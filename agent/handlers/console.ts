@@ -10,10 +10,10 @@ import {
 import { EmuError, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
+import { requireLab } from '../projects/lab-guards';
 import { labOf, readProjectInput } from '../projects/project-input';
 import type { AgentSession } from '../sessions';
 import type { SessionHandler, SessionRequest } from './handler';
-import { requireLab } from './projects';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUT_MS = 120_000;

@@ -4,8 +4,8 @@ import { EmuError, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString } from '../http/fields';
 import { labOf, readProjectInput, readStopmode } from '../projects/project-input';
+import { ensureWritable, requireLab } from '../projects/lab-guards';
 import type { SessionHandler } from './handler';
-import { ensureWritable, requireLab } from './projects';
 
 const ACTIONS = ['start', 'stop', 'wipe'] as const;
 type Action = (typeof ACTIONS)[number];

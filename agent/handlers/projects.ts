@@ -26,6 +26,7 @@ import { editDocument, newDocumentText } from '../projects/document-edit';
 import { IMPORTED_ROOT, LAB_PATH_PATTERN, MANAGED_ROOT } from '../projects/lab-path';
 import { inspection, labState, nodeState, nodeStatus, projectState } from '../projects/observation';
 import { observedTopology } from '../projects/observed';
+import { ensureWritable, requireLab } from '../projects/lab-guards';
 import { buildPlan, type ProjectPlan } from '../projects/plan';
 import {
   checkedDocument,
@@ -44,32 +45,6 @@ import type { SessionHandler } from './handler';
 
 function lockOf(ctx: AgentContext, path: string, live: EmuLab | undefined) {
   return { emulatorLock: live?.locked ?? false, midApply: ctx.activity.journal.isInterrupted(path) };
-}
-
-/** Refuses changes to a lab the emulator locked, or that an interrupted apply left locked (unless this call clears it). */
-export function ensureWritable(
-  ctx: AgentContext,
-  path: string,
-  live: EmuLab | undefined,
-  clearsInterruptedApply = false,
-): void {
-  if (live?.locked)
-    throw new ApiError(
-      'lab_locked',
-      `Lab ${path} is locked in the emulator; its owner must unlock it before it can be changed.`,
-    );
-  if (!clearsInterruptedApply && ctx.activity.journal.isInterrupted(path)) {
-    throw new ApiError(
-      'lab_locked_mid_apply',
-      `An earlier change to lab ${path} was interrupted, so the lab may be half-applied. Destroy it, or deploy with replace to rebuild it.`,
-    );
-  }
-}
-
-export async function requireLab(client: EmulatorClient, path: string): Promise<EmuLab> {
-  const live = await client.getLab(path);
-  if (!live) throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator. Deploy it first.`);
-  return live;
 }
 
 function checkIdentity(plan: ProjectPlan, identity: string | undefined): void {

@@ -15,9 +15,9 @@ import { planApplyBlocker, planDeletes, planSummaryLine, renderPlan } from '../m
 import { allowedClient } from '../project/gate';
 import { loadLab, projectPayload, PromptCancelled, resolveLab } from '../project/labContext';
 import { withCancellableProgress } from '../project/progress';
+import { pushLab } from '../project/push';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
-import { pushLab } from './project';
 
 export const PLAN_SCHEME = 'lab-agent-plan';
 export const ApplyPlanCommand = 'labAgent.applyPlan';

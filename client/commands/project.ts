@@ -11,12 +11,12 @@ import type { DeployData, ReconcileData, ValidateData } from '../../common/api/c
 import { LensCommand } from '../../common/protocol';
 import { isLabActionAllowed } from '../model/capabilities';
 import { booleanArg, directionOf, fieldOf } from '../model/commandArgs';
-import { planSummaryLine } from '../model/planText';
 import { validationLines } from '../model/reportText';
 import { applyPulledContent } from '../project/applyPulled';
 import { allowedClient } from '../project/gate';
 import { projectPayload, PromptCancelled, resolveLab, storeLabState, type LabContext } from '../project/labContext';
 import { withCancellableProgress } from '../project/progress';
+import { pushLab } from '../project/push';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
 
@@ -152,30 +152,6 @@ async function choosePrune(arg: unknown, lab: LabContext): Promise<boolean> {
   );
   if (picked === undefined) throw new PromptCancelled();
   return picked.prune;
-}
-
-export async function pushLab(
-  services: Services,
-  lab: LabContext,
-  options: { prune: boolean; planIdentity?: string },
-): Promise<ReconcileData> {
-  const client = allowedClient(services.session, 'reconcileToEmu', lab);
-  const payload = await projectPayload(lab);
-  const request = {
-    ...payload,
-    direction: 'to_emu',
-    prune: options.prune,
-    ...(options.planIdentity ? { plan_identity: options.planIdentity } : {}),
-  };
-  const data = await withCancellableProgress(`Pushing ${lab.name} to the emulator…`, (signal) =>
-    client.reconcileProject(request, { signal }),
-  );
-  await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
-  services.labStateChanged(lab.uri);
-  const what = data.changed === false ? 'nothing to change' : planSummaryLine(data.summary);
-  services.log.info(`Pushed ${lab.name}: ${what}`);
-  void vscode.window.showInformationMessage(`Pushed ${lab.name} to the emulator: ${what}.`);
-  return data;
 }
 
 async function pullLab(services: Services, lab: LabContext): Promise<ReconcileData> {

@@ -16,17 +16,17 @@ import {
   type LoginRequest,
   type LogoutRequest,
   type OperationId,
-  type OperationTypes,
   type ProjectPayload,
 } from './contract';
 import { decodeEnvelope } from './envelope';
+import type { CallOptions, JsonOperationId, OperationMethods, Req, Res } from './operations';
 import { AgentError } from './errors';
 import { normalizeFingerprint } from './tls';
 import { Transport, type Exchange, type Reply } from './transport';
 
 export { AgentError } from './errors';
-export { normalizeFingerprint, isFingerprint, readServerCertificate, type ServerCertificate } from './tls';
-export { ticketOf, openConsole, type OpenConsole } from './console-stream';
+export { normalizeFingerprint, isFingerprint, readServerCertificate } from './tls';
+export { ticketOf, openConsole } from './console-stream';
 
 export interface AgentConnection {
   /** https://host:port of the agent (a path, if any, prefixes every API path). */
@@ -39,12 +39,6 @@ export interface AgentConnection {
   pin?: string;
 }
 
-export interface CallOptions {
-  /** Overrides the operation's default timeout (contract Endpoints table). */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
-
 export interface ClientHooks {
   /**
    * Called when a read-style call fails with `unauthenticated` or
@@ -54,19 +48,6 @@ export interface ClientHooks {
    */
   reauthenticate?: () => Promise<string | undefined>;
 }
-
-type JsonOperationId = Exclude<OperationId, 'streamConsole'>;
-type Req<K extends OperationId> = OperationTypes[K]['req'];
-type Res<K extends OperationId> = OperationTypes[K]['res'];
-
-/** The shape every AgentClient must have: one method per operation (checked by the compiler). */
-export type OperationMethods = {
-  [K in JsonOperationId]: [Req<K>] extends [void]
-    ? (options?: CallOptions) => Promise<Res<K>>
-    : (request: Req<K>, options?: CallOptions) => Promise<Res<K>>;
-} & {
-  streamConsole(request: Req<'streamConsole'>, options?: CallOptions): Promise<Duplex>;
-};
 
 /** Codes after which a read-style call may be repeated once with a fresh token. */
 const SESSION_CODES = new Set(['unauthenticated', 'expired_agent_session']);
@@ -219,9 +200,9 @@ export class AgentClient implements OperationMethods {
     try {
       return await this.send(op, request, usedToken, options);
     } catch (err) {
-      if (!spec.retry || !this.hooks.reauthenticate || !(err instanceof AgentError) || !SESSION_CODES.has(err.code))
-        throw err;
-      const fresh = await this.renewToken(usedToken);
+      const reauthenticate = this.hooks.reauthenticate;
+      if (!spec.retry || !reauthenticate || !(err instanceof AgentError) || !SESSION_CODES.has(err.code)) throw err;
+      const fresh = await this.renewToken(usedToken, reauthenticate);
       if (fresh === undefined) throw err;
       return this.send(op, request, fresh, options);
     }
@@ -243,7 +224,8 @@ export class AgentClient implements OperationMethods {
     const params = (request ?? {}) as Record<string, unknown>;
     if (spec.method === 'GET') {
       exchange.path =
-        operationPath(op, { id: String(params.id ?? '') }) + (op === 'listTemplates' ? queryOf(params) : '');
+        operationPath(op, { id: typeof params.id === 'string' ? params.id : '' }) +
+        (op === 'listTemplates' ? queryOf(params) : '');
     } else {
       exchange.path = spec.path;
       exchange.body = serializeBody(op, request ?? {});
@@ -280,11 +262,13 @@ export class AgentClient implements OperationMethods {
    * One re-authentication for all callers that failed with the same token; a
    * caller whose token was already replaced meanwhile just uses the new one.
    */
-  private renewToken(staleToken: string): Promise<string | undefined> {
+  private renewToken(
+    staleToken: string,
+    reauthenticate: () => Promise<string | undefined>,
+  ): Promise<string | undefined> {
     if (this.token !== staleToken) return Promise.resolve(this.token);
     if (!this.reauthInFlight) {
-      const hook = this.hooks.reauthenticate!;
-      this.reauthInFlight = hook()
+      this.reauthInFlight = reauthenticate()
         .then((token) => {
           if (token !== undefined) this.token = token;
           return token;

@@ -5,7 +5,7 @@
 import type { Duplex } from 'node:stream';
 import { TICKET_PATTERN, type ConsoleAttachData, type ConsolePayload } from './contract';
 import { AgentError } from './errors';
-import type { AgentClient, CallOptions } from './client';
+import type { CallOptions, OperationMethods } from './operations';
 
 /** The ticket of an attach reply, in the order of decisions §3: `ticket`; the last segment of `stream`; `stream` itself. */
 export function ticketOf(attach: ConsoleAttachData): string | undefined {
@@ -30,7 +30,7 @@ export interface OpenConsole {
 
 /** attachConsole, then streamConsole with its ticket (used at once: tickets live 30 seconds). */
 export async function openConsole(
-  client: AgentClient,
+  client: Pick<OperationMethods, 'attachConsole' | 'streamConsole'>,
   request: ConsolePayload,
   options?: CallOptions,
 ): Promise<OpenConsole> {

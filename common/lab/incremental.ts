@@ -24,11 +24,10 @@
 import { ParsedLab, lastStartingAtOrBefore, type Layout, type Piece, type Section } from './document';
 import { addItems, addSections, hasPlainKey, itemsOf, lineStartOf, readItem, type LayoutDraft } from './layout';
 import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
-import type { TextChange } from './parse';
 import { readTopLevelEntry } from './read';
 import { resolveNode } from './resolve';
 import { shiftFragment } from './shift';
-import type { NodeFields, SyntaxError } from './types';
+import type { NodeFields, SyntaxError, TextChange } from './types';
 import { parseYaml, syntaxErrorsOf } from './yaml-text';
 
 /** The updated document by a shortcut, or undefined when a full parse is needed. */

@@ -10,15 +10,8 @@ import { MAX_LAB_TEXT_LENGTH } from './format';
 import { reparse } from './incremental';
 import { layoutOf, lineStartOf } from './layout';
 import { buildOutline } from './outline';
-import type { FormatIssue, LabDocument } from './types';
+import type { FormatIssue, LabDocument, TextChange } from './types';
 import { parseYaml, syntaxErrorsOf } from './yaml-text';
-
-/** An edit of a document's text: the characters [start, end) are replaced by `text`. */
-export interface TextChange {
-  start: number;
-  end: number;
-  text: string;
-}
 
 export function parseLab(text: string): LabDocument {
   const source = typeof text === 'string' ? text : '';

@@ -146,3 +146,10 @@ export interface LabDocument {
   /** The innermost key or value at an offset (ends inclusive, so a cursor just after `r1:` counts). */
   pathAt(offset: number): PathAt | undefined;
 }
+
+/** An edit of a document's text: the characters [start, end) are replaced by `text`. */
+export interface TextChange {
+  start: number;
+  end: number;
+  text: string;
+}

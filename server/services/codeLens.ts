@@ -6,10 +6,9 @@
 import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } from 'vscode-languageserver/node';
 import type { PlanData } from '../../common/api/contract';
 import { LensCommand, type LensCommandArgs } from '../../common/protocol';
-import type { LabDocuments, LabFile } from '../documents';
+import { projectPayload, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
 import type { AgentSession } from '../session';
-import { projectPayload } from './diagnostics';
 
 /** A lens may wait this long for a plan; the agent's own limit (180 s) is for explicit plans. */
 const PLAN_TIMEOUT_MS = 30_000;

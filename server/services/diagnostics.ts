@@ -7,11 +7,10 @@
  *   finding's YAML path in the current model.
  */
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver/node';
-import type { ProjectDiagnostic, ProjectPayload } from '../../common/api/contract';
+import type { ProjectDiagnostic } from '../../common/api/contract';
 import { validateLab, type LocalDiagnostic } from '../../common/lab/validate';
-import { buildProjectPayload } from '../../common/project/payload';
 import type { AgentProblem } from '../agent-problems';
-import type { AppliedEdit, LabDocuments, LabFile } from '../documents';
+import { projectPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
 import type { AgentSession } from '../session';
 
@@ -179,13 +178,6 @@ export class DiagnosticsService {
     }
     return result;
   }
-}
-
-/** The payload of a document: with its configs and stored state when it is a file on disk. */
-export function projectPayload(file: LabFile): Promise<ProjectPayload> {
-  const text = file.model.text;
-  const path = file.path;
-  return path === undefined ? Promise.resolve({ yaml: text, files: {} }) : buildProjectPayload(path, text, file.model);
 }
 
 function touches(edit: AppliedEdit, finding: ProjectDiagnostic): boolean {

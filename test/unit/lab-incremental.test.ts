@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLab, updateLab, type TextChange } from '../../common/lab/parse';
+import { parseLab, updateLab } from '../../common/lab/parse';
+import type { TextChange } from '../../common/lab/types';
 import type { LabDocument } from '../../common/lab/types';
 import { generateLab } from '../support/generate-lab';
 

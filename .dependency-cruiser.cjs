@@ -1,0 +1,57 @@
+// Import rules checked by npm run lint (dependency-cruiser): no cycles, and each
+// bundle reaches only what it may (the client and server never import the agent).
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle means two modules are one feature split badly: move what both need to a third module.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-peer-features',
+      severity: 'error',
+      comment:
+        'Commands, handlers and language services are peers: what two of them share lives in a module of its own ' +
+        '(client/project/, agent/projects/, server/), not in one of the peers.',
+      from: { path: '^(client/commands|agent/handlers|server/services)/[^/]+$' },
+      to: {
+        path: '^$1/[^/]+$',
+        pathNot: [
+          '^client/commands/guard\\.ts$',
+          '^agent/handlers/handler\\.ts$',
+          '^server/services/completion-context\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'bundles-not-agent',
+      severity: 'error',
+      comment: 'The extension and the language server talk to the agent over HTTPS only, never by importing it.',
+      from: { path: '^(client|server|common)/' },
+      to: { path: '^agent/' },
+    },
+    {
+      name: 'common-stands-alone',
+      severity: 'error',
+      comment: 'common/ is shared by every bundle, so it imports none of them.',
+      from: { path: '^common/' },
+      to: { path: '^(client|server|agent|test)/' },
+    },
+    {
+      name: 'no-test-in-sources',
+      severity: 'error',
+      comment: 'Shipped code never imports test support.',
+      from: { path: '^(client|server|common|agent)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|out)/' },
+  },
+};

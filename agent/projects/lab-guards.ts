@@ -1,0 +1,33 @@
+/**
+ * What a request needs of a lab before it works on it: that the emulator has it,
+ * and that it may be changed (not locked by the emulator or by an interrupted apply).
+ */
+import type { AgentContext } from '../context';
+import type { EmulatorClient, EmuLab } from '../emulator/backend';
+import { ApiError } from '../http/api-error';
+
+/** Refuses changes to a lab the emulator locked, or that an interrupted apply left locked (unless this call clears it). */
+export function ensureWritable(
+  ctx: AgentContext,
+  path: string,
+  live: EmuLab | undefined,
+  clearsInterruptedApply = false,
+): void {
+  if (live?.locked)
+    throw new ApiError(
+      'lab_locked',
+      `Lab ${path} is locked in the emulator; its owner must unlock it before it can be changed.`,
+    );
+  if (!clearsInterruptedApply && ctx.activity.journal.isInterrupted(path)) {
+    throw new ApiError(
+      'lab_locked_mid_apply',
+      `An earlier change to lab ${path} was interrupted, so the lab may be half-applied. Destroy it, or deploy with replace to rebuild it.`,
+    );
+  }
+}
+
+export async function requireLab(client: EmulatorClient, path: string): Promise<EmuLab> {
+  const live = await client.getLab(path);
+  if (!live) throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator. Deploy it first.`);
+  return live;
+}

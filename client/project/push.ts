@@ -1,0 +1,36 @@
+/**
+ * Pushing a lab to the emulator (reconcile to_emu), shared by the Reconcile
+ * command and "Apply This Plan": under cancellable progress, then the returned
+ * state is stored and the views refreshed.
+ */
+import * as vscode from 'vscode';
+import type { ReconcileData } from '../../common/api/contract';
+import { planSummaryLine } from '../model/planText';
+import type { Services } from '../services';
+import { allowedClient } from './gate';
+import { projectPayload, storeLabState, type LabContext } from './labContext';
+import { withCancellableProgress } from './progress';
+
+export async function pushLab(
+  services: Services,
+  lab: LabContext,
+  options: { prune: boolean; planIdentity?: string },
+): Promise<ReconcileData> {
+  const client = allowedClient(services.session, 'reconcileToEmu', lab);
+  const payload = await projectPayload(lab);
+  const request = {
+    ...payload,
+    direction: 'to_emu',
+    prune: options.prune,
+    ...(options.planIdentity ? { plan_identity: options.planIdentity } : {}),
+  };
+  const data = await withCancellableProgress(`Pushing ${lab.name} to the emulator…`, (signal) =>
+    client.reconcileProject(request, { signal }),
+  );
+  await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
+  services.labStateChanged(lab.uri);
+  const what = data.changed === false ? 'nothing to change' : planSummaryLine(data.summary);
+  services.log.info(`Pushed ${lab.name}: ${what}`);
+  void vscode.window.showInformationMessage(`Pushed ${lab.name} to the emulator: ${what}.`);
+  return data;
+}
