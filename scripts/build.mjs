@@ -1,9 +1,11 @@
 // Builds the three bundles (extension host, language server, reference agent)
 // and compiles the tests, so `npm test` runs exactly what ships.
-import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
+// With --watch (npm run watch): esbuild rebuilds the bundles and tsc recompiles out/ on every save.
+import { context } from 'esbuild';
+import { execFileSync, spawn } from 'node:child_process';
 
 const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
 const common = {
   bundle: true,
   platform: 'node',
@@ -11,16 +13,31 @@ const common = {
   format: 'cjs',
   sourcemap: !production,
   minify: production,
-  logLevel: 'warning',
+  logLevel: watch ? 'info' : 'warning',
 };
+const bundles = [
+  { ...common, entryPoints: ['client/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
+  { ...common, entryPoints: ['server/main.ts'], outfile: 'dist/server.js' },
+  { ...common, entryPoints: ['agent/main.ts'], outfile: 'dist/agent.js' },
+];
+const tsc = ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'];
 
-await Promise.all([
-  build({ ...common, entryPoints: ['client/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
-  build({ ...common, entryPoints: ['server/main.ts'], outfile: 'dist/server.js' }),
-  build({ ...common, entryPoints: ['agent/main.ts'], outfile: 'dist/agent.js' }),
-]);
-
-if (!process.argv.includes('--bundles-only')) {
-  // Tests import modules directly; tsc emits them to out/ (typecheck happens here too).
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], { stdio: 'inherit' });
+const contexts = await Promise.all(bundles.map((options) => context(options)));
+if (watch) {
+  await Promise.all(contexts.map((ctx) => ctx.watch()));
+  // Tests and type errors: tsc in its own watch mode, which reports each recompilation.
+  const checker = spawn(process.execPath, [...tsc, '--watch', '--preserveWatchOutput'], { stdio: 'inherit' });
+  const stop = async () => {
+    checker.kill();
+    await Promise.all(contexts.map((ctx) => ctx.dispose()));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} else {
+  await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+  await Promise.all(contexts.map((ctx) => ctx.dispose()));
+  if (!process.argv.includes('--bundles-only')) {
+    // Tests import modules directly; tsc emits them to out/ (typecheck happens here too).
+    execFileSync(process.execPath, tsc, { stdio: 'inherit' });
+  }
 }
