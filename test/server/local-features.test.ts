@@ -167,7 +167,8 @@ test('endpoint names in a block list of endpoints', async () => {
 });
 
 test('endpoint names inside an unfinished flow or block list of endpoints (no closing bracket yet)', async () => {
-  const base = 'name: typing\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nnetworks:\n  lan:\n    type: bridge\nlinks:\n';
+  const base =
+    'name: typing\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nnetworks:\n  lan:\n    type: bridge\nlinks:\n';
   const cases: [string, string, number][] = [
     [`${base}  - endpoints: [r1:Gi0/3, `, 'Gi0/3, ', 7],
     [`${base}  - endpoints: [r1:Gi0/3, r`, 'Gi0/3, r', 8],

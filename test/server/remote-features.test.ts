@@ -142,7 +142,8 @@ test('interfaces after node: exclude the used ones and replace exactly the inter
 });
 
 test('interfaces are offered in a flow list of endpoints that is not closed yet', async () => {
-  const text = 'name: unfinished\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nlinks:\n  - endpoints: [r1:Gi0/0, r2:G';
+  const text =
+    'name: unfinished\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nlinks:\n  - endpoints: [r1:Gi0/0, r2:G';
   const target = fileUri(fixture.labDir, 'unfinished.lab.yaml');
   await client.open(target, text);
   const items = await complete(text, 'r2:G', 4, target);
