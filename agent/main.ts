@@ -6,12 +6,13 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_PORT } from '../common/api/contract';
 import type { AgentUser } from './context';
-import { DEFAULT_BOOT_MS, DEFAULT_USER, startAgent, type AgentOptions } from './server';
+import { DEFAULT_BOOT_MS, DEFAULT_USER, EMULATOR_KINDS, startAgent, type AgentOptions, type EmulatorKind } from './server';
 
 const USAGE = `Usage: node dist/agent.js [options]
 
 The Lab Agent reference agent: the v1 agent API over HTTPS, in front of a
-simulated EVE-NG style emulator.
+simulated EVE-NG style emulator, or of real labs on this Linux machine
+(network namespaces and FRRouting; needs root and: apt-get install frr iputils-ping).
 
 Options:
   --host HOST           address to listen on (default 127.0.0.1)
@@ -19,6 +20,7 @@ Options:
   --user NAME:PASSWORD  a user who may log in; repeat for more users
                         (default: the demo user "lab" with password "lab")
   --data-dir DIR        certificate, emulator labs and apply journal (default .agent-data)
+  --emulator KIND       simulated (default) or linux (real labs: namespaces + FRR)
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
   --help                show this help
 `;
@@ -38,6 +40,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
         user: { type: 'string', multiple: true },
         'data-dir': { type: 'string' },
         'boot-ms': { type: 'string' },
+        emulator: { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -60,12 +63,15 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
   });
   if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host must not be empty.');
   if (v['data-dir'] !== undefined && v['data-dir'].trim() === '') throw new UsageError('--data-dir must not be empty.');
+  if (v.emulator !== undefined && !(EMULATOR_KINDS as readonly string[]).includes(v.emulator))
+    throw new UsageError(`--emulator must be ${EMULATOR_KINDS.join(' or ')}, not "${v.emulator}".`);
   return {
     host: v.host,
     port: integer('--port', v.port, 65535),
     users,
     dataDir: v['data-dir'] ?? '.agent-data',
     bootMs: integer('--boot-ms', v['boot-ms'], 600_000),
+    emulator: v.emulator as EmulatorKind | undefined,
     log: (message) => console.error(`[agent] ${message}`),
   };
 }
@@ -99,6 +105,11 @@ async function main(): Promise<void> {
   }
   console.log(`Lab Agent reference agent listening on ${agent.url}`);
   console.log(`Certificate SHA-256 fingerprint: ${agent.fingerprint}`);
+  console.log(`Emulator: ${agent.emulator}`);
+  if (agent.emulatorProblems.length)
+    console.error(
+      `lab-agent: the ${options.emulator} emulator cannot run on this machine:\n${agent.emulatorProblems.map((p) => `  - ${p}`).join('\n')}\nEvery emulator call answers 502 emu_unreachable with this reason until it is fixed and the agent restarted.`,
+    );
   if (!options.users?.length)
     console.log(
       `Using the default user ${DEFAULT_USER.username}, password ${DEFAULT_USER.password} (set your own with --user NAME:PASSWORD).`,

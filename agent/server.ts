@@ -1,7 +1,8 @@
 /**
  * The reference agent as a library: startAgent() serves the whole v1 API over
- * HTTPS in front of the simulated emulator. main.ts is a thin CLI over it;
- * tests start agents in-process with it.
+ * HTTPS in front of the simulated emulator, or the Linux one (real labs in
+ * network namespaces). main.ts is a thin CLI over it; tests start agents
+ * in-process with it.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -14,6 +15,8 @@ import { ConsoleRunner } from './console/console-runner';
 import { handleStreamUpgrade, upgradeRequired } from './console/stream';
 import { ConsoleTickets } from './console/tickets';
 import type { AgentContext, AgentUser } from './context';
+import type { EmulatorBackend } from './emulator/backend';
+import { LinuxEmulator } from './emulator/linux/linux-emulator';
 import { SimulatedEmulator } from './emulator/simulated/simulated-emulator';
 import type { PublicHandler, SessionHandler } from './handlers/handler';
 import { completeLinkInterfaces, previewInterfaces } from './handlers/authoring';
@@ -56,8 +59,10 @@ export interface AgentOptions {
   port?: number;
   /** Default: the demo user lab / lab. */
   users?: AgentUser[];
-  /** Certificate, simulated emulator labs and the apply journal live here. */
+  /** Certificate, emulator labs and the apply journal live here. */
   dataDir: string;
+  /** Which emulator the agent fronts (default simulated). */
+  emulator?: EmulatorKind;
   /** Simulated node boot time in ms (default 1500). */
   bootMs?: number;
   /** Time source for session, emulator-session and ticket expiry and node boots (default Date.now). */
@@ -68,8 +73,15 @@ export interface AgentOptions {
   log?: (message: string) => void;
 }
 
+export type EmulatorKind = 'simulated' | 'linux';
+export const EMULATOR_KINDS: readonly EmulatorKind[] = ['simulated', 'linux'];
+
 export interface RunningAgent {
   url: string;
+  /** Which emulator the agent fronts, in words (e.g. "simulated (EVE-NG style)"). */
+  emulator: string;
+  /** Why the chosen emulator cannot run here (empty when it can); every emulator call then fails with that reason. */
+  emulatorProblems: string[];
   /** SHA-256 of the certificate, uppercase colon-separated hex. */
   fingerprint: string;
   certPem: string;
@@ -130,13 +142,24 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const clock = options.clock ?? Date.now;
   const certificate = await loadOrCreateCertificate(dataDir);
 
-  const backend = new SimulatedEmulator({
-    dataDir,
-    clock,
-    bootMs: options.bootMs ?? DEFAULT_BOOT_MS,
-    writeDelayMs: options.writeDelayMs ?? DEFAULT_WRITE_DELAY_MS,
-    log,
-  });
+  let backend: EmulatorBackend;
+  let emulator: string;
+  let emulatorProblems: string[] = [];
+  if (options.emulator === 'linux') {
+    const linux = await LinuxEmulator.open({ dataDir, log });
+    backend = linux;
+    emulator = linux.description;
+    if ('problems' in linux) emulatorProblems = linux.problems;
+  } else {
+    backend = new SimulatedEmulator({
+      dataDir,
+      clock,
+      bootMs: options.bootMs ?? DEFAULT_BOOT_MS,
+      writeDelayMs: options.writeDelayMs ?? DEFAULT_WRITE_DELAY_MS,
+      log,
+    });
+    emulator = 'simulated (EVE-NG style)';
+  }
   const ctx: AgentContext = {
     clock,
     users: options.users?.length ? options.users : [DEFAULT_USER],
@@ -194,7 +217,10 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   });
 
   await new Promise<void>((resolveListen, rejectListen) => {
-    tcp.once('error', rejectListen);
+    tcp.once('error', (e) => {
+      // Nothing half-starts: the emulator's kernel objects go when the port cannot be had.
+      void backend.close().finally(() => rejectListen(e));
+    });
     tcp.listen(options.port ?? DEFAULT_PORT, host, () => {
       tcp.off('error', rejectListen);
       resolveListen();
@@ -208,6 +234,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     url: `https://${urlHost}:${port}`,
     fingerprint: certificate.fingerprint,
     certPem: certificate.certPem,
+    emulator,
+    emulatorProblems,
     close() {
       closing ??= (async () => {
         // Applies in flight stop between two emulator calls; their journal stays behind.
@@ -260,8 +288,9 @@ async function handleRequest(
       data = await PUBLIC_HANDLERS[operationId](input);
     } else {
       const session = ctx.sessions.authenticate(req.headers.authorization);
-      // Every authenticated call uses (and so extends) the emulator session, except ending it.
-      if (operationId !== 'logout') await session.emulator.status();
+      // Every authenticated call uses (and so extends) the emulator session, except ending it and
+      // capabilities (which report an emulator that does not answer instead of failing).
+      if (operationId !== 'logout' && operationId !== 'getCapabilities') await session.emulator.status();
       data = await SESSION_HANDLERS[operationId]({ ...input, session });
     }
     sendData(res, data);

@@ -2,18 +2,12 @@
  * Runs one command on a node's console the way a person would over telnet:
  * press Enter and wait for the prompt, type the command, collect what the
  * device prints until the prompt comes back. Commands on one node take turns,
- * so their output cannot interleave.
+ * so their output cannot interleave. An emulator that can run commands
+ * itself (EmulatorClient.runCommand) does so instead.
  */
 import { StringDecoder } from 'node:string_decoder';
-import type { EmulatorClient } from '../emulator/backend';
+import type { CommandOutput, EmulatorClient } from '../emulator/backend';
 import { TelnetDecoder } from './telnet';
-
-export interface CommandOutput {
-  output: string;
-  durationMs: number;
-  /** The prompt did not come back in time; `output` is what arrived until then. */
-  timedOut: boolean;
-}
 
 /** A prompt line: "r1#", "r1>", "root@r1:~# ", "VPCS> ", "user@host$ ". */
 const PROMPT_LINE = /^\S[^\r\n]*[#>$%] ?$/;
@@ -37,7 +31,13 @@ export class ConsoleRunner {
   ): Promise<CommandOutput> {
     const key = `${lab}#${nodeId}`;
     const previous = this.turns.get(key) ?? Promise.resolve();
-    const mine = previous.catch(() => undefined).then(() => this.runNow(client, lab, nodeId, command, timeoutMs));
+    const mine = previous
+      .catch(() => undefined)
+      .then(() =>
+        client.runCommand
+          ? client.runCommand(lab, nodeId, command, timeoutMs)
+          : this.runNow(client, lab, nodeId, command, timeoutMs),
+      );
     this.turns.set(key, mine);
     try {
       return await mine;

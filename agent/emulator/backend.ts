@@ -184,6 +184,19 @@ export interface EmulatorClient {
   openConsole(path: string, id: number): Promise<Duplex>;
   /** The emulator's web page for a lab. */
   labUrl(path: string): string;
+  /**
+   * Runs one command on a running node directly (not by typing on its
+   * console) and returns its real output and duration. Optional: without it,
+   * console exec drives the telnet console and waits for the prompt.
+   */
+  runCommand?(path: string, id: number, command: string, timeoutMs: number): Promise<CommandOutput>;
+}
+
+export interface CommandOutput {
+  output: string;
+  durationMs: number;
+  /** The command did not finish in time; `output` is what arrived until then. */
+  timedOut: boolean;
 }
 
 export interface EmulatorBackend {

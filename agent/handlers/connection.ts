@@ -1,6 +1,7 @@
 /** Connection and authentication: health, login, logout, session, capabilities. */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { CapabilitiesData, HealthData, LoginData, SessionData, StatusOkData } from '../../common/api/contract';
+import { EmuError } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { requiredString } from '../http/fields';
 import type { PublicHandler, SessionHandler } from './handler';
@@ -61,7 +62,13 @@ export const logout: SessionHandler = async ({ ctx, session }): Promise<StatusOk
 export const getSession: SessionHandler = async ({ session }): Promise<SessionData> => ({ username: session.username });
 
 export const getCapabilities: SessionHandler = async ({ session }): Promise<CapabilitiesData> => {
-  const status = await session.emulator.status();
+  let status;
+  try {
+    status = await session.emulator.status();
+  } catch (e) {
+    if (!(e instanceof EmuError && e.kind === 'unreachable')) throw e;
+    return { emuReachable: false, emuProblem: e.message, features: {}, projectModes: {} };
+  }
   const managed = {
     inspect: true,
     open: true,

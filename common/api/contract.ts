@@ -159,6 +159,8 @@ export interface ProjectModeCaps {
 /** decisions §6: project modes are "managed" (deployed from YAML) and "imported" (import copies). */
 export interface CapabilitiesData {
   emuReachable?: boolean;
+  /** Why the emulator does not answer, when emuReachable is false (decisions §6). */
+  emuProblem?: string;
   emuBaseUrl?: string;
   features?: Record<string, boolean>;
   projectModes?: Record<string, ProjectModeCaps>;

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startAgent, type RunningAgent } from '../../agent/server';
+import { startAgent, type EmulatorKind, type RunningAgent } from '../../agent/server';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
 
@@ -30,10 +30,14 @@ export interface TestAgentOptions {
   users?: { username: string; password: string }[];
   /** Default: a free port. */
   port?: number;
+  /** Default: the simulated emulator. */
+  emulator?: EmulatorKind;
 }
 
 export interface TestAgent {
   url: string;
+  /** The running agent itself (emulator description and problems). */
+  running: RunningAgent;
   fingerprint: string;
   certPem: string;
   dataDir: string;
@@ -62,6 +66,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       writeDelayMs: options.writeDelayMs ?? 0,
       clock: clock.now,
       users: options.users,
+      emulator: options.emulator,
     });
   } catch (err) {
     if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
@@ -75,6 +80,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   };
   return {
     url: running.url,
+    running,
     fingerprint: running.fingerprint,
     certPem: running.certPem,
     dataDir,

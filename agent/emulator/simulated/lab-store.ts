@@ -40,16 +40,17 @@ export interface StoredLab {
   nextNetworkId: number;
 }
 
-interface StoredState {
+interface StoredState<L> {
   version: 1;
-  labs: StoredLab[];
+  labs: L[];
 }
 
 const STATE_FILE = 'emulator-state.json';
 const SAVE_DELAY_MS = 25;
 
-export class LabStore {
-  readonly labs = new Map<string, StoredLab>();
+/** Labs of one emulator; `L` lets another emulator keep more per lab and node (the Linux one does). */
+export class LabStore<L extends StoredLab = StoredLab> {
+  readonly labs = new Map<string, L>();
   private saveTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -59,25 +60,30 @@ export class LabStore {
   ) {}
 
   /** Loads the saved labs, or starts from `seed` on first run (or when the file is unreadable). */
-  static open(dataDir: string, seed: () => StoredLab[], log: (message: string) => void): LabStore {
-    const store = new LabStore(join(dataDir, STATE_FILE), log);
+  static open<L extends StoredLab = StoredLab>(
+    dataDir: string,
+    seed: () => L[],
+    log: (message: string) => void,
+    fileName = STATE_FILE,
+  ): LabStore<L> {
+    const store = new LabStore<L>(join(dataDir, fileName), log);
     const loaded = store.load();
     for (const lab of loaded ?? seed()) store.labs.set(lab.path, lab);
     if (!loaded) store.saveNow();
     return store;
   }
 
-  private load(): StoredLab[] | undefined {
+  private load(): L[] | undefined {
     if (!existsSync(this.file)) return undefined;
     try {
-      const state = JSON.parse(readFileSync(this.file, 'utf8')) as StoredState;
+      const state = JSON.parse(readFileSync(this.file, 'utf8')) as StoredState<L>;
       if (state?.version !== 1 || !Array.isArray(state.labs)) throw new Error('unknown format');
       return state.labs;
     } catch (e) {
       const aside = `${this.file}.unreadable-${Date.now()}`;
       renameSync(this.file, aside);
       this.log(
-        `The simulated emulator's saved labs could not be read (${(e as Error).message}); moved them to ${aside} and started from the example labs.`,
+        `The emulator's saved labs could not be read (${(e as Error).message}); moved them to ${aside} and started afresh.`,
       );
       return undefined;
     }
@@ -97,7 +103,7 @@ export class LabStore {
   private saveNow(): void {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    const state: StoredState = { version: 1, labs: [...this.labs.values()] };
+    const state: StoredState<L> = { version: 1, labs: [...this.labs.values()] };
     writeFileAtomic(this.file, JSON.stringify(state));
   }
 }

@@ -1,0 +1,68 @@
+/**
+ * Runs the system tools the Linux emulator drives (ip, FRR's daemons and
+ * vtysh) without a shell, with a time limit, and reports failures with the
+ * command line and what it printed.
+ */
+import { execFile } from 'node:child_process';
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  /** Exit code; null when the command was killed (time limit). */
+  code: number | null;
+  timedOut: boolean;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+
+/** Runs a command and resolves with its outcome, whatever the exit code. */
+export function runCommand(
+  file: string,
+  args: readonly string[],
+  options: { timeoutMs?: number; input?: string } = {},
+): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      file,
+      args,
+      { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBuffer: MAX_OUTPUT_BYTES, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const failure = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+        resolve({
+          stdout,
+          stderr: failure && typeof failure.code === 'string' ? `${stderr}${failure.message}` : stderr,
+          code: failure ? (typeof failure.code === 'number' ? failure.code : null) : 0,
+          timedOut: Boolean(failure?.killed),
+        });
+      },
+    );
+    // A command that exits without reading its input closes the pipe: that is not an error here.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+export class CommandError extends Error {
+  constructor(
+    readonly commandLine: string,
+    readonly result: CommandResult,
+  ) {
+    const said = (result.stderr || result.stdout).trim().split('\n').slice(-3).join(' / ');
+    super(
+      `${commandLine} ${result.timedOut ? 'timed out' : `failed (exit ${result.code ?? 'killed'})`}${said ? `: ${said}` : ''}`,
+    );
+    this.name = 'CommandError';
+  }
+}
+
+/** Runs a command that must succeed; returns its standard output. */
+export async function mustRun(
+  file: string,
+  args: readonly string[],
+  options: { timeoutMs?: number; input?: string } = {},
+): Promise<string> {
+  const result = await runCommand(file, args, options);
+  if (result.code !== 0) throw new CommandError([file, ...args].join(' '), result);
+  return result.stdout;
+}

@@ -1,0 +1,113 @@
+/**
+ * The kernel objects of a lab, made and read with iproute2: network
+ * namespaces, veth pairs between a node's namespace and the lab's fabric
+ * namespace, and bridges inside the fabric. Nothing here touches the root
+ * namespace.
+ */
+import { readFileSync } from 'node:fs';
+import { mustRun, runCommand } from './command';
+
+export interface LiveLink {
+  ifname: string;
+  /** The bridge the interface is enslaved to. */
+  master?: string;
+  up: boolean;
+}
+
+/** A process that is not a zombie (zombies hold no resources and cannot be killed). */
+export function processAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) Z/s.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+/** The command line of a process, or undefined when it is gone. */
+export function commandLine(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function listNamespaces(): Promise<string[]> {
+  const out = await mustRun('ip', ['netns', 'list']);
+  return out
+    .split('\n')
+    .map((line) => line.split(' ')[0])
+    .filter(Boolean);
+}
+
+export async function namespaceExists(ns: string): Promise<boolean> {
+  return (await runCommand('ip', ['-n', ns, 'link', 'show', 'lo'], { timeoutMs: 5000 })).code === 0;
+}
+
+export async function addNamespace(ns: string): Promise<void> {
+  await mustRun('ip', ['netns', 'add', ns]);
+  await mustRun('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
+}
+
+/** Processes whose network namespace is `ns` (all of them were started by this agent in it). */
+export async function namespacePids(ns: string): Promise<number[]> {
+  const result = await runCommand('ip', ['netns', 'pids', ns], { timeoutMs: 5000 });
+  if (result.code !== 0) return [];
+  return result.stdout
+    .split('\n')
+    .map(Number)
+    .filter((pid) => Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid));
+}
+
+/** Kills every process in the namespace, then deletes it (its veth ends go with it). */
+export async function deleteNamespace(ns: string): Promise<void> {
+  for (const pid of await namespacePids(ns)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  const result = await runCommand('ip', ['netns', 'del', ns]);
+  if (result.code !== 0 && !/No such file|Invalid argument/.test(result.stderr))
+    await mustRun('ip', ['netns', 'del', ns]);
+}
+
+export async function addBridge(ns: string, name: string): Promise<void> {
+  // No STP and no forward delay: a link forwards the moment it is up, as a cable would.
+  await mustRun('ip', ['-n', ns, 'link', 'add', name, 'type', 'bridge', 'stp_state', '0', 'forward_delay', '0', 'mcast_snooping', '0']);
+  await mustRun('ip', ['-n', ns, 'link', 'set', name, 'up']);
+}
+
+export async function deleteLink(ns: string, name: string): Promise<void> {
+  const result = await runCommand('ip', ['-n', ns, 'link', 'del', name]);
+  if (result.code !== 0 && !/Cannot find device/.test(result.stderr)) await mustRun('ip', ['-n', ns, 'link', 'del', name]);
+}
+
+/** A veth pair: `port` inside the fabric (up), `ifname` inside the node's namespace (down until the node starts). */
+export async function addVeth(fabric: string, port: string, nodeNs: string, ifname: string): Promise<void> {
+  await mustRun('ip', ['-n', fabric, 'link', 'add', port, 'type', 'veth', 'peer', 'name', ifname, 'netns', nodeNs]);
+  await mustRun('ip', ['-n', fabric, 'link', 'set', port, 'up']);
+}
+
+/** Puts a fabric port on a bridge, or takes it off any (bridge undefined). */
+export async function setMaster(fabric: string, port: string, bridge: string | undefined): Promise<void> {
+  await mustRun('ip', ['-n', fabric, 'link', 'set', port, ...(bridge ? ['master', bridge] : ['nomaster'])]);
+}
+
+export async function setLinkUp(ns: string, ifname: string, up: boolean): Promise<void> {
+  await mustRun('ip', ['-n', ns, 'link', 'set', ifname, up ? 'up' : 'down']);
+}
+
+export async function links(ns: string): Promise<LiveLink[]> {
+  const result = await runCommand('ip', ['-j', '-n', ns, 'link', 'show'], { timeoutMs: 5000 });
+  if (result.code !== 0) return [];
+  const parsed = JSON.parse(result.stdout || '[]') as { ifname: string; master?: string; flags?: string[] }[];
+  return parsed.map((l) => ({ ifname: l.ifname, master: l.master, up: Boolean(l.flags?.includes('UP')) }));
+}
+
+/** Runs a command inside a namespace (as `ip netns exec` does). */
+export function inNamespace(ns: string, file: string, args: readonly string[]): [string, string[]] {
+  return ['ip', ['netns', 'exec', ns, file, ...args]];
+}

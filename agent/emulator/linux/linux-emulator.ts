@@ -1,0 +1,571 @@
+/**
+ * The Linux emulator: real labs on this machine. Each node is a network
+ * namespace running FRRouting (router), a shell (host) or a bridge (switch);
+ * each interface a veth pair into the lab's fabric namespace; each network a
+ * bridge there. Lab definitions persist in the data directory; the kernel
+ * objects live while the agent runs (close() removes them, the next start
+ * makes them again with every node stopped).
+ */
+import type { Duplex } from 'node:stream';
+import { hostname as machineName } from 'node:os';
+import {
+  EmuError,
+  type EmuLab,
+  type EmuNetwork,
+  type EmuNetworkSpec,
+  type EmuNode,
+  type EmuNodeSpec,
+  type EmulatorBackend,
+  type EmulatorClient,
+  type EmuStatus,
+  type EmuTemplate,
+} from '../backend';
+import { normaliseConfig } from '../../projects/desired';
+import { LabStore } from '../simulated/lab-store';
+import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
+import { routerAlive, runningConfig } from './frr';
+import { links, listNamespaces, namespaceExists } from './kernel';
+import { cleanLeftovers } from './leftovers';
+import { LinuxNames, loadAgentId } from './names';
+import { ObjectJournal } from './object-journal';
+import { PtyConsole } from './pty-console';
+import { INTERFACE_NAMES, kindOf, Realizer, routerHostname, type LinuxLab, type LinuxNode } from './realizer';
+import { probeLinuxHost, type LinuxHost } from './system';
+
+const STORE_FILE = 'linux-labs.json';
+/** Grace for a graceful stop, and for auto's graceful attempt before it powers off. */
+const GRACEFUL_MS = 10_000;
+const AUTO_GRACE_MS = 3_000;
+
+export interface LinuxEmulatorOptions {
+  dataDir: string;
+  log: (message: string) => void;
+}
+
+/** What a node's console and running config look like at the moment. */
+interface NodeRuntime {
+  console?: PtyConsole;
+  /** Someone typed on a console or ran a command since the running config was last read. */
+  dirty: boolean;
+  running?: string;
+}
+
+export class LinuxEmulator implements EmulatorBackend {
+  readonly names: LinuxNames;
+  readonly realizer: Realizer;
+  private readonly store: LabStore<LinuxLab>;
+  private readonly journal: ObjectJournal;
+  private readonly runtimes = new Map<string, NodeRuntime>();
+  private readonly turns = new Map<string, Promise<unknown>>();
+  private closed = false;
+
+  private constructor(
+    readonly host: LinuxHost,
+    private readonly options: LinuxEmulatorOptions,
+  ) {
+    this.names = new LinuxNames(loadAgentId(options.dataDir));
+    this.journal = new ObjectJournal(options.dataDir, options.log);
+    this.realizer = new Realizer(this.names, this.journal, host);
+    this.store = LabStore.open<LinuxLab>(options.dataDir, () => [], options.log, STORE_FILE);
+  }
+
+  /**
+   * Probes the machine; when the emulator can run here, removes what an
+   * earlier run of this agent left in the kernel and makes every saved lab
+   * real again with its nodes stopped.
+   */
+  static async open(options: LinuxEmulatorOptions): Promise<LinuxEmulator | UnavailableEmulator> {
+    const host = await probeLinuxHost();
+    if (host.problems.length) return new UnavailableEmulator(host.problems);
+    const emu = new LinuxEmulator(host, options);
+    const removed = await cleanLeftovers(emu.names, emu.journal);
+    if (removed.length)
+      options.log(`Linux emulator: removed ${removed.length} namespace(s) an earlier run left behind: ${removed.join(', ')}`);
+    for (const lab of emu.store.labs.values()) {
+      for (const node of lab.nodes) node.status = 0;
+      await emu.realizer.realizeLab(lab);
+    }
+    emu.store.changed();
+    return emu;
+  }
+
+  get description(): string {
+    return `linux (network namespaces, FRRouting ${this.host.frrVersion}, agent id ${this.names.agentId})`;
+  }
+
+  async connect(): Promise<EmulatorClient> {
+    return new LinuxClient(this);
+  }
+
+  /** Removes every kernel object and process of this agent; lab definitions stay for the next start. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Let changes under way finish, so nothing is half-made while it is removed.
+    await Promise.allSettled([...this.turns.values()]);
+    for (const runtime of this.runtimes.values()) runtime.console?.close();
+    this.runtimes.clear();
+    for (const lab of this.store.labs.values()) {
+      try {
+        await this.realizer.unrealizeLab(lab);
+      } catch (e) {
+        this.options.log(`Linux emulator: could not remove lab ${lab.path}: ${(e as Error).message}`);
+      }
+      for (const node of lab.nodes) node.status = 0;
+    }
+    this.store.close();
+  }
+
+  // ---------------------------------------------------------------- internals used by the client
+
+  /** Runs `work` after every earlier call on the same lab: calls on one lab take turns. */
+  async serial<T>(path: string, work: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new EmuError('unreachable', 'The Linux emulator has shut down.');
+    const previous = this.turns.get(path) ?? Promise.resolve();
+    const mine = previous.catch(() => undefined).then(work);
+    this.turns.set(path, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.turns.get(path) === mine) this.turns.delete(path);
+    }
+  }
+
+  changed(): void {
+    this.store.changed();
+  }
+
+  lab(path: string): LinuxLab {
+    const lab = this.store.labs.get(path);
+    if (!lab) throw new EmuError('not_found', `Lab ${path} does not exist.`);
+    return lab;
+  }
+
+  maybeLab(path: string): LinuxLab | undefined {
+    return this.store.labs.get(path);
+  }
+
+  node(lab: LinuxLab, id: number): LinuxNode {
+    const node = lab.nodes.find((n) => n.id === id);
+    if (!node) throw new EmuError('not_found', `Node ${id} does not exist in lab ${lab.path}.`);
+    return node;
+  }
+
+  async addLab(lab: LinuxLab): Promise<void> {
+    if (this.store.labs.has(lab.path)) throw new EmuError('exists', `Lab ${lab.path} already exists.`);
+    const tag = this.names.labTag(lab.path);
+    const clash = [...this.store.labs.values()].find((l) => this.names.labTag(l.path) === tag);
+    if (clash)
+      throw new EmuError('refused', `Lab ${lab.path} would share kernel names with ${clash.path}; choose another path.`);
+    this.store.labs.set(lab.path, lab);
+    this.changed();
+    await this.realizer.realizeLab(lab);
+  }
+
+  async removeLab(lab: LinuxLab): Promise<void> {
+    for (const node of lab.nodes) this.dropRuntime(lab, node);
+    await this.realizer.unrealizeLab(lab);
+    this.store.labs.delete(lab.path);
+    this.changed();
+  }
+
+  runtime(lab: LinuxLab, node: LinuxNode): NodeRuntime {
+    const key = `${lab.path}#${node.id}`;
+    let runtime = this.runtimes.get(key);
+    if (!runtime) {
+      runtime = { dirty: true };
+      this.runtimes.set(key, runtime);
+    }
+    return runtime;
+  }
+
+  /** The node stopped or went away: its console closes and its running config is forgotten. */
+  dropRuntime(lab: LinuxLab, node: LinuxNode): void {
+    const key = `${lab.path}#${node.id}`;
+    this.runtimes.get(key)?.console?.close();
+    this.runtimes.delete(key);
+  }
+
+  /** Deletes hidden link networks among `candidates` that lost a member (a node-to-node link dies with either end). */
+  async pruneHiddenNetworks(lab: LinuxLab, candidates: Iterable<number>): Promise<void> {
+    for (const id of new Set(candidates)) {
+      const network = lab.networks.find((n) => n.id === id);
+      if (!network || network.visibility) continue;
+      const members = lab.nodes.filter((n) => n.links.includes(id));
+      if (members.length >= 2) continue;
+      for (const member of members) member.links = member.links.map((l) => (l === id ? 0 : l));
+      lab.networks = lab.networks.filter((n) => n.id !== id);
+      await this.realizer.deleteNetwork(lab, id);
+    }
+  }
+
+  /** Whether a node the store says is running still runs (its daemons, or at least its namespace). */
+  private aliveIn(lab: LinuxLab, node: LinuxNode, namespaces: Set<string>): boolean {
+    const ns = this.realizer.nodeNs(lab, node);
+    return node.status === 2 && (kindOf(node) === 'router' ? routerAlive(ns) : namespaces.has(ns));
+  }
+
+  async isRunning(lab: LinuxLab, node: LinuxNode): Promise<boolean> {
+    const ns = this.realizer.nodeNs(lab, node);
+    return this.aliveIn(lab, node, new Set((await namespaceExists(ns)) ? [ns] : []));
+  }
+
+  /**
+   * The config a node reports: a running router's running config once it
+   * differs from what it booted into (someone changed it on a console), else
+   * the startup config. Stopped routers report what their last graceful stop saved, likewise.
+   */
+  private async reportedConfig(lab: LinuxLab, node: LinuxNode, running: boolean): Promise<string | undefined> {
+    if (kindOf(node) !== 'router') return node.config;
+    let current = node.saved;
+    if (running) {
+      const runtime = this.runtime(lab, node);
+      if (runtime.dirty || runtime.running === undefined) {
+        runtime.dirty = false;
+        runtime.running = await runningConfig(this.realizer.nodeNs(lab, node), routerHostname(node));
+      }
+      current = runtime.running;
+    }
+    if (current === undefined) return node.config;
+    if (node.baseline !== undefined && normaliseConfig(current) === normaliseConfig(node.baseline)) return node.config;
+    return current;
+  }
+
+  /** The lab as the kernel shows it: node liveness, interface wiring and running configs read now. */
+  async observe(lab: LinuxLab): Promise<EmuLab> {
+    const namespaces = new Set(await listNamespaces());
+    const ports = new Map<string, number>();
+    for (const link of await links(this.realizer.fabricNs(lab))) {
+      const network = link.master === undefined ? undefined : this.names.parseBridge(link.master);
+      ports.set(link.ifname, network ?? 0);
+    }
+    const nodes: EmuNode[] = [];
+    for (const node of lab.nodes) {
+      const running = this.aliveIn(lab, node, namespaces);
+      // A node whose processes died (crashed, or killed by hand) is stopped.
+      if (node.status === 2 && !running) this.dropRuntime(lab, node);
+      const { links: wiring, saved: _saved, baseline: _baseline, transitionEndsAt: _t, startedAt: _s, config: _c, ...spec } = node;
+      const config = await this.reportedConfig(lab, node, running);
+      nodes.push({
+        ...spec,
+        ...(config !== undefined ? { config } : {}),
+        status: running ? 2 : node.status === 2 ? 0 : node.status,
+        type: 'docker',
+        url: `telnet://127.0.0.1/${this.realizer.nodeNs(lab, node)}`,
+        interfaces: wiring.map((_, index) => ({
+          index,
+          name: INTERFACE_NAMES.nameAt(index),
+          networkId: ports.get(this.names.fabricPort(node.id, index)) ?? 0,
+        })),
+      });
+    }
+    return {
+      path: lab.path,
+      name: lab.name,
+      description: lab.description,
+      locked: lab.locked,
+      nodes,
+      networks: lab.networks.map((n) => ({ ...n })),
+    };
+  }
+
+  openConsole(lab: LinuxLab, node: LinuxNode): Duplex {
+    const runtime = this.runtime(lab, node);
+    if (!runtime.console?.alive) {
+      const made = new PtyConsole(
+        `${lab.name}/${node.name}`,
+        this.realizer.consoleCommand(lab, node),
+        () => {
+          if (runtime.console === made) runtime.console = undefined;
+        },
+        () => {
+          runtime.dirty = true;
+        },
+      );
+      runtime.console = made;
+    }
+    return runtime.console.attach();
+  }
+
+  template(id: string): EmuTemplate {
+    const template = linuxTemplates(this.host).find((t) => t.id === id);
+    if (!template) throw new EmuError('refused', `Template ${id} does not exist on this emulator (it offers frr, linux and switch).`);
+    return template;
+  }
+}
+
+/** The emulator chosen cannot run on this machine: every call says why. */
+export class UnavailableEmulator implements EmulatorBackend {
+  readonly description: string;
+
+  constructor(readonly problems: string[]) {
+    this.description = `linux: cannot run here: ${problems.join('; ')}`;
+  }
+
+  async connect(): Promise<EmulatorClient> {
+    const fail = async (): Promise<never> => {
+      throw new EmuError('unreachable', `the Linux emulator cannot run on this machine: ${this.problems.join('; ')}.`);
+    };
+    return new Proxy({} as EmulatorClient, {
+      get: (_target, key) => (key === 'labUrl' ? () => '' : key === 'runCommand' ? undefined : fail),
+    });
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** One agent session's view of the Linux emulator (the machine has no emulator sessions to expire). */
+class LinuxClient implements EmulatorClient {
+  constructor(private readonly emu: LinuxEmulator) {}
+
+  private writable(path: string): LinuxLab {
+    const lab = this.emu.lab(path);
+    if (lab.locked) throw new EmuError('locked', `Lab ${path} is locked.`);
+    return lab;
+  }
+
+  async status(): Promise<EmuStatus> {
+    return {
+      version: `FRRouting ${this.emu.host.frrVersion}, iproute2 ${this.emu.host.iproute2Version}, Linux ${this.emu.host.kernel}`,
+      edition: 'Linux network namespaces',
+      baseUrl: `linux://${machineName()}`,
+    };
+  }
+
+  async listTemplates(): Promise<EmuTemplate[]> {
+    return linuxTemplates(this.emu.host);
+  }
+
+  async getTemplate(id: string): Promise<EmuTemplate | undefined> {
+    return linuxTemplates(this.emu.host).find((t) => t.id === id);
+  }
+
+  async listNetworkTypes() {
+    return { types: NETWORK_TYPES.map((t) => ({ ...t })), natOnly: false };
+  }
+
+  async listIcons() {
+    return ICONS.map((i) => ({ ...i }));
+  }
+
+  async getLab(path: string): Promise<EmuLab | undefined> {
+    return this.emu.serial(path, async () => {
+      const lab = this.emu.maybeLab(path);
+      return lab && this.emu.observe(lab);
+    });
+  }
+
+  async createLab(path: string, meta: { name: string; description: string }): Promise<void> {
+    await this.emu.serial(path, () =>
+      this.emu.addLab({ path, ...meta, locked: false, nodes: [], networks: [], nextNodeId: 1, nextNetworkId: 1 }),
+    );
+  }
+
+  async editLab(path: string, meta: { name?: string; description?: string }): Promise<void> {
+    await this.emu.serial(path, async () => {
+      const lab = this.writable(path);
+      if (meta.name !== undefined) lab.name = meta.name;
+      if (meta.description !== undefined) lab.description = meta.description;
+      this.emu.changed();
+    });
+  }
+
+  async cloneLab(source: string, destination: string): Promise<void> {
+    const copy = await this.emu.serial(source, async () => structuredClone(this.emu.lab(source)));
+    await this.emu.serial(destination, async () => {
+      copy.path = destination;
+      copy.name = destination.replace(/^.*\//, '').replace(/\.unl$/, '');
+      copy.locked = false;
+      for (const node of copy.nodes) {
+        node.status = 0;
+        delete node.saved;
+        delete node.baseline;
+      }
+      await this.emu.addLab(copy);
+    });
+  }
+
+  async deleteLab(path: string): Promise<void> {
+    await this.emu.serial(path, async () => this.emu.removeLab(this.writable(path)));
+  }
+
+  async addNode(path: string, spec: EmuNodeSpec): Promise<EmuNode> {
+    return this.emu.serial(path, async () => {
+      const lab = this.writable(path);
+      this.emu.template(spec.template);
+      const node: LinuxNode = { ...spec, id: lab.nextNodeId++, status: 0, links: new Array<number>(Math.max(0, spec.ethernet)).fill(0) };
+      if (spec.config === undefined) delete node.config;
+      lab.nodes.push(node);
+      this.emu.changed();
+      await this.emu.realizer.realizeNode(lab, node);
+      const observed = await this.emu.observe(lab);
+      return observed.nodes.find((n) => n.id === node.id) as EmuNode;
+    });
+  }
+
+  async editNode(path: string, id: number, changes: Partial<EmuNodeSpec>): Promise<void> {
+    await this.emu.serial(path, async () => {
+      const lab = this.writable(path);
+      const node = this.emu.node(lab, id);
+      if (changes.template !== undefined && changes.template !== node.template)
+        throw new EmuError('refused', 'A node cannot change its template; delete it and add a new one.');
+      const before = node.links.length;
+      Object.assign(node, changes);
+      if (changes.config === undefined && 'config' in changes) delete node.config;
+      if (changes.ethernet !== undefined) {
+        const count = Math.max(0, changes.ethernet);
+        const dropped = node.links.slice(count);
+        node.links = Array.from({ length: count }, (_, i) => node.links[i] ?? 0);
+        if (count > before) await this.emu.realizer.addInterfaces(lab, node, before, count);
+        else await this.emu.realizer.removeInterfaces(lab, node, count, before);
+        await this.emu.pruneHiddenNetworks(lab, dropped);
+      }
+      this.emu.changed();
+    });
+  }
+
+  async deleteNode(path: string, id: number): Promise<void> {
+    await this.emu.serial(path, async () => {
+      const lab = this.writable(path);
+      const node = this.emu.node(lab, id);
+      this.emu.dropRuntime(lab, node);
+      await this.emu.realizer.unrealizeNode(lab, node);
+      lab.nodes = lab.nodes.filter((n) => n.id !== id);
+      await this.emu.pruneHiddenNetworks(lab, node.links);
+      this.emu.changed();
+    });
+  }
+
+  async addNetwork(path: string, spec: EmuNetworkSpec): Promise<EmuNetwork> {
+    return this.emu.serial(path, async () => {
+      const lab = this.writable(path);
+      if (!NETWORK_TYPES.some((t) => t.id === spec.type && t.supported))
+        throw new EmuError('refused', `Network type ${spec.type} is not available on the Linux emulator (it offers bridge).`);
+      const network: EmuNetwork = { ...spec, id: lab.nextNetworkId++ };
+      lab.networks.push(network);
+      this.emu.changed();
+      await this.emu.realizer.addNetwork(lab, network.id);
+      return { ...network };
+    });
+  }
+
+  async editNetwork(path: string, id: number, changes: Partial<EmuNetworkSpec>): Promise<void> {
+    await this.emu.serial(path, async () => {
+      const lab = this.writable(path);
+      const network = lab.networks.find((n) => n.id === id);
+      if (!network) throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
+      if (changes.type !== undefined && !NETWORK_TYPES.some((t) => t.id === changes.type && t.supported))
+        throw new EmuError('refused', `Network type ${changes.type} is not available on the Linux emulator (it offers bridge).`);
+      Object.assign(network, changes);
+      this.emu.changed();
+    });
+  }
+
+  async deleteNetwork(path: string, id: number): Promise<void> {
+    await this.emu.serial(path, async () => {
+      const lab = this.writable(path);
+      if (!lab.networks.some((n) => n.id === id)) throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
+      lab.networks = lab.networks.filter((n) => n.id !== id);
+      for (const node of lab.nodes) node.links = node.links.map((n) => (n === id ? 0 : n));
+      this.emu.changed();
+      await this.emu.realizer.deleteNetwork(lab, id);
+    });
+  }
+
+  async connectInterface(path: string, nodeId: number, index: number, networkId: number): Promise<void> {
+    await this.emu.serial(path, async () => {
+      const lab = this.writable(path);
+      const node = this.emu.node(lab, nodeId);
+      if (!Number.isInteger(index) || index < 0 || index >= node.links.length)
+        throw new EmuError('refused', `Node ${node.name} has no interface ${index}.`);
+      if (networkId !== 0 && !lab.networks.some((n) => n.id === networkId))
+        throw new EmuError('not_found', `Network ${networkId} does not exist in lab ${path}.`);
+      const previous = node.links[index];
+      node.links[index] = networkId;
+      this.emu.changed();
+      await this.emu.realizer.connect(lab, node, index, networkId);
+      await this.emu.pruneHiddenNetworks(lab, [previous]);
+    });
+  }
+
+  async startNode(path: string, id: number): Promise<void> {
+    await this.emu.serial(path, async () => {
+      const lab = this.emu.lab(path);
+      const node = this.emu.node(lab, id);
+      if (await this.emu.isRunning(lab, node)) return;
+      this.emu.template(node.template);
+      node.status = 1;
+      try {
+        await this.emu.realizer.start(lab, node);
+        node.status = 2;
+        node.startedAt = Date.now();
+      } catch (e) {
+        node.status = 0;
+        throw e;
+      } finally {
+        this.emu.changed();
+      }
+    });
+  }
+
+  async stopNode(path: string, id: number, stopmode: number): Promise<void> {
+    await this.emu.serial(path, async () => {
+      const lab = this.emu.lab(path);
+      const node = this.emu.node(lab, id);
+      if (stopmode === 2)
+        throw new EmuError(
+          'refused',
+          `${node.name} cannot hibernate: the Linux emulator does not freeze nodes. Stop it gracefully (0), power it off (1) or use auto (3).`,
+        );
+      if (node.status === 0) return;
+      this.emu.dropRuntime(lab, node);
+      node.status = 3;
+      try {
+        await this.emu.realizer.stop(lab, node, stopmode === 1 ? 0 : stopmode === 3 ? AUTO_GRACE_MS : GRACEFUL_MS);
+      } finally {
+        node.status = 0;
+        node.startedAt = undefined;
+        this.emu.changed();
+      }
+    });
+  }
+
+  async wipeNode(path: string, id: number): Promise<void> {
+    await this.emu.serial(path, async () => {
+      const lab = this.emu.lab(path);
+      const node = this.emu.node(lab, id);
+      this.emu.dropRuntime(lab, node);
+      // Wiping drops the running state: the node is powered off and boots from its startup config next time.
+      if (node.status !== 0) await this.emu.realizer.stop(lab, node, 0);
+      Object.assign(node, { status: 0, startedAt: undefined });
+      delete node.saved;
+      delete node.baseline;
+      this.emu.changed();
+    });
+  }
+
+  async openConsole(path: string, id: number): Promise<Duplex> {
+    return this.emu.serial(path, async () => {
+      const lab = this.emu.lab(path);
+      const node = this.emu.node(lab, id);
+      if (!(await this.emu.isRunning(lab, node))) throw new EmuError('refused', `${node.name} is not running, so its console does not answer.`);
+      return this.emu.openConsole(lab, node);
+    });
+  }
+
+  async runCommand(path: string, id: number, command: string, timeoutMs: number) {
+    const { lab, node } = await this.emu.serial(path, async () => {
+      const lab = this.emu.lab(path);
+      const node = this.emu.node(lab, id);
+      if (!(await this.emu.isRunning(lab, node))) throw new EmuError('refused', `${node.name} is not running.`);
+      return { lab, node };
+    });
+    const result = await this.emu.realizer.exec(lab, node, command, timeoutMs);
+    this.emu.runtime(lab, node).dirty = true;
+    return result;
+  }
+
+  labUrl(path: string): string {
+    return `linux://${machineName()}${path}`;
+  }
+}
