@@ -1,0 +1,69 @@
+/**
+ * Crash clean-up: an agent killed with SIGKILL in the middle of a deploy
+ * leaves namespaces and FRR processes behind; the next agent on the same data
+ * directory removes exactly those, reports the lab as interrupted, and
+ * destroy plus shutdown leave nothing.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { AgentClient } from '../../common/api/client';
+import { failsWith, startTestAgent, TEST_USER } from '../support/agent';
+import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
+
+const AGENT = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
+
+/** Starts the built agent as its own process and reads its URL and fingerprint. */
+async function spawnAgent(dataDir: string) {
+  const child = spawn(process.execPath, [AGENT, '--emulator', 'linux', '--port', '0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const lines = createInterface({ input: child.stdout });
+  let url = '';
+  let pin = '';
+  for await (const line of lines) {
+    url ||= /listening on (\S+)/.exec(line)?.[1] ?? '';
+    pin ||= /fingerprint: (\S+)/.exec(line)?.[1] ?? '';
+    if (url && pin) break;
+  }
+  assert.ok(url && pin, 'the agent printed its URL and fingerprint');
+  return { child, url, pin };
+}
+
+test('kill -9 in the middle of a deploy, restart: leftovers are removed and nothing leaks', async () => {
+  await requireLinuxLabs();
+  const dataDir = mkdtempSync(join(tmpdir(), 'lab-agent-linux-crash-'));
+  try {
+    const sample = ospfSample();
+    const first = await spawnAgent(dataDir);
+    const prefix = prefixOf(dataDir);
+    const client = new AgentClient({ baseUrl: first.url, pin: first.pin });
+    await client.login(TEST_USER);
+    const deploying = client.deployProject(sample).catch(() => undefined);
+    await eventually(() => namespacesOf(prefix), (list) => list.length >= 3, 'the deploy to be under way', 20_000);
+    first.child.kill('SIGKILL');
+    await new Promise((done) => first.child.once('exit', done));
+    await deploying;
+    await client.close();
+    assert.ok((await namespacesOf(prefix)).length >= 3, 'the crash left namespaces behind');
+
+    const second = await startTestAgent({ emulator: 'linux', dataDir });
+    try {
+      const again = await second.loggedIn();
+      // The interrupted deploy locks the lab until it is destroyed or replaced.
+      await failsWith(again.reconcileProject(sample), 'lab_locked_mid_apply');
+      await again.destroyProject(sample);
+      assert.deepEqual(await namespacesOf(prefix), []);
+    } finally {
+      await second.close();
+    }
+    assert.deepEqual(await namespacesOf(prefix), []);
+    assert.deepEqual(processesOf(prefix), []);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

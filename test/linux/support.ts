@@ -1,0 +1,65 @@
+/**
+ * Helpers for the Linux emulator tests: the sample OSPF lab as a payload,
+ * the machine check that fails loudly when the tests cannot run, and counts
+ * of what an agent left in the kernel (namespaces, FRR processes).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import assert from 'node:assert/strict';
+import { listNamespaces, processAlive, commandLine } from '../../agent/emulator/linux/kernel';
+import { probeLinuxHost } from '../../agent/emulator/linux/system';
+
+const SAMPLE_DIR = join(__dirname, '..', '..', '..', 'samples', 'ospf');
+
+/** The sample lab's document and its config files, as the extension sends them. */
+export function ospfSample(): { yaml: string; files: Record<string, string> } {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(join(SAMPLE_DIR, 'configs')))
+    files[`configs/${name}`] = readFileSync(join(SAMPLE_DIR, 'configs', name), 'utf8');
+  return { yaml: readFileSync(join(SAMPLE_DIR, 'ospf.lab.yaml'), 'utf8'), files };
+}
+
+/** Throws (so every test fails, in CI and elsewhere) with what is missing when these tests cannot run here. */
+export async function requireLinuxLabs(): Promise<void> {
+  const host = await probeLinuxHost();
+  if (host.problems.length)
+    throw new Error(
+      `The Linux emulator tests cannot run on this machine${process.env.CI ? ' (CI)' : ''}: ${host.problems.join('; ')}. ` +
+        'They need root and `apt-get install -y frr iputils-ping` (.ci/run installs both).',
+    );
+}
+
+/** The agent id of a data directory (its kernel names start with lab-<id>-). */
+export function prefixOf(dataDir: string): string {
+  return `lab-${readFileSync(join(dataDir, 'linux-agent-id'), 'utf8').trim()}-`;
+}
+
+export async function namespacesOf(prefix: string): Promise<string[]> {
+  return (await listNamespaces()).filter((ns) => ns.startsWith(prefix));
+}
+
+/** Live (non-zombie) FRR daemons and vtysh/shell processes whose path space or namespace carries the prefix. */
+export function processesOf(prefix: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => pid !== process.pid && processAlive(pid) && (commandLine(pid) ?? []).some((arg) => arg.startsWith(prefix)));
+}
+
+/** Polls `probe` until `done` holds, at most `limitMs`; fails with the last value otherwise. */
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  limitMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  let value = await probe();
+  while (!done(value)) {
+    if (Date.now() > deadline) assert.fail(`timed out after ${limitMs / 1000} s waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}`);
+    await sleep(250);
+    value = await probe();
+  }
+  return value;
+}
