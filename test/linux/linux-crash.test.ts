@@ -6,11 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { deleteNamespace, namespacePids, processAlive } from '../../agent/emulator/linux/kernel';
+import { removeRouter } from '../../agent/emulator/linux/frr';
 import { AgentClient } from '../../common/api/client';
 import { failsWith, startTestAgent, TEST_USER } from '../support/agent';
 import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
@@ -50,9 +52,18 @@ test('kill -9 in the middle of a deploy, restart: leftovers are removed and noth
     await deploying;
     await client.close();
     assert.ok((await namespacesOf(prefix)).length >= 3, 'the crash left namespaces behind');
+    // A node being made when the agent died may not be in its saved labs yet: make one such
+    // namespace, with a process in it, as the crash could have left it.
+    const stray = `${prefix}000000-n9`;
+    execFileSync('ip', ['netns', 'add', stray]);
+    const sleeper = spawn('ip', ['netns', 'exec', stray, 'sleep', '600'], { stdio: 'ignore', detached: true });
+    sleeper.unref();
+    await eventually(() => namespacePids(stray), (pids) => pids.includes(sleeper.pid ?? 0), 'the stray process to run', 5_000);
 
     const second = await startTestAgent({ emulator: 'linux', dataDir });
     try {
+      assert.ok(!(await namespacesOf(prefix)).includes(stray), 'the stray namespace is removed on start');
+      assert.equal(processAlive(sleeper.pid ?? 0), false, 'the process in it is killed');
       const again = await second.loggedIn();
       // The interrupted deploy locks the lab until it is destroyed or replaced.
       await failsWith(again.reconcileProject(sample), 'lab_locked_mid_apply');
@@ -64,6 +75,13 @@ test('kill -9 in the middle of a deploy, restart: leftovers are removed and noth
     assert.deepEqual(await namespacesOf(prefix), []);
     assert.deepEqual(processesOf(prefix), []);
   } finally {
+    // Whatever a failed run left behind goes too (a passing run left nothing).
+    if (existsSync(join(dataDir, 'linux-agent-id'))) {
+      for (const ns of await namespacesOf(prefixOf(dataDir))) {
+        await removeRouter(ns);
+        await deleteNamespace(ns);
+      }
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
