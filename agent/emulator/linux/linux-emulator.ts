@@ -306,8 +306,9 @@ export class UnavailableEmulator implements EmulatorBackend {
     const fail = async (): Promise<never> => {
       throw new EmuError('unreachable', `the Linux emulator cannot run on this machine: ${this.problems.join('; ')}.`);
     };
+    // Every method fails with the reason; `then` stays undefined so the client is not mistaken for a promise.
     return new Proxy({} as EmulatorClient, {
-      get: (_target, key) => (key === 'labUrl' ? () => '' : key === 'runCommand' ? undefined : fail),
+      get: (_target, key) => (key === 'labUrl' ? () => '' : key === 'then' || key === 'runCommand' ? undefined : fail),
     });
   }
 
