@@ -6,7 +6,14 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_PORT } from '../common/api/contract';
 import type { AgentUser } from './context';
-import { DEFAULT_BOOT_MS, DEFAULT_USER, EMULATOR_KINDS, startAgent, type AgentOptions, type EmulatorKind } from './server';
+import {
+  DEFAULT_BOOT_MS,
+  DEFAULT_USER,
+  EMULATOR_KINDS,
+  startAgent,
+  type AgentOptions,
+  type EmulatorKind,
+} from './server';
 
 const USAGE = `Usage: node dist/agent.js [options]
 

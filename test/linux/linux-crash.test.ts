@@ -46,7 +46,12 @@ test('kill -9 in the middle of a deploy, restart: leftovers are removed and noth
     const client = new AgentClient({ baseUrl: first.url, pin: first.pin });
     await client.login(TEST_USER);
     const deploying = client.deployProject(sample).catch(() => undefined);
-    await eventually(() => namespacesOf(prefix), (list) => list.length >= 3, 'the deploy to be under way', 20_000);
+    await eventually(
+      () => namespacesOf(prefix),
+      (list) => list.length >= 3,
+      'the deploy to be under way',
+      20_000,
+    );
     first.child.kill('SIGKILL');
     await new Promise((done) => first.child.once('exit', done));
     await deploying;
@@ -58,7 +63,12 @@ test('kill -9 in the middle of a deploy, restart: leftovers are removed and noth
     execFileSync('ip', ['netns', 'add', stray]);
     const sleeper = spawn('ip', ['netns', 'exec', stray, 'sleep', '600'], { stdio: 'ignore', detached: true });
     sleeper.unref();
-    await eventually(() => namespacePids(stray), (pids) => pids.includes(sleeper.pid ?? 0), 'the stray process to run', 5_000);
+    await eventually(
+      () => namespacePids(stray),
+      (pids) => pids.includes(sleeper.pid ?? 0),
+      'the stray process to run',
+      5_000,
+    );
 
     const second = await startTestAgent({ emulator: 'linux', dataDir });
     try {

@@ -42,11 +42,16 @@ async function run(node: string, command: string) {
 }
 
 async function bulk(action: 'start' | 'stop' | 'wipe', node?: string, stopmode?: 0 | 1 | 2 | 3): Promise<BulkResult> {
-  return client.execProject({ ...payload(), action, ...(node ? { node } : {}), ...(stopmode !== undefined ? { stopmode } : {}) });
+  return client.execProject({
+    ...payload(),
+    action,
+    ...(node ? { node } : {}),
+    ...(stopmode !== undefined ? { stopmode } : {}),
+  });
 }
 
 test('the agent fronts the Linux emulator and its catalogue comes from this machine', async () => {
-  assert.match(agent!.running.emulator, /^linux \(network namespaces, FRRouting \d/);
+  assert.match(agent?.running.emulator ?? '', /^linux \(network namespaces, FRRouting \d/);
   const caps = await client.getCapabilities();
   assert.equal(caps.emuReachable, true);
   const { templates } = await client.listTemplates({});
@@ -58,7 +63,10 @@ test('the agent fronts the Linux emulator and its catalogue comes from this mach
 });
 
 test('the sample passes local validation and the agent validate', async () => {
-  assert.deepEqual(validateLab(parseLab(sample.yaml)).filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    validateLab(parseLab(sample.yaml)).filter((d) => d.severity === 'error'),
+    [],
+  );
   const validated = await client.validateProject(sample);
   assert.equal(validated.status, 'valid', JSON.stringify(validated.diagnostics));
 });
@@ -124,7 +132,13 @@ test('a console session is a real vtysh: ? lists choices, Tab completes, Ctrl-C 
   const telnet = attachTelnet(socket, { onText: (t) => (output += t), onClose: () => undefined });
   const raw = (text: string) => socket.write(Buffer.from(text, 'utf8'));
   try {
-    const seen = (pattern: RegExp, what: string) => eventually(async () => output, (o) => pattern.test(o), what, 10_000);
+    const seen = (pattern: RegExp, what: string) =>
+      eventually(
+        () => Promise.resolve(output),
+        (o) => pattern.test(o),
+        what,
+        10_000,
+      );
     telnet.send('\n');
     await seen(/r1# ?$/, 'the r1# prompt');
     raw('show ip ospf ?');
@@ -155,7 +169,11 @@ test('reconcile from_emu returns the running config of a router changed on its c
   const pulled = await client.reconcileProject({ ...payload(), direction: 'from_emu' });
   assert.equal(pulled.changed, true);
   assert.match(pulled.files?.['configs/r1.conf'] ?? '', /description changed-on-the-console/);
-  assert.equal(pulled.files?.['configs/r2.conf'], sample.files['configs/r2.conf'], 'an unchanged router keeps its file');
+  assert.equal(
+    pulled.files?.['configs/r2.conf'],
+    sample.files['configs/r2.conf'],
+    'an unchanged router keeps its file',
+  );
   // The document keeps its nodes and links (only a config file changed).
   const before = parseLab(sample.yaml);
   const after = parseLab(pulled.yaml ?? '');
@@ -205,7 +223,11 @@ test('stop modes: hibernate is refused; graceful saves the running config; power
   assert.equal((await namespacesOf(prefix)).length, 6);
   const restarted = await bulk('start', 'r1');
   assert.equal(restarted.started, 1);
-  assert.match((await run('r1', 'show running-config')).output ?? '', /changed-on-the-console/, 'r1 booted from what it saved');
+  assert.match(
+    (await run('r1', 'show running-config')).output ?? '',
+    /changed-on-the-console/,
+    'r1 booted from what it saved',
+  );
 });
 
 test('wipe drops the saved state: the router boots from its startup config again', async () => {

@@ -23,7 +23,21 @@ test('without root, --emulator linux says what is missing and capabilities repor
   chmodSync(dataDir, 0o777);
   const child = spawn(
     'setpriv',
-    ['--reuid', NOBODY, '--regid', NOBODY, '--clear-groups', process.execPath, AGENT, '--emulator', 'linux', '--port', '0', '--data-dir', dataDir],
+    [
+      '--reuid',
+      NOBODY,
+      '--regid',
+      NOBODY,
+      '--clear-groups',
+      process.execPath,
+      AGENT,
+      '--emulator',
+      'linux',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -39,7 +53,12 @@ test('without root, --emulator linux says what is missing and capabilities repor
       if (url && pin && emulator) break;
     }
     assert.match(emulator, /^linux: cannot run here: .*CAP_NET_ADMIN.*run it as root/);
-    await eventually(async () => stderr, (text) => /the linux emulator cannot run on this machine/.test(text), 'the warning on stderr', 5_000);
+    await eventually(
+      () => Promise.resolve(stderr),
+      (text) => /the linux emulator cannot run on this machine/.test(text),
+      'the warning on stderr',
+      5_000,
+    );
     const client = new AgentClient({ baseUrl: url, pin });
     try {
       await client.login(TEST_USER);

@@ -44,7 +44,10 @@ export function processesOf(prefix: string): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .map(Number)
-    .filter((pid) => pid !== process.pid && processAlive(pid) && (commandLine(pid) ?? []).some((arg) => arg.startsWith(prefix)));
+    .filter(
+      (pid) =>
+        pid !== process.pid && processAlive(pid) && (commandLine(pid) ?? []).some((arg) => arg.startsWith(prefix)),
+    );
 }
 
 /** Polls `probe` until `done` holds, at most `limitMs`; fails with the last value otherwise. */
@@ -57,7 +60,10 @@ export async function eventually<T>(
   const deadline = Date.now() + limitMs;
   let value = await probe();
   while (!done(value)) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${limitMs / 1000} s waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}`);
+    if (Date.now() > deadline)
+      assert.fail(
+        `timed out after ${limitMs / 1000} s waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}`,
+      );
     await sleep(250);
     value = await probe();
   }

@@ -27,17 +27,41 @@ export const ETH_FORMAT = 'eth{0}';
 
 function attributes(kind: NodeKind, image: string, ethernet: number, host: LinuxHost): EmuTemplateAttribute[] {
   const attrs: EmuTemplateAttribute[] = [
-    { name: 'name', label: 'Name/prefix', kind: 'input', group: 'basic', values: [kind === 'router' ? 'R' : kind === 'host' ? 'H' : 'SW'] },
+    {
+      name: 'name',
+      label: 'Name/prefix',
+      kind: 'input',
+      group: 'basic',
+      values: [kind === 'router' ? 'R' : kind === 'host' ? 'H' : 'SW'],
+    },
     { name: 'image', label: 'Image', kind: 'list', group: 'basic', values: [image] },
     { name: 'icon', label: 'Icon', kind: 'list', group: 'basic', values: ICONS.map((i) => i.id) },
-    { name: 'ethernet', label: 'Ethernets (eth0, eth1, …)', kind: 'input', group: 'hardware', values: [String(ethernet)] },
+    {
+      name: 'ethernet',
+      label: 'Ethernets (eth0, eth1, …)',
+      kind: 'input',
+      group: 'hardware',
+      values: [String(ethernet)],
+    },
     { name: 'console', label: 'Console', kind: 'list', group: 'basic', values: ['telnet'] },
   ];
   if (kind === 'router') {
     attrs.push(
-      { name: 'config', label: 'Startup configuration (FRR)', kind: 'list', group: 'basic', values: ['Unconfigured', 'Exported'] },
+      {
+        name: 'config',
+        label: 'Startup configuration (FRR)',
+        kind: 'list',
+        group: 'basic',
+        values: ['Unconfigured', 'Exported'],
+      },
       // zebra and staticd always run; the others start when the config has their `router …` section.
-      { name: 'daemons', label: 'Routing daemons', kind: 'list', group: 'advanced', values: ['zebra', 'staticd', ...host.daemons] },
+      {
+        name: 'daemons',
+        label: 'Routing daemons',
+        kind: 'list',
+        group: 'advanced',
+        values: ['zebra', 'staticd', ...host.daemons],
+      },
     );
   }
   if (kind === 'host')
@@ -46,13 +70,7 @@ function attributes(kind: NodeKind, image: string, ethernet: number, host: Linux
 }
 
 export function linuxTemplates(host: LinuxHost): EmuTemplate[] {
-  const make = (
-    id: string,
-    description: string,
-    image: string,
-    ethernet: number,
-    icon: string,
-  ): EmuTemplate => {
+  const make = (id: string, description: string, image: string, ethernet: number, icon: string): EmuTemplate => {
     const kind = TEMPLATE_KIND[id];
     return {
       id,
@@ -68,8 +86,26 @@ export function linuxTemplates(host: LinuxHost): EmuTemplate[] {
     };
   };
   return [
-    make('frr', `FRRouting ${host.frrVersion || '(not installed)'} router in a network namespace`, host.frrVersion ? `frr-${host.frrVersion}` : '', 4, 'Router.png'),
-    make('linux', 'Linux host: a network namespace with a shell and iproute2', host.iproute2Version ? `iproute2-${host.iproute2Version}` : '', 1, 'Server.png'),
-    make('switch', 'Layer-2 switch: a Linux bridge in its own network namespace', `linux-bridge-${host.kernel}`, 8, 'Switch.png'),
+    make(
+      'frr',
+      `FRRouting ${host.frrVersion || '(not installed)'} router in a network namespace`,
+      host.frrVersion ? `frr-${host.frrVersion}` : '',
+      4,
+      'Router.png',
+    ),
+    make(
+      'linux',
+      'Linux host: a network namespace with a shell and iproute2',
+      host.iproute2Version ? `iproute2-${host.iproute2Version}` : '',
+      1,
+      'Server.png',
+    ),
+    make(
+      'switch',
+      'Layer-2 switch: a Linux bridge in its own network namespace',
+      `linux-bridge-${host.kernel}`,
+      8,
+      'Switch.png',
+    ),
   ];
 }

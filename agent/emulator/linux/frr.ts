@@ -10,7 +10,7 @@ import { chownSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mustRun, runCommand, type CommandResult } from './command';
-import { commandLine, processAlive } from './kernel';
+import { commandLine, inNamespaceAs, processAlive, terminate } from './kernel';
 import { FRR_DAEMON_DIR, FRR_RUN_DIR, type LinuxHost } from './system';
 
 /** `router …` (and other top-level) sections, and the daemon each needs. */
@@ -43,15 +43,22 @@ export function hostnameOf(config: string, fallback: string): string {
   return /^hostname\s+(\S+)/m.exec(config)?.[1] ?? fallback;
 }
 
-/** Arguments that run vtysh (and `extra`) in a router's namespace and path space, with its hostname. */
-export function vtyshCommand(ns: string, hostname: string, extra: readonly string[]): [string, string[]] {
-  const script = 'h=$1; n=$2; d=$3; shift 3; hostname "$h" && VTYSH_PAGER=cat exec vtysh -N "$n" --config_dir "$d" "$@"';
-  return ['ip', ['netns', 'exec', ns, 'unshare', '--uts', 'sh', '-c', script, 'sh', hostname, ns, FRR_RUN_DIR, ...extra]];
+/** vtysh in a router's path space (no pager: consoles and exec want the whole output). */
+export function vtyshArgv(ns: string, extra: readonly string[]): string[] {
+  return ['env', 'VTYSH_PAGER=cat', 'vtysh', '-N', ns, '--config_dir', FRR_RUN_DIR, ...extra];
 }
 
-export async function vtysh(ns: string, hostname: string, commands: readonly string[], timeoutMs = VTYSH_TIMEOUT_MS): Promise<CommandResult> {
-  const [file, args] = vtyshCommand(ns, hostname, commands.flatMap((c) => ['-c', c]));
-  return runCommand(file, args, { timeoutMs });
+export async function vtysh(
+  ns: string,
+  hostname: string,
+  commands: readonly string[],
+  timeoutMs = VTYSH_TIMEOUT_MS,
+): Promise<CommandResult> {
+  const argv = vtyshArgv(
+    ns,
+    commands.flatMap((c) => ['-c', c]),
+  );
+  return runCommand('ip', inNamespaceAs(ns, hostname, argv), { timeoutMs });
 }
 
 /** The daemons' pids from their pid files, each checked to be FRR running in this path space. */
@@ -73,7 +80,8 @@ function daemonPids(ns: string): Map<string, number> {
     if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) continue;
     const argv = commandLine(pid);
     // Only a process that names this exact path space is ours to signal.
-    if (argv?.[0]?.startsWith(`${FRR_DAEMON_DIR}/`) && argv[argv.indexOf('-N') + 1] === ns) found.set(file.replace(/\.pid$/, ''), pid);
+    if (argv?.[0]?.startsWith(`${FRR_DAEMON_DIR}/`) && argv[argv.indexOf('-N') + 1] === ns)
+      found.set(file.replace(/\.pid$/, ''), pid);
   }
   return found;
 }
@@ -93,18 +101,26 @@ export async function startRouter(ns: string, hostname: string, config: string, 
     for (const path of [dir, conf, join(dir, 'vtysh.conf')]) chownSync(path, host.frrUser.uid, host.frrUser.gid);
   }
   // A router forwards: the namespace starts with forwarding off.
-  await mustRun('ip', ['netns', 'exec', ns, 'sysctl', '-q', '-w', 'net.ipv4.ip_forward=1', 'net.ipv6.conf.all.forwarding=1']);
+  await mustRun('ip', [
+    'netns',
+    'exec',
+    ns,
+    'sysctl',
+    '-q',
+    '-w',
+    'net.ipv4.ip_forward=1',
+    'net.ipv6.conf.all.forwarding=1',
+  ]);
   for (const daemon of daemonsFor(config, host)) {
-    await mustRun('ip', [
-      'netns', 'exec', ns, 'unshare', '--uts', 'sh', '-c', 'hostname "$1" && shift && exec "$@"', 'sh', hostname,
-      `${FRR_DAEMON_DIR}/${daemon}`, '-d', '-N', ns, '-f', conf, '-i', join(dir, `${daemon}.pid`),
-    ]);
+    const argv = [`${FRR_DAEMON_DIR}/${daemon}`, '-d', '-N', ns, '-f', conf, '-i', join(dir, `${daemon}.pid`)];
+    await mustRun('ip', inNamespaceAs(ns, hostname, argv));
   }
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     const answer = await vtysh(ns, hostname, ['show version'], 5000);
     if (answer.code === 0) return;
-    if (Date.now() > deadline) throw new Error(`FRR in ${ns} did not answer vtysh within ${READY_TIMEOUT_MS / 1000} s: ${answer.stderr.trim()}`);
+    if (Date.now() > deadline)
+      throw new Error(`FRR in ${ns} did not answer vtysh within ${READY_TIMEOUT_MS / 1000} s: ${answer.stderr.trim()}`);
     await sleep(100);
   }
 }
@@ -134,22 +150,7 @@ export async function runningConfig(ns: string, hostname: string): Promise<strin
  * cleanly), then SIGKILL whatever is left. graceMs 0 kills at once.
  */
 export async function stopRouter(ns: string, graceMs: number): Promise<void> {
-  const pids = [...daemonPids(ns).values()];
-  const signal = (sig: NodeJS.Signals) => {
-    for (const pid of pids) {
-      try {
-        if (processAlive(pid)) process.kill(pid, sig);
-      } catch {
-        // already gone
-      }
-    }
-  };
-  if (graceMs > 0) {
-    signal('SIGTERM');
-    const deadline = Date.now() + graceMs;
-    while (pids.some(processAlive) && Date.now() < deadline) await sleep(50);
-  }
-  signal('SIGKILL');
+  await terminate([...daemonPids(ns).values()], graceMs);
 }
 
 /** Kills the daemons at once and removes the run directory. */

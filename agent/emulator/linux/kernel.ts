@@ -5,6 +5,7 @@
  * namespace.
  */
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mustRun, runCommand } from './command';
 
 export interface LiveLink {
@@ -31,6 +32,27 @@ export function commandLine(pid: number): string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Sends a signal to each process still alive (one that is gone already is fine). */
+export function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      if (processAlive(pid)) process.kill(pid, signal);
+    } catch {
+      // gone in between
+    }
+  }
+}
+
+/** SIGTERM, then up to `graceMs` for the processes to end, then SIGKILL for any left; 0 kills at once. */
+export async function terminate(pids: readonly number[], graceMs: number): Promise<void> {
+  if (graceMs > 0) {
+    signalAll(pids, 'SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (pids.some(processAlive) && Date.now() < deadline) await sleep(50);
+  }
+  signalAll(pids, 'SIGKILL');
 }
 
 export async function listNamespaces(): Promise<string[]> {
@@ -62,13 +84,7 @@ export async function namespacePids(ns: string): Promise<number[]> {
 
 /** Kills every process in the namespace, then deletes it (its veth ends go with it). */
 export async function deleteNamespace(ns: string): Promise<void> {
-  for (const pid of await namespacePids(ns)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  signalAll(await namespacePids(ns), 'SIGKILL');
   const result = await runCommand('ip', ['netns', 'del', ns]);
   if (result.code !== 0 && !/No such file|Invalid argument/.test(result.stderr))
     await mustRun('ip', ['netns', 'del', ns]);
@@ -76,13 +92,28 @@ export async function deleteNamespace(ns: string): Promise<void> {
 
 export async function addBridge(ns: string, name: string): Promise<void> {
   // No STP and no forward delay: a link forwards the moment it is up, as a cable would.
-  await mustRun('ip', ['-n', ns, 'link', 'add', name, 'type', 'bridge', 'stp_state', '0', 'forward_delay', '0', 'mcast_snooping', '0']);
+  await mustRun('ip', [
+    '-n',
+    ns,
+    'link',
+    'add',
+    name,
+    'type',
+    'bridge',
+    'stp_state',
+    '0',
+    'forward_delay',
+    '0',
+    'mcast_snooping',
+    '0',
+  ]);
   await mustRun('ip', ['-n', ns, 'link', 'set', name, 'up']);
 }
 
 export async function deleteLink(ns: string, name: string): Promise<void> {
   const result = await runCommand('ip', ['-n', ns, 'link', 'del', name]);
-  if (result.code !== 0 && !/Cannot find device/.test(result.stderr)) await mustRun('ip', ['-n', ns, 'link', 'del', name]);
+  if (result.code !== 0 && !/Cannot find device/.test(result.stderr))
+    await mustRun('ip', ['-n', ns, 'link', 'del', name]);
 }
 
 /** A veth pair: `port` inside the fabric (up), `ifname` inside the node's namespace (down until the node starts). */
@@ -107,7 +138,22 @@ export async function links(ns: string): Promise<LiveLink[]> {
   return parsed.map((l) => ({ ifname: l.ifname, master: l.master, up: Boolean(l.flags?.includes('UP')) }));
 }
 
-/** Runs a command inside a namespace (as `ip netns exec` does). */
-export function inNamespace(ns: string, file: string, args: readonly string[]): [string, string[]] {
-  return ['ip', ['netns', 'exec', ns, file, ...args]];
+/**
+ * `ip` arguments that run `argv` inside a namespace and a UTS namespace of its
+ * own named `hostname`, so prompts and FRR's running config name the node, not the machine.
+ */
+export function inNamespaceAs(ns: string, hostname: string, argv: readonly string[]): string[] {
+  return [
+    'netns',
+    'exec',
+    ns,
+    'unshare',
+    '--uts',
+    'sh',
+    '-c',
+    'hostname "$1" && shift && exec "$@"',
+    'sh',
+    hostname,
+    ...argv,
+  ];
 }

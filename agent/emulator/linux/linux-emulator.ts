@@ -17,11 +17,13 @@ import {
   type EmuNodeSpec,
   type EmulatorBackend,
   type EmulatorClient,
+  type EmuIcon,
+  type EmuNetworkType,
   type EmuStatus,
   type EmuTemplate,
 } from '../backend';
 import { normaliseConfig } from '../../projects/desired';
-import { LabStore } from '../simulated/lab-store';
+import { LabStore, pruneHiddenNetworks } from '../simulated/lab-store';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
 import { routerAlive, runningConfig } from './frr';
 import { links, listNamespaces, namespaceExists } from './kernel';
@@ -80,7 +82,9 @@ export class LinuxEmulator implements EmulatorBackend {
     const emu = new LinuxEmulator(host, options);
     const removed = await cleanLeftovers(emu.names, emu.journal);
     if (removed.length)
-      options.log(`Linux emulator: removed ${removed.length} namespace(s) an earlier run left behind: ${removed.join(', ')}`);
+      options.log(
+        `Linux emulator: removed ${removed.length} namespace(s) an earlier run left behind: ${removed.join(', ')}`,
+      );
     for (const lab of emu.store.labs.values()) {
       for (const node of lab.nodes) node.status = 0;
       await emu.realizer.realizeLab(lab);
@@ -93,8 +97,8 @@ export class LinuxEmulator implements EmulatorBackend {
     return `linux (network namespaces, FRRouting ${this.host.frrVersion}, agent id ${this.names.agentId})`;
   }
 
-  async connect(): Promise<EmulatorClient> {
-    return new LinuxClient(this);
+  connect(): Promise<EmulatorClient> {
+    return Promise.resolve(new LinuxClient(this));
   }
 
   /** Removes every kernel object and process of this agent; lab definitions stay for the next start. */
@@ -119,7 +123,7 @@ export class LinuxEmulator implements EmulatorBackend {
   // ---------------------------------------------------------------- internals used by the client
 
   /** Runs `work` after every earlier call on the same lab: calls on one lab take turns. */
-  async serial<T>(path: string, work: () => Promise<T>): Promise<T> {
+  async serial<T>(path: string, work: () => T | Promise<T>): Promise<T> {
     if (this.closed) throw new EmuError('unreachable', 'The Linux emulator has shut down.');
     const previous = this.turns.get(path) ?? Promise.resolve();
     const mine = previous.catch(() => undefined).then(work);
@@ -136,9 +140,7 @@ export class LinuxEmulator implements EmulatorBackend {
   }
 
   lab(path: string): LinuxLab {
-    const lab = this.store.labs.get(path);
-    if (!lab) throw new EmuError('not_found', `Lab ${path} does not exist.`);
-    return lab;
+    return this.store.get(path);
   }
 
   maybeLab(path: string): LinuxLab | undefined {
@@ -156,7 +158,10 @@ export class LinuxEmulator implements EmulatorBackend {
     const tag = this.names.labTag(lab.path);
     const clash = [...this.store.labs.values()].find((l) => this.names.labTag(l.path) === tag);
     if (clash)
-      throw new EmuError('refused', `Lab ${lab.path} would share kernel names with ${clash.path}; choose another path.`);
+      throw new EmuError(
+        'refused',
+        `Lab ${lab.path} would share kernel names with ${clash.path}; choose another path.`,
+      );
     this.store.labs.set(lab.path, lab);
     this.changed();
     await this.realizer.realizeLab(lab);
@@ -186,17 +191,9 @@ export class LinuxEmulator implements EmulatorBackend {
     this.runtimes.delete(key);
   }
 
-  /** Deletes hidden link networks among `candidates` that lost a member (a node-to-node link dies with either end). */
+  /** Deletes hidden link networks among `candidates` that lost a member, with their bridges. */
   async pruneHiddenNetworks(lab: LinuxLab, candidates: Iterable<number>): Promise<void> {
-    for (const id of new Set(candidates)) {
-      const network = lab.networks.find((n) => n.id === id);
-      if (!network || network.visibility) continue;
-      const members = lab.nodes.filter((n) => n.links.includes(id));
-      if (members.length >= 2) continue;
-      for (const member of members) member.links = member.links.map((l) => (l === id ? 0 : l));
-      lab.networks = lab.networks.filter((n) => n.id !== id);
-      await this.realizer.deleteNetwork(lab, id);
-    }
+    for (const id of pruneHiddenNetworks(lab, candidates)) await this.realizer.deleteNetwork(lab, id);
   }
 
   /** Whether a node the store says is running still runs (its daemons, or at least its namespace). */
@@ -244,7 +241,15 @@ export class LinuxEmulator implements EmulatorBackend {
       const running = this.aliveIn(lab, node, namespaces);
       // A node whose processes died (crashed, or killed by hand) is stopped.
       if (node.status === 2 && !running) this.dropRuntime(lab, node);
-      const { links: wiring, saved: _saved, baseline: _baseline, transitionEndsAt: _t, startedAt: _s, config: _c, ...spec } = node;
+      const {
+        links: wiring,
+        saved: _saved,
+        baseline: _baseline,
+        transitionEndsAt: _t,
+        startedAt: _s,
+        config: _c,
+        ...spec
+      } = node;
       const config = await this.reportedConfig(lab, node, running);
       nodes.push({
         ...spec,
@@ -289,7 +294,11 @@ export class LinuxEmulator implements EmulatorBackend {
 
   template(id: string): EmuTemplate {
     const template = linuxTemplates(this.host).find((t) => t.id === id);
-    if (!template) throw new EmuError('refused', `Template ${id} does not exist on this emulator (it offers frr, linux and switch).`);
+    if (!template)
+      throw new EmuError(
+        'refused',
+        `Template ${id} does not exist on this emulator (it offers frr, linux and switch).`,
+      );
     return template;
   }
 }
@@ -302,14 +311,18 @@ export class UnavailableEmulator implements EmulatorBackend {
     this.description = `linux: cannot run here: ${problems.join('; ')}`;
   }
 
-  async connect(): Promise<EmulatorClient> {
-    const fail = async (): Promise<never> => {
-      throw new EmuError('unreachable', `the Linux emulator cannot run on this machine: ${this.problems.join('; ')}.`);
-    };
+  connect(): Promise<EmulatorClient> {
+    const fail = (): Promise<never> =>
+      Promise.reject(
+        new EmuError('unreachable', `the Linux emulator cannot run on this machine: ${this.problems.join('; ')}.`),
+      );
     // Every method fails with the reason; `then` stays undefined so the client is not mistaken for a promise.
-    return new Proxy({} as EmulatorClient, {
-      get: (_target, key) => (key === 'labUrl' ? () => '' : key === 'then' || key === 'runCommand' ? undefined : fail),
-    });
+    return Promise.resolve(
+      new Proxy({} as EmulatorClient, {
+        get: (_target, key) =>
+          key === 'labUrl' ? () => '' : key === 'then' || key === 'runCommand' ? undefined : fail,
+      }),
+    );
   }
 
   async close(): Promise<void> {}
@@ -325,28 +338,28 @@ class LinuxClient implements EmulatorClient {
     return lab;
   }
 
-  async status(): Promise<EmuStatus> {
-    return {
+  status(): Promise<EmuStatus> {
+    return Promise.resolve({
       version: `FRRouting ${this.emu.host.frrVersion}, iproute2 ${this.emu.host.iproute2Version}, Linux ${this.emu.host.kernel}`,
       edition: 'Linux network namespaces',
       baseUrl: `linux://${machineName()}`,
-    };
+    });
   }
 
-  async listTemplates(): Promise<EmuTemplate[]> {
-    return linuxTemplates(this.emu.host);
+  listTemplates(): Promise<EmuTemplate[]> {
+    return Promise.resolve(linuxTemplates(this.emu.host));
   }
 
-  async getTemplate(id: string): Promise<EmuTemplate | undefined> {
-    return linuxTemplates(this.emu.host).find((t) => t.id === id);
+  getTemplate(id: string): Promise<EmuTemplate | undefined> {
+    return Promise.resolve(linuxTemplates(this.emu.host).find((t) => t.id === id));
   }
 
-  async listNetworkTypes() {
-    return { types: NETWORK_TYPES.map((t) => ({ ...t })), natOnly: false };
+  listNetworkTypes(): Promise<{ types: EmuNetworkType[]; natOnly: boolean }> {
+    return Promise.resolve({ types: NETWORK_TYPES.map((t) => ({ ...t })), natOnly: false });
   }
 
-  async listIcons() {
-    return ICONS.map((i) => ({ ...i }));
+  listIcons(): Promise<EmuIcon[]> {
+    return Promise.resolve(ICONS.map((i) => ({ ...i })));
   }
 
   async getLab(path: string): Promise<EmuLab | undefined> {
@@ -363,7 +376,7 @@ class LinuxClient implements EmulatorClient {
   }
 
   async editLab(path: string, meta: { name?: string; description?: string }): Promise<void> {
-    await this.emu.serial(path, async () => {
+    await this.emu.serial(path, () => {
       const lab = this.writable(path);
       if (meta.name !== undefined) lab.name = meta.name;
       if (meta.description !== undefined) lab.description = meta.description;
@@ -372,7 +385,7 @@ class LinuxClient implements EmulatorClient {
   }
 
   async cloneLab(source: string, destination: string): Promise<void> {
-    const copy = await this.emu.serial(source, async () => structuredClone(this.emu.lab(source)));
+    const copy = await this.emu.serial(source, () => structuredClone(this.emu.lab(source)));
     await this.emu.serial(destination, async () => {
       copy.path = destination;
       copy.name = destination.replace(/^.*\//, '').replace(/\.unl$/, '');
@@ -394,7 +407,12 @@ class LinuxClient implements EmulatorClient {
     return this.emu.serial(path, async () => {
       const lab = this.writable(path);
       this.emu.template(spec.template);
-      const node: LinuxNode = { ...spec, id: lab.nextNodeId++, status: 0, links: new Array<number>(Math.max(0, spec.ethernet)).fill(0) };
+      const node: LinuxNode = {
+        ...spec,
+        id: lab.nextNodeId++,
+        status: 0,
+        links: new Array<number>(Math.max(0, spec.ethernet)).fill(0),
+      };
       if (spec.config === undefined) delete node.config;
       lab.nodes.push(node);
       this.emu.changed();
@@ -441,7 +459,10 @@ class LinuxClient implements EmulatorClient {
     return this.emu.serial(path, async () => {
       const lab = this.writable(path);
       if (!NETWORK_TYPES.some((t) => t.id === spec.type && t.supported))
-        throw new EmuError('refused', `Network type ${spec.type} is not available on the Linux emulator (it offers bridge).`);
+        throw new EmuError(
+          'refused',
+          `Network type ${spec.type} is not available on the Linux emulator (it offers bridge).`,
+        );
       const network: EmuNetwork = { ...spec, id: lab.nextNetworkId++ };
       lab.networks.push(network);
       this.emu.changed();
@@ -451,12 +472,15 @@ class LinuxClient implements EmulatorClient {
   }
 
   async editNetwork(path: string, id: number, changes: Partial<EmuNetworkSpec>): Promise<void> {
-    await this.emu.serial(path, async () => {
+    await this.emu.serial(path, () => {
       const lab = this.writable(path);
       const network = lab.networks.find((n) => n.id === id);
       if (!network) throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
       if (changes.type !== undefined && !NETWORK_TYPES.some((t) => t.id === changes.type && t.supported))
-        throw new EmuError('refused', `Network type ${changes.type} is not available on the Linux emulator (it offers bridge).`);
+        throw new EmuError(
+          'refused',
+          `Network type ${changes.type} is not available on the Linux emulator (it offers bridge).`,
+        );
       Object.assign(network, changes);
       this.emu.changed();
     });
@@ -465,7 +489,8 @@ class LinuxClient implements EmulatorClient {
   async deleteNetwork(path: string, id: number): Promise<void> {
     await this.emu.serial(path, async () => {
       const lab = this.writable(path);
-      if (!lab.networks.some((n) => n.id === id)) throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
+      if (!lab.networks.some((n) => n.id === id))
+        throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
       lab.networks = lab.networks.filter((n) => n.id !== id);
       for (const node of lab.nodes) node.links = node.links.map((n) => (n === id ? 0 : n));
       this.emu.changed();
@@ -549,7 +574,8 @@ class LinuxClient implements EmulatorClient {
     return this.emu.serial(path, async () => {
       const lab = this.emu.lab(path);
       const node = this.emu.node(lab, id);
-      if (!(await this.emu.isRunning(lab, node))) throw new EmuError('refused', `${node.name} is not running, so its console does not answer.`);
+      if (!(await this.emu.isRunning(lab, node)))
+        throw new EmuError('refused', `${node.name} is not running, so its console does not answer.`);
       return this.emu.openConsole(lab, node);
     });
   }

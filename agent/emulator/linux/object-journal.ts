@@ -22,7 +22,9 @@ export class ObjectJournal {
       if (Array.isArray(saved.namespaces))
         for (const name of saved.namespaces) if (typeof name === 'string') this.names.add(name);
     } catch (e) {
-      log(`The Linux emulator's object journal ${this.file} is unreadable (${(e as Error).message}); leftovers are found by name prefix only.`);
+      log(
+        `The Linux emulator's object journal ${this.file} is unreadable (${(e as Error).message}); leftovers are found by name prefix only.`,
+      );
     }
   }
 

@@ -5,21 +5,21 @@
  * shell per node. Every namespace is written to the object journal before it
  * is created.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { compileEthFormat } from '../../../common/lab/eth-format';
 import { EmuError } from '../backend';
 import type { StoredLab, StoredNode } from '../simulated/lab-store';
 import { TEMPLATE_KIND, ETH_FORMAT, type NodeKind } from './catalogue';
 import { CommandError, mustRun, runCommand } from './command';
-import { hostnameOf, removeRouter, runningConfig, startRouter, stopRouter, vtysh } from './frr';
+import { hostnameOf, removeRouter, runningConfig, startRouter, stopRouter, vtysh, vtyshArgv } from './frr';
 import {
   addBridge,
   addNamespace,
   addVeth,
   deleteLink,
   deleteNamespace,
+  inNamespaceAs,
   namespacePids,
-  processAlive,
+  terminate,
   setLinkUp,
   setMaster,
 } from './kernel';
@@ -130,11 +130,16 @@ export class Realizer {
   }
 
   async removeInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
-    for (let index = from; index < to; index++) await deleteLink(this.fabricNs(lab), this.names.fabricPort(node.id, index));
+    for (let index = from; index < to; index++)
+      await deleteLink(this.fabricNs(lab), this.names.fabricPort(node.id, index));
   }
 
   async connect(lab: StoredLab, node: StoredNode, index: number, networkId: number): Promise<void> {
-    await setMaster(this.fabricNs(lab), this.names.fabricPort(node.id, index), networkId ? this.names.bridge(networkId) : undefined);
+    await setMaster(
+      this.fabricNs(lab),
+      this.names.fabricPort(node.id, index),
+      networkId ? this.names.bridge(networkId) : undefined,
+    );
   }
 
   /** Boots a node; throws EmuError('refused') with the reason when it cannot, leaving it stopped. */
@@ -158,10 +163,9 @@ export class Realizer {
           }
           break;
         case 'switch':
-          await mustRun('ip', ['-n', ns, 'link', 'add', 'br0', 'type', 'bridge', 'stp_state', '0', 'forward_delay', '0']);
+          await addBridge(ns, 'br0');
           for (let index = 0; index < node.links.length; index++)
             await mustRun('ip', ['-n', ns, 'link', 'set', INTERFACE_NAMES.nameAt(index), 'master', 'br0']);
-          await setLinkUp(ns, 'br0', true);
           break;
       }
     } catch (e) {
@@ -183,10 +187,7 @@ export class Realizer {
         if (saved !== undefined) node.saved = saved;
         await stopRouter(ns, graceMs);
       } else {
-        const pids = await namespacePids(ns);
-        for (const pid of pids) signal(pid, 'SIGTERM');
-        const deadline = Date.now() + graceMs;
-        while (pids.some(processAlive) && Date.now() < deadline) await sleep(50);
+        await terminate(await namespacePids(ns), graceMs);
       }
     }
     await this.reset(lab, node);
@@ -225,16 +226,8 @@ export class Realizer {
     const hostname = kindOf(node) === 'router' ? routerHostname(node) : node.name;
     const program =
       kindOf(node) === 'router'
-        ? ['env', 'VTYSH_PAGER=cat', 'vtysh', '-N', ns, '--config_dir', '/var/run/frr']
+        ? vtyshArgv(ns, [])
         : ['env', 'PS1=\\u@\\h:\\w\\$ ', 'bash', '--norc', '--noprofile', '-i'];
-    return ['ip', 'netns', 'exec', ns, 'unshare', '--uts', 'sh', '-c', 'hostname "$1" && shift && exec "$@"', 'sh', hostname, ...program];
-  }
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
+    return ['ip', ...inNamespaceAs(ns, hostname, program)];
   }
 }

@@ -52,7 +52,8 @@ function passwdEntry(user: string): { uid: number; gid: number } | undefined {
 
 export async function probeLinuxHost(): Promise<LinuxHost> {
   const problems: string[] = [];
-  if (process.platform !== 'linux') problems.push(`this is ${process.platform}, not Linux: network namespaces need Linux`);
+  if (process.platform !== 'linux')
+    problems.push(`this is ${process.platform}, not Linux: network namespaces need Linux`);
   const caps = capabilities();
   if (!caps.netAdmin || !caps.sysAdmin)
     problems.push(
@@ -73,7 +74,8 @@ export async function probeLinuxHost(): Promise<LinuxHost> {
     problems.push(`FRRouting is not installed (no ${FRR_DAEMON_DIR}/zebra): ${INSTALL_HINT}`);
   else if (!existsSync('/usr/bin/vtysh')) problems.push(`FRRouting's vtysh is missing: ${INSTALL_HINT}`);
   const frrUser = passwdEntry('frr');
-  if (frrVersion && !frrUser) problems.push(`the user "frr" that FRRouting's daemons run as is missing: ${INSTALL_HINT}`);
+  if (frrVersion && !frrUser)
+    problems.push(`the user "frr" that FRRouting's daemons run as is missing: ${INSTALL_HINT}`);
   const installed = existsSync(FRR_DAEMON_DIR) ? new Set(readdirSync(FRR_DAEMON_DIR)) : new Set<string>();
   if (frrVersion && !installed.has('staticd')) problems.push(`FRRouting's staticd is missing: ${INSTALL_HINT}`);
 

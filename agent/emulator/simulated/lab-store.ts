@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmuNodeSpec, EmuNodeStatus } from '../backend';
+import { EmuError, type EmuNodeSpec, type EmuNodeStatus } from '../backend';
 import { writeFileAtomic } from '../../storage/atomic-file';
 
 /** A node as the emulator keeps it: what it was made of, plus its runtime state. */
@@ -89,6 +89,13 @@ export class LabStore<L extends StoredLab = StoredLab> {
     }
   }
 
+  /** The lab at `path`; EmuError('not_found') when there is none. */
+  get(path: string): L {
+    const lab = this.labs.get(path);
+    if (!lab) throw new EmuError('not_found', `Lab ${path} does not exist.`);
+    return lab;
+  }
+
   /** Schedules a save; several changes in a row are written once. */
   changed(): void {
     if (!this.closed) this.saveTimer ??= setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
@@ -106,4 +113,22 @@ export class LabStore<L extends StoredLab = StoredLab> {
     const state: StoredState<L> = { version: 1, labs: [...this.labs.values()] };
     writeFileAtomic(this.file, JSON.stringify(state));
   }
+}
+
+/**
+ * Deletes the hidden link networks among `candidates` that lost a member (a
+ * node-to-node link dies with either end) and returns their ids.
+ */
+export function pruneHiddenNetworks(lab: StoredLab, candidates: Iterable<number>): number[] {
+  const pruned: number[] = [];
+  for (const id of new Set(candidates)) {
+    const network = lab.networks.find((n) => n.id === id);
+    if (!network || network.visibility) continue;
+    const members = lab.nodes.filter((n) => n.links.includes(id));
+    if (members.length >= 2) continue;
+    for (const member of members) member.links = member.links.map((l) => (l === id ? 0 : l));
+    lab.networks = lab.networks.filter((n) => n.id !== id);
+    pruned.push(id);
+  }
+  return pruned;
 }

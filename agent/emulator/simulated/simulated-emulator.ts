@@ -23,7 +23,7 @@ import { findTemplate, ICONS, NAT_ONLY, NETWORK_TYPES, TEMPLATES } from './catal
 import { ConsoleHub } from './console-hub';
 import type { DeviceView } from './device-cli';
 import { exampleLabs } from './example-labs';
-import { LabStore, type StoredLab, type StoredNode } from './lab-store';
+import { LabStore, pruneHiddenNetworks, type StoredLab, type StoredNode } from './lab-store';
 
 export const EMU_SESSION_IDLE_MS = 60 * 60 * 1000;
 const EMU_VERSION = '5.0.1-24';
@@ -79,9 +79,7 @@ export class SimulatedEmulator implements EmulatorBackend {
   }
 
   lab(path: string): StoredLab {
-    const lab = this.store.labs.get(path);
-    if (!lab) throw new EmuError('not_found', `Lab ${path} does not exist.`);
-    return lab;
+    return this.store.get(path);
   }
 
   maybeLab(path: string): StoredLab | undefined {
@@ -157,17 +155,6 @@ export class SimulatedEmulator implements EmulatorBackend {
     };
   }
 
-  /** Deletes hidden link networks among `candidates` that lost a member (a node-to-node link dies with either end). */
-  pruneHiddenNetworks(lab: StoredLab, candidates: Iterable<number>): void {
-    for (const id of new Set(candidates)) {
-      const network = lab.networks.find((n) => n.id === id);
-      if (!network || network.visibility) continue;
-      const members = lab.nodes.filter((n) => n.links.includes(id));
-      if (members.length >= 2) continue;
-      for (const member of members) member.links = member.links.map((l) => (l === id ? 0 : l));
-      lab.networks = lab.networks.filter((n) => n.id !== id);
-    }
-  }
 
   hub(lab: StoredLab, node: StoredNode): ConsoleHub {
     const key = `${lab.path}#${node.id}`;
@@ -336,7 +323,7 @@ class SimulatedClient implements EmulatorClient {
     if (changes.ethernet !== undefined) {
       const dropped = node.links.slice(Math.max(0, changes.ethernet));
       node.links = Array.from({ length: Math.max(0, changes.ethernet) }, (_, i) => node.links[i] ?? 0);
-      this.emu.pruneHiddenNetworks(lab, dropped);
+      pruneHiddenNetworks(lab, dropped);
     }
     this.emu.changed();
   }
@@ -347,7 +334,7 @@ class SimulatedClient implements EmulatorClient {
     const node = this.emu.node(lab, id);
     this.emu.closeConsole(path, id);
     lab.nodes = lab.nodes.filter((n) => n.id !== id);
-    this.emu.pruneHiddenNetworks(lab, node.links);
+    pruneHiddenNetworks(lab, node.links);
     this.emu.changed();
   }
 
@@ -396,7 +383,7 @@ class SimulatedClient implements EmulatorClient {
     }
     const previous = node.links[index];
     node.links[index] = networkId;
-    this.emu.pruneHiddenNetworks(lab, [previous]);
+    pruneHiddenNetworks(lab, [previous]);
     this.emu.changed();
   }
 
