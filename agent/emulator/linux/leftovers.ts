@@ -32,8 +32,3 @@ export async function cleanLeftovers(names: LinuxNames, journal: ObjectJournal):
   }
   return removed;
 }
-
-/** This agent's namespaces that exist now (for tests and benchmarks counting leftovers). */
-export async function liveNamespaces(names: LinuxNames): Promise<string[]> {
-  return (await listNamespaces()).filter((ns) => ns.startsWith(names.prefix));
-}

@@ -16,8 +16,6 @@ import { writeFileAtomic } from '../../storage/atomic-file';
 const ID_FILE = 'linux-agent-id';
 const ID_PATTERN = /^[a-z0-9]{5}$/;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-/** Linux limits interface names to 15 bytes (IFNAMSIZ - 1). */
-export const IFNAME_MAX = 15;
 
 /** This agent's id: made once, then read from the data directory. */
 export function loadAgentId(dataDir: string): string {
@@ -61,12 +59,7 @@ export class LinuxNames {
     return `br${networkId}`;
   }
 
-  /** The node interface and network a fabric port or bridge name stands for. */
-  parsePort(name: string): { nodeId: number; index: number } | undefined {
-    const m = /^n(\d+)e(\d+)$/.exec(name);
-    return m ? { nodeId: Number(m[1]), index: Number(m[2]) } : undefined;
-  }
-
+  /** The network a fabric bridge name stands for. */
   parseBridge(name: string): number | undefined {
     const m = /^br(\d+)$/.exec(name);
     return m ? Number(m[1]) : undefined;

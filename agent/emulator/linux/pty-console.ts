@@ -11,7 +11,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Duplex } from 'node:stream';
-import { consoleGreeting, IAC, TelnetDecoder } from '../../console/telnet';
+import { IAC } from '../../../common/telnet/session';
+import { consoleGreeting, TelnetDecoder } from '../../console/telnet';
 
 const CR = 0x0d;
 const LF = 0x0a;

@@ -155,7 +155,6 @@ export class SimulatedEmulator implements EmulatorBackend {
     };
   }
 
-
   hub(lab: StoredLab, node: StoredNode): ConsoleHub {
     const key = `${lab.path}#${node.id}`;
     let hub = this.hubs.get(key);
