@@ -87,7 +87,12 @@ export class LinuxEmulator implements EmulatorBackend {
       );
     for (const lab of emu.store.labs.values()) {
       for (const node of lab.nodes) node.status = 0;
-      await emu.realizer.realizeLab(lab);
+      try {
+        await emu.realizer.realizeLab(lab);
+      } catch (e) {
+        // One lab that cannot be rebuilt must not keep the agent (and the other labs) down.
+        options.log(`Linux emulator: could not rebuild lab ${lab.path}: ${(e as Error).message}`);
+      }
     }
     emu.store.changed();
     return emu;
