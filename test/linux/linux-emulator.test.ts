@@ -246,3 +246,18 @@ test('destroy removes every namespace and process of the lab', async () => {
   assert.deepEqual(await namespacesOf(prefix), []);
   assert.deepEqual(processesOf(prefix), []);
 });
+
+test('a host whose startup script fails does not start, and is counted as failed', async () => {
+  const lab = {
+    yaml: 'name: broken-host\nnodes:\n  h9:\n    template: linux\n    config: h9.sh\n',
+    files: { 'h9.sh': 'ip address add 10.9.9.9/24 dev eth0\nexit 3\n' },
+  };
+  const deployed = await client.deployProject(lab);
+  const started = await client.execProject({ ...lab, state: deployed.state, action: 'start' });
+  assert.equal(started.failed, 1, JSON.stringify(started));
+  assert.equal(started.started, 0);
+  const status = await client.getProjectStatus({ ...lab, state: deployed.state });
+  assert.equal(status.nodes?.[0].state, 'stopped');
+  await client.destroyProject({ ...lab, state: deployed.state });
+  assert.deepEqual(await namespacesOf(prefix), []);
+});
