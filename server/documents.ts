@@ -17,6 +17,8 @@ import type { ProjectPayload } from '../common/api/contract';
 import { parseLab, updateLab } from '../common/lab/parse';
 import type { LabDocument, Range } from '../common/lab/types';
 import { buildProjectPayload } from '../common/project/payload';
+import { UserFileError } from '../common/project/user-file';
+import type { AgentProblem } from './agent-problems';
 import type { Log } from './log';
 
 export class LabFile {
@@ -117,9 +119,18 @@ export class LabDocuments {
   }
 }
 
-/** The payload of a document: with its configs and stored state when it is a file on disk. */
-export function projectPayload(file: LabFile): Promise<ProjectPayload> {
+/**
+ * The payload of a document: with its configs and stored state when it is a
+ * file on disk; or why a file it needs was refused (reported like an agent failure).
+ */
+export async function projectPayload(file: LabFile): Promise<{ payload: ProjectPayload } | { problem: AgentProblem }> {
   const text = file.model.text;
   const path = file.path;
-  return path === undefined ? Promise.resolve({ yaml: text, files: {} }) : buildProjectPayload(path, text, file.model);
+  if (path === undefined) return { payload: { yaml: text, files: {} } };
+  try {
+    return { payload: await buildProjectPayload(path, text, file.model) };
+  } catch (error) {
+    if (!(error instanceof UserFileError)) throw error;
+    return { problem: { code: 'file_refused', message: error.message, affectsSession: false } };
+  }
 }

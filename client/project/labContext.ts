@@ -9,7 +9,8 @@ import type { ConsolePayload, ProjectPayload } from '../../common/api/contract';
 import type * as labParse from '../../common/lab/parse';
 import type { LabDocument } from '../../common/lab/types';
 import { buildProjectPayload } from '../../common/project/payload';
-import { readLabState, writeLabState, type LabStateFile } from '../../common/project/state-file';
+import { readLabState, setAsideLabState, writeLabState, type LabStateFile } from '../../common/project/state-file';
+import { UserFileError } from '../../common/project/user-file';
 import { projectModeOf, type ProjectMode } from '../model/capabilities';
 import { targetOfArg } from '../model/commandArgs';
 import { labDisplayName } from '../model/labFiles';
@@ -54,7 +55,7 @@ export async function loadLab(uri: vscode.Uri): Promise<LabContext> {
   // Required on first use: the YAML parser behind it is slow to load, and activation does not need it.
   const { parseLab } = require('../../common/lab/parse') as typeof labParse;
   const doc = parseLab(text);
-  const stored = await readLabState(uri.fsPath);
+  const stored = await readStoredState(uri.fsPath, 'stop');
   return {
     uri,
     labPath: uri.fsPath,
@@ -138,11 +139,37 @@ export async function consolePayload(lab: LabContext, extra: Partial<ConsolePayl
 
 /** Stores what the agent returned beside the lab file, keeping what it did not return. */
 export async function storeLabState(labPath: string, update: LabStateFile): Promise<void> {
-  const previous = (await readLabState(labPath)) ?? {};
+  const previous = (await readStoredState(labPath, 'continue')) ?? {};
   const next: LabStateFile = { ...previous };
   if (update.lab !== undefined) next.lab = update.lab;
   if (update.state !== undefined) next.state = update.state;
   if (update.source !== undefined) next.source = update.source;
   if (update.manifest !== undefined) next.manifest = update.manifest;
   await writeLabState(labPath, next);
+}
+
+/**
+ * The stored state. A corrupt file is never taken for "no state" unannounced:
+ * it is moved aside (kept for the user) with a warning, then the command stops
+ * (`stop`: it would otherwise deploy to the default lab path), or goes on
+ * without it (`continue`: storing what the agent just returned).
+ */
+async function readStoredState(labPath: string, then: 'stop' | 'continue'): Promise<LabStateFile | undefined> {
+  try {
+    return await readLabState(labPath);
+  } catch (err) {
+    if (!(err instanceof UserFileError) || err.problem !== 'corrupt') throw err;
+    const aside = await setAsideLabState(labPath);
+    const message =
+      `${err.message} It was moved to ${aside}. The lab is no longer linked to the lab it deployed or imported: ` +
+      'if it was an imported or renamed lab, import it again before deploying, or restore the file.';
+    void vscode.window.showWarningMessage(message);
+    if (then === 'stop') {
+      throw new Error(
+        `Stopped: the lab's state file was corrupt and was moved to ${aside}. Run the command again to continue without stored state.`,
+        { cause: err },
+      );
+    }
+    return undefined;
+  }
 }

@@ -3,15 +3,26 @@
  * startup configs its nodes name, and the state stored beside it. Shared by the
  * language server (validate, plan) and the extension host (every project call).
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { ProjectPayload } from '../api/contract';
+import { MAX_BODY_BYTES, type ProjectPayload } from '../api/contract';
 import type { LabDocument } from '../lab/types';
 import { readLabState } from './state-file';
+import { readUserFile, UserFileError } from './user-file';
 
+/** Per config file: a slow file system must not stall validation (the reads run one after another). */
+const CONFIG_READ_TIMEOUT_MS = 5000;
+
+/**
+ * Throws UserFileError when a config the lab names is refused (not a regular
+ * file, too large, too slow) or the state file is corrupt or refused.
+ */
 export async function buildProjectPayload(labPath: string, text: string, doc: LabDocument): Promise<ProjectPayload> {
   const labDir = dirname(resolve(labPath));
-  const [files, stored] = await Promise.all([readConfigFiles(labDir, doc), readLabState(labPath)]);
+  const [files, stored] = await Promise.all([
+    readConfigFiles(labDir, doc, MAX_BODY_BYTES - Buffer.byteLength(text)),
+    readLabState(labPath),
+  ]);
   const payload: ProjectPayload = { yaml: text, files };
   if (stored?.state !== undefined) payload.state = stored.state;
   if (stored?.source !== undefined) payload.source = stored.source;
@@ -19,32 +30,50 @@ export async function buildProjectPayload(labPath: string, text: string, doc: La
   return payload;
 }
 
-/** Every node's startup config (defaults applied), keyed by the path as written in the lab. */
-async function readConfigFiles(labDir: string, doc: LabDocument): Promise<Record<string, string>> {
+/**
+ * Every node's startup config (defaults applied), keyed by the path as written
+ * in the lab. Read one after another within `budget` bytes in all: what does
+ * not fit in one request to the agent is refused before it is read.
+ */
+async function readConfigFiles(labDir: string, doc: LabDocument, budget: number): Promise<Record<string, string>> {
   const names = new Set<string>();
   for (const node of doc.nodes) {
     if (typeof node.resolved.config === 'string' && node.resolved.config !== '') names.add(node.resolved.config);
   }
   const files: Record<string, string> = {};
-  await Promise.all(
-    [...names].map(async (name) => {
-      const content = await readInsideFolder(labDir, name);
-      // Missing, unreadable or escaping files are left out: validate reports them to the user.
-      if (content !== undefined) files[name] = content;
-    }),
-  );
+  let left = budget;
+  for (const name of names) {
+    const content = await readInsideFolder(labDir, name, Math.max(0, left));
+    // Missing or escaping files are left out: validate reports them to the user.
+    if (content === undefined) continue;
+    files[name] = content;
+    left -= Buffer.byteLength(content);
+  }
   return files;
 }
 
-async function readInsideFolder(folder: string, name: string): Promise<string | undefined> {
+async function readInsideFolder(folder: string, name: string, maxBytes: number): Promise<string | undefined> {
   if (isAbsolute(name) || !isInside(folder, resolve(folder, name))) return undefined;
+  let realFile: string;
   try {
     // Resolve symlinks too: a link inside the folder must not expose a file outside it.
-    const [realFolder, realFile] = await Promise.all([realpath(folder), realpath(resolve(folder, name))]);
-    if (!isInside(realFolder, realFile)) return undefined;
-    return await readFile(realFile, 'utf8');
+    const [realFolder, resolved] = await Promise.all([realpath(folder), realpath(resolve(folder, name))]);
+    if (!isInside(realFolder, resolved)) return undefined;
+    realFile = resolved;
   } catch {
     return undefined;
+  }
+  const limitReason = `what is left of the ${MAX_BODY_BYTES} bytes the agent accepts in one request after the lab and its other configs`;
+  try {
+    return await readUserFile(realFile, `the startup config ${name}`, {
+      maxBytes,
+      timeoutMs: CONFIG_READ_TIMEOUT_MS,
+      limitReason,
+    });
+  } catch (err) {
+    // Gone since realpath: left out like any missing file.
+    if (err instanceof UserFileError && err.problem === 'missing') return undefined;
+    throw err;
   }
 }
 

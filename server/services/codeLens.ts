@@ -109,8 +109,11 @@ export class CodeLensService {
         tooltip: 'The plan needs a document without syntax errors.',
         keep: true,
       };
-    const payload = await projectPayload(file);
-    const outcome = await this.session.call((client) => client.planProject(payload, { timeoutMs: PLAN_TIMEOUT_MS }));
+    const built = await projectPayload(file);
+    if ('problem' in built) return { title: 'Plan: a file was refused', tooltip: built.problem.message, keep: false };
+    const outcome = await this.session.call((client) =>
+      client.planProject(built.payload, { timeoutMs: PLAN_TIMEOUT_MS }),
+    );
     if (outcome === undefined)
       return {
         title: 'Plan: not logged in',

@@ -104,11 +104,14 @@ export class DiagnosticsService {
   }
 
   private async validate(file: LabFile, version: number, signal: AbortSignal): Promise<void> {
-    const payload = await projectPayload(file);
+    const built = await projectPayload(file);
     if (signal.aborted) return;
-    const outcome = await this.session.call((client) =>
-      client.validateProject(payload, { timeoutMs: VALIDATE_TIMEOUT_MS, signal }),
-    );
+    const outcome =
+      'problem' in built
+        ? { ok: false as const, problem: built.problem, cancelled: false }
+        : await this.session.call((client) =>
+            client.validateProject(built.payload, { timeoutMs: VALIDATE_TIMEOUT_MS, signal }),
+          );
     // A newer version (or session) took over while the agent worked: its own validation will publish.
     if (outcome === undefined || signal.aborted || file.version !== version || this.documents.get(file.uri) !== file)
       return;

@@ -1,11 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, mkdir, open, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLab } from '../../common/lab/parse';
 import { buildProjectPayload } from '../../common/project/payload';
-import { writeLabState } from '../../common/project/state-file';
+import { statePathFor, writeLabState } from '../../common/project/state-file';
+import { UserFileError } from '../../common/project/user-file';
+import { MAX_BODY_BYTES } from '../../common/api/contract';
 
 async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'lab-payload-'));
@@ -63,4 +66,71 @@ test('without stored state or configs the payload is just the text', () =>
     const text = 'name: x\nnodes:\n  a:\n    template: vios\n';
     const payload = await buildProjectPayload(join(dir, 'x.lab.yaml'), text, parseLab(text));
     assert.deepEqual(payload, { yaml: text, files: {} });
+  }));
+
+/** A lab whose one node names `config`. */
+function labNaming(config: string): string {
+  return `name: x\nnodes:\n  r1:\n    template: vios\n    config: ${config}\n`;
+}
+
+/** Fails rather than hangs when `promise` takes longer than `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+async function refusedPayload(dir: string, config: string, pattern: RegExp): Promise<void> {
+  const text = labNaming(config);
+  await assert.rejects(within(buildProjectPayload(join(dir, 'x.lab.yaml'), text, parseLab(text)), 3000), (err) => {
+    assert.ok(err instanceof UserFileError, String(err));
+    assert.match(err.message, pattern);
+    return true;
+  });
+}
+
+test('a config that is a FIFO is refused at once, naming it; later reads still work', () =>
+  withTempDir(async (dir) => {
+    for (let i = 0; i < 6; i++) execFileSync('mkfifo', [join(dir, `pipe${i}.cfg`)]);
+    for (let i = 0; i < 6; i++)
+      await refusedPayload(dir, `pipe${i}.cfg`, new RegExp(`startup config pipe${i}\\.cfg.*not a regular file`));
+    await writeFile(join(dir, 'ok.cfg'), 'hostname ok\n');
+    const text = labNaming('ok.cfg');
+    const payload = await within(buildProjectPayload(join(dir, 'x.lab.yaml'), text, parseLab(text)), 3000);
+    assert.deepEqual(payload.files, { 'ok.cfg': 'hostname ok\n' });
+  }));
+
+test('a config larger than a request to the agent is refused before it is read', () =>
+  withTempDir(async (dir) => {
+    const handle = await open(join(dir, 'huge.cfg'), 'w');
+    await handle.truncate(300 * 1000 * 1000);
+    await handle.close();
+    await refusedPayload(dir, 'huge.cfg', /startup config huge\.cfg.*300000000 bytes, over the limit/);
+  }));
+
+test('configs that together exceed a request to the agent are refused', () =>
+  withTempDir(async (dir) => {
+    const half = Buffer.alloc(MAX_BODY_BYTES / 2 + 1, 0x61);
+    await writeFile(join(dir, 'a.cfg'), half);
+    await writeFile(join(dir, 'b.cfg'), half);
+    const text = 'name: x\nnodes:\n  r1:\n    config: a.cfg\n  r2:\n    config: b.cfg\n';
+    await assert.rejects(
+      buildProjectPayload(join(dir, 'x.lab.yaml'), text, parseLab(text)),
+      /after the lab and its other configs/,
+    );
+  }));
+
+test('a config that is a directory is refused', () =>
+  withTempDir(async (dir) => {
+    await mkdir(join(dir, 'configs'));
+    await refusedPayload(dir, 'configs', /startup config configs .*is a directory/);
+  }));
+
+test('a corrupt state file fails the payload instead of reading as no state', () =>
+  withTempDir(async (dir) => {
+    await mkdir(join(dir, '.lab-agent'));
+    await writeFile(statePathFor(join(dir, 'x.lab.yaml')), '{"lab": "/imported/x.unl", "sta');
+    await refusedPayload(dir, 'none.cfg', /state file .* is corrupt/);
   }));

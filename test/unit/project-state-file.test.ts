@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readLabState, statePathFor, writeLabState } from '../../common/project/state-file';
+import { readLabState, setAsideLabState, statePathFor, writeLabState } from '../../common/project/state-file';
+import { UserFileError, type UserFileProblem } from '../../common/project/user-file';
 
 async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'lab-state-'));
@@ -46,14 +48,83 @@ test('a missing state file reads as undefined', () =>
     assert.equal(await readLabState(join(dir, 'none.lab.yaml')), undefined);
   }));
 
-test('a corrupt or non-object state file reads as undefined', () =>
+/** Awaits a state read that must fail with `problem`, naming `path` in its message. */
+async function refused(read: Promise<unknown>, problem: UserFileProblem, path: string): Promise<UserFileError> {
+  try {
+    await read;
+  } catch (err) {
+    assert.ok(err instanceof UserFileError, `expected a UserFileError, got ${String(err)}`);
+    assert.equal(err.problem, problem, err.message);
+    assert.ok(err.message.includes(path), err.message);
+    return err;
+  }
+  assert.fail(`expected ${problem}`);
+}
+
+test('a corrupt or non-object state file is reported as corrupt, never read as "no state"', () =>
   withTempDir(async (dir) => {
     const lab = join(dir, 'bad.lab.yaml');
     await mkdir(join(dir, '.lab-agent'));
-    for (const content of ['{not json', '[1,2]', '"text"', 'null', '\u0000\u0001\u00ff']) {
+    for (const content of ['{not json', '[1,2]', '"text"', 'null', '\u0000\u0001\u00ff', '']) {
       await writeFile(statePathFor(lab), content);
-      assert.equal(await readLabState(lab), undefined, `content ${JSON.stringify(content)}`);
+      const err = await refused(readLabState(lab), 'corrupt', statePathFor(lab));
+      assert.match(
+        err.message,
+        /is corrupt: it is not (valid JSON|a JSON object)/,
+        `content ${JSON.stringify(content)}`,
+      );
     }
+  }));
+
+test('a corrupt state file set aside keeps its content beside it, and the next read finds no state', () =>
+  withTempDir(async (dir) => {
+    const lab = join(dir, 'bad.lab.yaml');
+    await mkdir(join(dir, '.lab-agent'));
+    await writeFile(statePathFor(lab), '{"lab": "/imported/x.unl", "state": {');
+    const aside = await setAsideLabState(lab);
+    assert.match(aside, /bad\.lab\.yaml\.state\.json\.corrupt-\d{4}-\d\d-\d\dT[\d-]+Z$/);
+    assert.equal(await readFile(aside, 'utf8'), '{"lab": "/imported/x.unl", "state": {');
+    assert.equal(await readLabState(lab), undefined);
+  }));
+
+test('a .lab-agent folder that is a symbolic link is refused for reads and writes; nothing lands outside', () =>
+  withTempDir(async (dir) => {
+    const labDir = join(dir, 'lab');
+    const elsewhere = join(dir, 'elsewhere');
+    await mkdir(labDir);
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'x.lab.yaml.state.json'), '{"lab": "/planted.unl"}');
+    await symlink(elsewhere, join(labDir, '.lab-agent'));
+    const lab = join(labDir, 'x.lab.yaml');
+    const folder = join(labDir, '.lab-agent');
+    const read = await refused(readLabState(lab), 'symlink', folder);
+    assert.match(read.message, /symbolic link.*Replace it with a real folder/);
+    await refused(writeLabState(lab, { state: 1 }), 'symlink', folder);
+    assert.deepEqual(await readdir(elsewhere), ['x.lab.yaml.state.json']);
+    assert.equal(await readFile(join(elsewhere, 'x.lab.yaml.state.json'), 'utf8'), '{"lab": "/planted.unl"}');
+  }));
+
+test('a .lab-agent that is a file is refused', () =>
+  withTempDir(async (dir) => {
+    await writeFile(join(dir, '.lab-agent'), 'not a folder');
+    const lab = join(dir, 'x.lab.yaml');
+    await refused(readLabState(lab), 'not_regular', join(dir, '.lab-agent'));
+    await assert.rejects(writeLabState(lab, { state: 1 }));
+  }));
+
+test('a state file that is a FIFO, a directory or a symbolic link is refused, without hanging', () =>
+  withTempDir(async (dir) => {
+    await mkdir(join(dir, '.lab-agent'));
+    const fifoLab = join(dir, 'fifo.lab.yaml');
+    execFileSync('mkfifo', [statePathFor(fifoLab)]);
+    await refused(readLabState(fifoLab), 'not_regular', statePathFor(fifoLab));
+    const dirLab = join(dir, 'dir.lab.yaml');
+    await mkdir(statePathFor(dirLab));
+    await refused(readLabState(dirLab), 'not_regular', statePathFor(dirLab));
+    const linkLab = join(dir, 'link.lab.yaml');
+    await writeFile(join(dir, 'real.json'), '{}');
+    await symlink(join(dir, 'real.json'), statePathFor(linkLab));
+    await refused(readLabState(linkLab), 'symlink', statePathFor(linkLab));
   }));
 
 test('wrong-typed fields are dropped, usable ones kept', () =>
