@@ -6,6 +6,7 @@
  * prompts and return the agent's data.
  */
 import * as vscode from 'vscode';
+import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { AgentClient } from '../../common/api/client';
 import type { ConsoleExecData, ConsoleExecManyData, ConsoleExecResult } from '../../common/api/contract';
 import { registerGuarded } from '../commands/guard';
@@ -116,7 +117,7 @@ class ConsoleExec {
         lab,
         { ...r, node: r.node ?? nodes[i], command: r.command ?? command },
         r.ok === true,
-        r.error ?? r.code,
+        r.error !== undefined ? boundedText(r.error) : agentCode(r.code),
       ),
     );
     this.output().show(true);

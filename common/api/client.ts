@@ -20,6 +20,7 @@ import {
 } from './contract';
 import { decodeEnvelope } from './envelope';
 import type { CallOptions, JsonOperationId, OperationMethods, Req, Res } from './operations';
+import { checkReply } from './replies';
 import { AgentError } from './errors';
 import { normalizeFingerprint } from './tls';
 import { Transport, type Exchange, type Reply } from './transport';
@@ -231,7 +232,7 @@ export class AgentClient implements OperationMethods {
       exchange.body = serializeBody(op, request ?? {});
     }
     const reply = await transport.send(op, exchange, options?.timeoutMs ?? spec.timeoutMs, options?.signal);
-    return envelopeOf(op, reply, token) as Res<K>;
+    return checkReply(op, reply.status, envelopeOf(op, reply, token));
   }
 
   private transportFor(op: OperationId): Transport {

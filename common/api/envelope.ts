@@ -3,6 +3,7 @@
  * that is not such an envelope (a proxy's HTML page, truncated JSON, an empty
  * body) becomes `invalid_response` with the status and a short, safe excerpt.
  */
+import { AGENT_TEXT_MAX_CHARS, agentCode, boundedText } from './agent-text';
 import { AgentError, UNSPECIFIED_CODE } from './errors';
 
 const EXCERPT_CHARS = 120;
@@ -54,9 +55,11 @@ export function decodeEnvelope(operationId: string, status: number, body: Buffer
   if (envelope.ok) {
     if (status < 200 || status > 299)
       throw invalid(operationId, status, 'claims success with an error status', text, secret);
-    return envelope.data ?? {};
+    // No data is an empty object (callers read optional fields); anything else is checked per operation (replies.ts).
+    return envelope.data === undefined ? {} : envelope.data;
   }
-  const code = typeof envelope.code === 'string' && envelope.code !== '' ? envelope.code : UNSPECIFIED_CODE;
+  // A code that is not a short identifier (100 kB, control characters) is no code the client can act on.
+  const code = agentCode(envelope.code) ?? UNSPECIFIED_CODE;
   const message =
     typeof envelope.error === 'string' && envelope.error !== '' ? envelope.error : `failed with HTTP ${status}`;
   throw new AgentError(code, `${operationId}: ${safeMessage(message, secret)}`, operationId, status);
@@ -64,6 +67,7 @@ export function decodeEnvelope(operationId: string, status: number, body: Buffer
 
 /** The agent's diagnostic text, with the token masked and length bounded. */
 function safeMessage(message: string, secret?: string): string {
-  const masked = secret ? message.split(secret).join('***') : message;
-  return masked.length > 2000 ? `${masked.slice(0, 2000)}…` : masked;
+  // Bound first (a little over, so a token cut at the edge is still masked whole), then mask, then bound.
+  const head = message.slice(0, 2 * AGENT_TEXT_MAX_CHARS + (secret?.length ?? 0));
+  return boundedText(secret ? head.split(secret).join('***') : head);
 }

@@ -7,6 +7,7 @@
  *   finding's YAML path in the current model.
  */
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver/node';
+import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { ProjectDiagnostic } from '../../common/api/contract';
 import { validateLab, type LocalDiagnostic } from '../../common/lab/validate';
 import type { AgentProblem } from '../agent-problems';
@@ -209,10 +210,12 @@ function readProjectDiagnostics(raw: unknown): ProjectDiagnostic[] {
       ? entry.path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number')
       : [];
     const diagnostic: ProjectDiagnostic = { path };
-    if (typeof entry.message === 'string') diagnostic.message = entry.message;
+    // Bounded: a broken agent must not flood the Problems view.
+    if (typeof entry.message === 'string') diagnostic.message = boundedText(entry.message);
     if (entry.severity === 'error' || entry.severity === 'warning' || entry.severity === 'info')
       diagnostic.severity = entry.severity;
-    if (typeof entry.code === 'string') diagnostic.code = entry.code;
+    const code = agentCode(entry.code);
+    if (code !== undefined) diagnostic.code = code;
     result.push(diagnostic);
   }
   return result;

@@ -5,79 +5,19 @@
  */
 import { test, before, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer as createHttpsServer, type Server } from 'node:https';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpServer } from 'node:http';
 import { once } from 'node:events';
-import { X509Certificate } from 'node:crypto';
-import { generate } from 'selfsigned';
 import { AgentClient, AgentError } from '../../common/api/client';
 import { MAX_BODY_BYTES, OPERATIONS } from '../../common/api/contract';
 import { failsWith } from '../support/agent';
+import { fakeAgent, fakeCertificate, json, type FakeCertificate } from '../support/fake-agent';
 
-let certificate: { key: string; cert: string; fingerprint: string };
+let certificate: FakeCertificate;
 
 before(async () => {
-  const pems = await generate([{ name: 'commonName', value: 'fake agent' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
-  });
-  certificate = { key: pems.private, cert: pems.cert, fingerprint: new X509Certificate(pems.cert).fingerprint256 };
+  certificate = await fakeCertificate();
 });
-
-interface FakeAgent {
-  client(token?: string): AgentClient;
-  url: string;
-  requests: { method?: string; url?: string; authorization?: string; bodyBytes: number }[];
-  connections: () => number;
-  /** Resolves when the next request has arrived (headers and body). */
-  nextRequest(): Promise<void>;
-}
-
-/** Starts an HTTPS server answering with `respond`; it is stopped when the test ends. */
-async function fakeAgent(
-  t: { after(fn: () => unknown): void },
-  respond: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<FakeAgent> {
-  const requests: FakeAgent['requests'] = [];
-  let connections = 0;
-  let arrived: (() => void) | undefined;
-  const server: Server = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
-    let bodyBytes = 0;
-    req.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
-    req.on('end', () => {
-      requests.push({ method: req.method, url: req.url, authorization: req.headers.authorization, bodyBytes });
-      arrived?.();
-      respond(req, res);
-    });
-  });
-  server.on('secureConnection', () => connections++);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `https://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const clients: AgentClient[] = [];
-  t.after(async () => {
-    await Promise.all(clients.map((c) => c.close()));
-    server.closeAllConnections();
-    server.close();
-  });
-  return {
-    url,
-    requests,
-    connections: () => connections,
-    client(token = 'token-1') {
-      const client = new AgentClient({ baseUrl: url, pin: certificate.fingerprint, token });
-      clients.push(client);
-      return client;
-    },
-    nextRequest: () => new Promise<void>((resolve) => (arrived = resolve)),
-  };
-}
-
-const json = (status: number, body: unknown) => (_req: IncomingMessage, res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(typeof body === 'string' ? body : JSON.stringify(body));
-};
 
 test('replies that are not envelopes become invalid_response with the status and an excerpt', async (t) => {
   const cases: [number, string, RegExp][] = [
@@ -87,7 +27,7 @@ test('replies that are not envelopes become invalid_response with the status and
     [404, '{"message":"Not Found"}', /HTTP 404.*not an API envelope/],
   ];
   for (const [status, body, message] of cases) {
-    const fake = await fakeAgent(t, (_req, res) => {
+    const fake = await fakeAgent(t, certificate, (_req, res) => {
       res.writeHead(status, { 'content-type': body.startsWith('<') ? 'text/html' : 'application/json' });
       res.end(body);
     });
@@ -99,7 +39,7 @@ test('replies that are not envelopes become invalid_response with the status and
 });
 
 test('a reply cut off mid-body is reported, not a crash', async (t) => {
-  const fake = await fakeAgent(t, (_req, res) => {
+  const fake = await fakeAgent(t, certificate, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
     res.write('{"ok":true,"data":{');
     setTimeout(() => res.socket?.destroy(), 10);
@@ -109,14 +49,14 @@ test('a reply cut off mid-body is reported, not a crash', async (t) => {
 });
 
 test('a reply larger than 32 MiB is not read: declared by content-length, or streamed', async (t) => {
-  const declared = await fakeAgent(t, (_req, res) => {
+  const declared = await fakeAgent(t, certificate, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(MAX_BODY_BYTES + 1) });
     res.write('{"ok":true,"data":"');
   });
   assert.match((await failsWith(declared.client().getSession(), 'invalid_response')).message, /33554432-byte limit/);
 
   const chunk = Buffer.alloc(1024 * 1024, 0x61);
-  const streamed = await fakeAgent(t, (_req, res) => {
+  const streamed = await fakeAgent(t, certificate, (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"ok":true,"data":"');
     let sent = 0;
@@ -136,12 +76,17 @@ test('a reply larger than 32 MiB is not read: declared by content-length, or str
 });
 
 test('extra properties in a reply are tolerated', async (t) => {
-  const fake = await fakeAgent(t, json(200, { ok: true, data: { username: 'lab', role: 'admin' }, trace: 'x' }));
+  const fake = await fakeAgent(
+    t,
+    certificate,
+    json(200, { ok: true, data: { username: 'lab', role: 'admin' }, trace: 'x' }),
+  );
   assert.deepEqual(await fake.client().getSession(), { username: 'lab', role: 'admin' });
 });
 
 test('bearer header on authenticated operations only, and none for the empty token', async (t) => {
-  const fake = await fakeAgent(t, json(200, { ok: true, data: {} }));
+  // (validate's reply needs its status; the others take it as an extra property.)
+  const fake = await fakeAgent(t, certificate, json(200, { ok: true, data: { status: 'valid' } }));
   const client = fake.client('tok-abc');
   await client.getHealth();
   await client.getSession();
@@ -160,7 +105,7 @@ test('bearer header on authenticated operations only, and none for the empty tok
 });
 
 test('path parameters and the provisioned query are encoded', async (t) => {
-  const fake = await fakeAgent(t, json(200, { ok: true, data: {} }));
+  const fake = await fakeAgent(t, certificate, json(200, { ok: true, data: {} }));
   const client = fake.client();
   await client.getTemplate({ id: 'a/b c' });
   await client.listTemplates({ provisioned: 'true' });
@@ -172,7 +117,7 @@ test('path parameters and the provisioned query are encoded', async (t) => {
 });
 
 test('a body over 32 MiB is refused before sending; one of exactly 32 MiB is sent', async (t) => {
-  const fake = await fakeAgent(t, json(200, { ok: true, data: { status: 'valid' } }));
+  const fake = await fakeAgent(t, certificate, json(200, { ok: true, data: { status: 'valid' } }));
   const client = fake.client();
   const overhead = JSON.stringify({ yaml: '' }).length;
   const err = await failsWith(
@@ -192,7 +137,7 @@ test('a body over 32 MiB is refused before sending; one of exactly 32 MiB is sen
 });
 
 test('calls reuse kept-alive connections', async (t) => {
-  const fake = await fakeAgent(t, json(200, { ok: true, data: { status: 'ok' } }));
+  const fake = await fakeAgent(t, certificate, json(200, { ok: true, data: { status: 'ok' } }));
   const client = fake.client();
   for (let i = 0; i < 20; i++) await client.getHealth();
   // undici's pool may open a second connection while the first still counts as busy; never one per call.
@@ -200,7 +145,7 @@ test('calls reuse kept-alive connections', async (t) => {
 });
 
 test('a per-call timeout is timeout, naming the operation and the time', async (t) => {
-  const fake = await fakeAgent(t, () => undefined);
+  const fake = await fakeAgent(t, certificate, () => undefined);
   const err = await failsWith(fake.client().getCapabilities({ timeoutMs: 100 }), 'timeout');
   assert.equal(err.operationId, 'getCapabilities');
   assert.match(err.message, /getCapabilities .*100 ms/);
@@ -210,6 +155,7 @@ test("without an override, the operation's own timeout applies", async (t) => {
   // Health answers, everything else stalls.
   const fake = await fakeAgent(
     t,
+    certificate,
     (req, res) => req.url === '/api/v1/health' && json(200, { ok: true, data: {} })(req, res),
   );
   const client = fake.client();
@@ -232,7 +178,7 @@ test("without an override, the operation's own timeout applies", async (t) => {
 });
 
 test('an AbortSignal cancels a call in flight, and an aborted one is not sent', async (t) => {
-  const fake = await fakeAgent(t, () => undefined);
+  const fake = await fakeAgent(t, certificate, () => undefined);
   const client = fake.client();
   const controller = new AbortController();
   const arrived = fake.nextRequest();
@@ -247,7 +193,7 @@ test('an AbortSignal cancels a call in flight, and an aborted one is not sent', 
 });
 
 test('connection refused and reset are agent_unreachable with the URL to check', async (t) => {
-  const fake = await fakeAgent(t, (req) => req.socket.destroy());
+  const fake = await fakeAgent(t, certificate, (req) => req.socket.destroy());
   const reset = await failsWith(fake.client().getSession(), 'agent_unreachable');
   assert.equal(reset.status, undefined);
 
@@ -292,7 +238,7 @@ test('bad connection settings fail each call clearly instead of throwing from th
 });
 
 test('a call after close() is aborted, not hung', async (t) => {
-  const fake = await fakeAgent(t, json(200, { ok: true, data: {} }));
+  const fake = await fakeAgent(t, certificate, json(200, { ok: true, data: {} }));
   const client = fake.client();
   await client.getHealth();
   await client.close();
@@ -300,7 +246,7 @@ test('a call after close() is aborted, not hung', async (t) => {
 });
 
 test('streamConsole: a refusal that is not an envelope is invalid_response', async (t) => {
-  const fake = await fakeAgent(t, (_req, res) => {
+  const fake = await fakeAgent(t, certificate, (_req, res) => {
     res.writeHead(403, { 'content-type': 'text/html' });
     res.end('<h1>Forbidden</h1>');
   });
