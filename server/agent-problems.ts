@@ -22,6 +22,8 @@ const SESSION_PROBLEMS: Readonly<Record<string, string>> = {
     "The agent's certificate does not match the pinned fingerprint. Check the agent URL, or log in again to pin the new certificate.",
   agent_unreachable: 'Cannot reach the agent. Check that it is running and that the agent URL is right.',
   emu_unreachable: 'The agent cannot reach the emulator. Check that the emulator is running.',
+  invalid_response:
+    'The agent answers with replies this extension does not understand. Check that the agent URL points at a Lab Agent (API v1).',
 };
 
 export function describeAgentProblem(error: unknown): AgentProblem {

@@ -96,8 +96,13 @@ export class AgentSession {
 
   private setStatus(status: SessionStatusParams): void {
     const last = this.status;
+    // One lost session is reported once: the same error code from the next operation (its message
+    // names that operation) is no news, and each report may prompt the user to log in.
     const same =
-      last !== undefined && status.state === last.state && status.code === last.code && status.message === last.message;
+      last !== undefined &&
+      status.state === last.state &&
+      status.code === last.code &&
+      (status.state === 'error' || status.message === last.message);
     this.status = status;
     if (same) return;
     this.connection.sendNotification(SessionStatusNotification, status).catch((error: unknown) => {
