@@ -1,16 +1,20 @@
 /**
  * The console stream, from the reference agent's simulated node:
  * - throughput of a long command output (`show running-config` of a node whose
- *   startup config is CONFIG_BYTES of text, some of it non-ASCII) through the
- *   telnet layer and UTF-8 decoding (attachTelnet), against counting the bytes
- *   of the raw console socket; a fresh console per round, the two taking turns;
+ *   startup config is CONFIG_BYTES of text, some of it non-ASCII) as a console
+ *   terminal receives it: through the telnet layer and UTF-8 decoding
+ *   (attachTelnet) and the terminal's line-end handling (ConsoleOutput), the
+ *   path of client/consoles/terminal.ts up to the write to VS Code; against
+ *   counting the bytes of the raw console socket; a fresh console per round,
+ *   the two taking turns;
  * - keystroke → echo latency through attachTelnet, against the raw socket,
  *   both attached to the same node at once, taking turns key by key;
- * - the telnet layer alone on the recorded stream (CPU only), for headroom.
+ * - the same path without a socket, on the recorded stream (CPU only), for headroom.
  */
 import type { Duplex } from 'node:stream';
 import { openConsole, type AgentClient } from '../../common/api/client';
 import type { ConsolePayload } from '../../common/api/contract';
+import { ConsoleOutput } from '../../client/model/consoleOutput';
 import { attachTelnet, TelnetSession } from '../../common/telnet';
 import { startAgentProcess } from './support/agent-process';
 import { MiB, progress, report, runSection } from './support/report';
@@ -127,11 +131,15 @@ async function rawRound(
   return result;
 }
 
-/** The same through attachTelnet: text decoded and counted as the terminal would receive it. */
+/**
+ * The same as a console terminal receives it: through attachTelnet and
+ * ConsoleOutput, timed until the prompt reaches what would be written to the terminal.
+ */
 async function telnetRound(client: AgentClient, payload: ConsolePayload): Promise<{ bytes: number; ms: number }> {
   const { socket, closed } = await open(client, payload);
+  const output = new ConsoleOutput();
   let text = '';
-  let onText = (t: string) => {
+  let toTerminal = (t: string) => {
     text = (text + t).slice(-256);
   };
   let bytes = 0;
@@ -140,7 +148,7 @@ async function telnetRound(client: AgentClient, payload: ConsolePayload): Promis
     if (bytes === 0 && start === -1) start = performance.now();
     if (start !== 0) bytes += chunk.length;
   });
-  const connection = attachTelnet(socket, { onText: (t) => onText(t), onClose: () => undefined });
+  const connection = attachTelnet(socket, { onText: (t) => toTerminal(output.write(t)), onClose: () => undefined });
   await typeCommand(
     (t) => connection.send(t),
     () => text,
@@ -149,7 +157,7 @@ async function telnetRound(client: AgentClient, payload: ConsolePayload): Promis
   const result = await new Promise<{ bytes: number; ms: number }>((resolve) => {
     let tail = '';
     start = -1;
-    onText = (t: string) => {
+    toTerminal = (t: string) => {
       tail = (tail + t.slice(-16)).slice(-16);
       if (tail.endsWith(`end\r\n${PROMPT}`)) resolve({ bytes, ms: performance.now() - start });
     };
@@ -179,7 +187,11 @@ async function keystrokes(client: AgentClient, payload: ConsolePayload): Promise
     }
   };
   raw.socket.on('data', (chunk: Buffer) => arrived('raw', chunk.toString('latin1')));
-  const connection = attachTelnet(telnet.socket, { onText: (t) => arrived('telnet', t), onClose: () => undefined });
+  const output = new ConsoleOutput();
+  const connection = attachTelnet(telnet.socket, {
+    onText: (t) => arrived('telnet', output.write(t)),
+    onClose: () => undefined,
+  });
   await waitFor(() => greeted.raw.includes('\x07') && greeted.telnet.includes('\x07'), 'the console greetings');
   greeted = { raw: '', telnet: '' };
   const echo = (side: 'raw' | 'telnet', key: string, send: () => void): Promise<number> =>
@@ -244,7 +256,7 @@ async function main(): Promise<void> {
       rates.ratio.push(telnet / raw);
     }
     report({
-      name: 'console stream throughput (telnet + UTF-8 decode)',
+      name: 'console stream throughput to the terminal (telnet, UTF-8, line ends)',
       value: median(rates.telnet),
       unit: 'MB/s',
       baseline: { name: BASELINE, value: median(rates.raw) },
@@ -253,23 +265,24 @@ async function main(): Promise<void> {
       note: `${(streamBytes / MiB).toFixed(1)} MiB of \`show running-config\` a round (one line in 50 non-ASCII), median of ${ROUNDS} per-round ratios`,
     });
 
-    // The telnet layer alone, on the bytes recorded from the agent: what it can take at most.
+    // The terminal's path alone, on the bytes recorded from the agent: what it can take at most.
     const total = recorded.reduce((n, b) => n + b.length, 0);
     const cpu: number[] = [];
     for (let i = 0; i < 5; i++) {
       const session = new TelnetSession(() => undefined);
+      const output = new ConsoleOutput();
       const start = performance.now();
       let chars = 0;
-      for (const chunk of recorded) chars += session.receive(chunk).length;
+      for (const chunk of recorded) chars += output.write(session.receive(chunk)).length;
       const ms = performance.now() - start;
       if (chars === 0) throw new Error('the telnet layer produced no text');
       cpu.push(total / 1e6 / (ms / 1000));
     }
     report({
-      name: 'console telnet layer alone (CPU, recorded stream)',
+      name: 'console terminal path alone (CPU, recorded stream)',
       value: median(cpu),
       unit: 'MB/s',
-      note: 'no socket: receive() over the recorded chunks',
+      note: 'no socket: TelnetSession.receive() then ConsoleOutput.write() over the recorded chunks',
     });
 
     progress('console: keystroke → echo');

@@ -27,3 +27,15 @@ test('the disconnect banner tells why and how to go on', () => {
   assert.match(banner, /Press R to reconnect/);
   assert.match(disconnectedBanner(undefined), /connection closed\./);
 });
+
+test('any split of a stream gives the same screen: every bare LF, and only those, gains a CR', () => {
+  const stream = 'a\nb\r\nc\r\rd\n\n\r\n\re\u00fc\n😀\r';
+  const expected = 'a\r\nb\r\nc\r\rd\r\n\r\n\r\n\re\u00fc\r\n😀\r';
+  for (let cut1 = 0; cut1 <= stream.length; cut1++) {
+    for (let cut2 = cut1; cut2 <= stream.length; cut2++) {
+      const out = new ConsoleOutput();
+      const screen = [stream.slice(0, cut1), stream.slice(cut1, cut2), stream.slice(cut2)].map((c) => out.write(c));
+      assert.equal(screen.join(''), expected, `cuts at ${cut1}, ${cut2}`);
+    }
+  }
+});
