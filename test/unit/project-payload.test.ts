@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, open, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { buildProjectPayload } from '../../common/project/payload';
 import { statePathFor, writeLabState } from '../../common/project/state-file';
 import { UserFileError } from '../../common/project/user-file';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
+import { mkfifo, within } from '../support/user-files';
 
 async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'lab-payload-'));
@@ -73,15 +73,6 @@ function labNaming(config: string): string {
   return `name: x\nnodes:\n  r1:\n    template: vios\n    config: ${config}\n`;
 }
 
-/** Fails rather than hangs when `promise` takes longer than `ms`. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 async function refusedPayload(dir: string, config: string, pattern: RegExp): Promise<void> {
   const text = labNaming(config);
   await assert.rejects(within(buildProjectPayload(join(dir, 'x.lab.yaml'), text, parseLab(text)), 3000), (err) => {
@@ -93,7 +84,7 @@ async function refusedPayload(dir: string, config: string, pattern: RegExp): Pro
 
 test('a config that is a FIFO is refused at once, naming it; later reads still work', () =>
   withTempDir(async (dir) => {
-    for (let i = 0; i < 6; i++) execFileSync('mkfifo', [join(dir, `pipe${i}.cfg`)]);
+    for (let i = 0; i < 6; i++) mkfifo(join(dir, `pipe${i}.cfg`));
     for (let i = 0; i < 6; i++)
       await refusedPayload(dir, `pipe${i}.cfg`, new RegExp(`startup config pipe${i}\\.cfg.*not a regular file`));
     await writeFile(join(dir, 'ok.cfg'), 'hostname ok\n');

@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLabState, setAsideLabState, statePathFor, writeLabState } from '../../common/project/state-file';
-import { UserFileError, type UserFileProblem } from '../../common/project/user-file';
+import { mkfifo, refused } from '../support/user-files';
 
 async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'lab-state-'));
@@ -47,19 +46,6 @@ test('a missing state file reads as undefined', () =>
   withTempDir(async (dir) => {
     assert.equal(await readLabState(join(dir, 'none.lab.yaml')), undefined);
   }));
-
-/** Awaits a state read that must fail with `problem`, naming `path` in its message. */
-async function refused(read: Promise<unknown>, problem: UserFileProblem, path: string): Promise<UserFileError> {
-  try {
-    await read;
-  } catch (err) {
-    assert.ok(err instanceof UserFileError, `expected a UserFileError, got ${String(err)}`);
-    assert.equal(err.problem, problem, err.message);
-    assert.ok(err.message.includes(path), err.message);
-    return err;
-  }
-  assert.fail(`expected ${problem}`);
-}
 
 test('a corrupt or non-object state file is reported as corrupt, never read as "no state"', () =>
   withTempDir(async (dir) => {
@@ -116,7 +102,7 @@ test('a state file that is a FIFO, a directory or a symbolic link is refused, wi
   withTempDir(async (dir) => {
     await mkdir(join(dir, '.lab-agent'));
     const fifoLab = join(dir, 'fifo.lab.yaml');
-    execFileSync('mkfifo', [statePathFor(fifoLab)]);
+    mkfifo(statePathFor(fifoLab));
     await refused(readLabState(fifoLab), 'not_regular', statePathFor(fifoLab));
     const dirLab = join(dir, 'dir.lab.yaml');
     await mkdir(statePathFor(dirLab));

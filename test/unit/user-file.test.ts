@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readUserFile, UserFileError, type UserFileProblem } from '../../common/project/user-file';
+import { readUserFile, UserFileError } from '../../common/project/user-file';
+import { mkfifo, refused, within } from '../support/user-files';
 
 const LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 5000 };
 
@@ -20,33 +20,6 @@ async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> 
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Awaits a read that must be refused for `problem`, with a message naming the file. */
-async function refused(read: Promise<unknown>, problem: UserFileProblem, path: string): Promise<UserFileError> {
-  try {
-    await read;
-  } catch (err) {
-    assert.ok(err instanceof UserFileError, `expected a UserFileError, got ${String(err)}`);
-    assert.equal(err.problem, problem, err.message);
-    assert.ok(err.message.includes(path), `the message names the file: ${err.message}`);
-    return err;
-  }
-  assert.fail(`expected ${problem}`);
-}
-
-/** Fails rather than hangs when `promise` takes longer than `ms`. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-function mkfifo(path: string): void {
-  // mkfifo is in coreutils on every Linux and macOS machine the tests run on.
-  execFileSync('mkfifo', [path]);
 }
 
 test('a regular file is read whole, as UTF-8', () =>
