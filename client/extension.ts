@@ -24,8 +24,6 @@ import { registerLabsView } from './views/labsTree';
 import { registerNetworkTypesView } from './views/networkTypesTree';
 import { registerTemplatesView } from './views/templatesTree';
 
-const SESSION_CODES = new Set(['unauthenticated', 'expired_agent_session', 'expired_emu_session']);
-
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
   const session = new Session(context.secrets, log);
@@ -53,14 +51,7 @@ export function activate(context: vscode.ExtensionContext): void {
       statusBar.setServerStatus(status);
       if (status.state === 'error')
         log.warn(`Language server: ${status.message ?? 'agent calls fail'}${status.code ? ` [${status.code}]` : ''}`);
-      if (
-        status.state === 'error' &&
-        status.code !== undefined &&
-        SESSION_CODES.has(status.code) &&
-        session.current.state === 'connected'
-      ) {
-        void session.sessionLost({ code: status.code, message: status.message });
-      }
+      if (status.state === 'error') session.serverReported(status.code, status.message);
     },
   );
   const plans = new PlanDocuments(services);
@@ -76,6 +67,8 @@ export function activate(context: vscode.ExtensionContext): void {
     reports,
     trackContextKeys(session),
     session.onDidChange(() => server.client?.sessionChanged()),
+    // The agent is back, or the session renewed: the server checks again what it shows, even with the same token.
+    session.onDidResync(() => server.client?.sessionChanged({ force: true })),
     ...registerConnectionCommands(services),
     ...registerProjectCommands(services),
     ...plans.register(),

@@ -100,15 +100,18 @@ export class LabLanguageClient implements vscode.Disposable {
     return client;
   }
 
-  /** Tells a running server about the session (null: logged out); a server that starts later reads it at initialize. */
-  sessionChanged(): void {
+  /**
+   * Tells a running server about the session (null: logged out); a server that starts later reads it at
+   * initialize. `force` sends it even unchanged, so the server reconnects and computes its results again.
+   */
+  sessionChanged(options: { force?: boolean } = {}): void {
     const server = this.server;
     if (server === undefined) return;
     void server.running
       .then((running) => {
         const session = this.currentSession();
         const key = JSON.stringify(session);
-        if (!running || key === this.lastSession) return;
+        if (!running || (key === this.lastSession && options.force !== true)) return;
         this.lastSession = key;
         const params: SessionChangedParams = { session };
         return server.client.sendNotification(SessionChangedNotification, params);

@@ -58,11 +58,13 @@ export class StatusBar implements vscode.Disposable {
       await vscode.commands.executeCommand('labAgent.login');
       return;
     }
-    if (state === 'unreachable') {
-      await session.restore();
-      if (session.current.state === 'connected') return;
+    if (state === 'expired') {
+      await session.logInAgain();
+      return;
     }
-    if (state === 'connected') await session.refresh();
+    // Unreachable: probe now rather than at the next back-off step.
+    if (state === 'connected' || state === 'unreachable') await session.refresh();
+    if (state === 'unreachable' && session.current.state === 'connected') return;
     const info = session.current;
     type Item = vscode.QuickPickItem & { run?: () => unknown };
     const detail = (label: string, value: string | undefined): Item => ({ label, description: value ?? '—' });

@@ -31,7 +31,7 @@ export function registerGuarded(
 ): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
     try {
-      return await handler(...args);
+      return await services.session.duringUserCommand(() => Promise.resolve(handler(...args)));
     } catch (err) {
       // Reporting waits on the user; the command itself is done.
       void reportFailure(services, title, err);

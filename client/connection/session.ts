@@ -1,8 +1,12 @@
 /**
- * The connection to the agent: log in (with trust on first use), log out,
- * restore after a restart, re-authenticate when the session expires. The token
- * lives in SecretStorage, keyed by agent URL, and nowhere else: not in
- * settings, not in the log.
+ * The connection to the agent: log in (the agent's identity settled before any
+ * secret is asked, as SSH does), log out, restore after a restart, and keep the
+ * session true to the agent afterwards. The states and transitions are in
+ * sessionMachine.ts; this class carries them out: it watches every call the
+ * session's client makes, probes an unreachable agent with back-off, checks
+ * an idle one now and then, and renews a session the agent dropped with one
+ * password prompt. The token lives in SecretStorage, keyed by agent URL, and
+ * nowhere else: not in settings, not in the log.
  */
 import * as vscode from 'vscode';
 import { AgentClient, AgentError, normalizeFingerprint } from '../../common/api/client';
@@ -12,25 +16,26 @@ import { logFailure, type Log } from '../log';
 import { parseAgentUrlInput, tokenSecretKey } from '../model/agentUrl';
 import type { LoginArgs } from '../model/commandArgs';
 import { describeError } from '../model/errors';
+import { askPassword, askPasswordAgain, askUrl, askUsername, offerPasswordPrompt } from './prompts';
+import {
+  initialState,
+  isSessionCode,
+  isUnreachableCode,
+  transition,
+  type MachineState,
+  type SessionEffect,
+  type SessionEvent,
+  type SessionInfo,
+} from './sessionMachine';
 import { readCaFile, readConnectionSettings, updateSetting } from './settings';
 import { askToRepin, askToTrust } from './trust';
 
-export type ConnectionState = 'loggedOut' | 'connecting' | 'connected' | 'expired' | 'unreachable' | 'error';
+export type { ConnectionState, SessionInfo } from './sessionMachine';
 
-/** What the status bar and the context keys show; holds no secret. */
-export interface SessionInfo {
-  state: ConnectionState;
-  baseUrl?: string;
-  username?: string;
-  /** Agent version (getHealth). */
-  version?: string;
-  emuReachable?: boolean;
-  emuBaseUrl?: string;
-  capabilities?: CapabilitiesData;
-  /** For unreachable/error/expired, and for a failed capabilities read: what is wrong. */
-  problem?: string;
-  pin?: string;
-}
+/** An idle connected session is checked this often, so the status never claims more than this old. */
+const HEARTBEAT_MS = 15_000;
+/** How long a probe or heartbeat may wait for the agent. */
+const CHECK_TIMEOUT_MS = 5000;
 
 interface Trust {
   ca?: string;
@@ -48,72 +53,87 @@ interface Connected {
 class LoginCancelled extends Error {}
 
 export class Session implements vscode.Disposable {
-  private info: SessionInfo = { state: 'loggedOut' };
+  private machine: MachineState = initialState;
   private connection: Connected | undefined;
-  private expiryPromptOpen = false;
+  /** The one password prompt open at a time; everyone who needs a fresh token waits on it. */
+  private passwordPrompt: Promise<string | undefined> | undefined;
+  /** Guarded commands running: a session found lost during one asks for the password at once. */
+  private userCommands = 0;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private readonly heartbeat: NodeJS.Timeout;
+  private lastContact = 0;
   private readonly changed = new vscode.EventEmitter<SessionInfo>();
+  private readonly resynced = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+  /** The session works again after being unreachable or lost: everything that shows agent data loads again. */
+  readonly onDidResync = this.resynced.event;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
+  }
 
   get current(): SessionInfo {
-    return this.info;
+    return this.machine.info;
   }
 
   get capabilities(): CapabilitiesData | undefined {
-    return this.info.state === 'connected' ? this.info.capabilities : undefined;
+    return this.machine.info.state === 'connected' ? this.machine.info.capabilities : undefined;
   }
 
-  /** The client of the live session; throws an AgentError the command wrapper turns into a prompt. */
+  /**
+   * The client of the session. Unreachable and expired sessions hand it out
+   * too: the user's action is the best probe, and a lost session asks for the
+   * password during it. Throws an AgentError the command wrapper reports.
+   */
   agent(): AgentClient {
-    if (this.connection !== undefined && this.info.state === 'connected') return this.connection.client;
-    if (this.info.state === 'expired') {
-      throw new AgentError('expired_agent_session', 'Your Lab Agent session expired. Log in again.', 'session');
-    }
-    if (this.info.state === 'unreachable' && this.info.baseUrl) {
-      throw new AgentError(
-        'agent_unreachable',
-        `The agent at ${this.info.baseUrl} was not reachable. Start it, then click the Lab Agent status bar item to reconnect.`,
-        'session',
-      );
-    }
+    const state = this.machine.info.state;
+    if (this.connection !== undefined && (state === 'connected' || state === 'unreachable' || state === 'expired'))
+      return this.connection.client;
     throw new AgentError('unauthenticated', 'You are not logged in to the Lab Agent.', 'session');
   }
 
   /** What the language server needs, or null when it has no session to use. */
   serverSettings(): AgentSessionSettings | null {
     const c = this.connection;
-    if (c === undefined || this.info.state !== 'connected' || c.client.token === '') return null;
+    if (c === undefined || this.machine.info.state !== 'connected' || c.client.token === '') return null;
     const settings: AgentSessionSettings = { baseUrl: c.baseUrl, token: c.client.token };
     if (c.trust.ca !== undefined) settings.ca = c.trust.ca;
     if (c.trust.pin !== undefined) settings.pin = c.trust.pin;
     return settings;
   }
 
+  /** Runs a command the user started: a session found lost meanwhile asks for the password right away. */
+  async duringUserCommand<T>(run: () => Promise<T>): Promise<T> {
+    this.userCommands++;
+    try {
+      return await run();
+    } finally {
+      this.userCommands--;
+    }
+  }
+
   /**
    * Logs in. Each field of `args` skips its prompt (automation, and the expiry
-   * prompt which knows URL and user already). Returns whether it connected.
+   * prompt which knows URL and user already). The certificate is settled
+   * before the user name and password are asked. Returns whether it connected.
    */
   async login(args: LoginArgs = {}): Promise<boolean> {
-    const before = this.info;
+    const before = this.machine;
     try {
       const settings = readConnectionSettings();
-      const baseUrl = args.url !== undefined ? checkedUrl(args.url) : await askUrl(settings.agentUrl);
-      const username = args.username ?? (await askUsername(settings.username));
-      const password = args.password ?? (await askPassword(`Password of ${username} at ${baseUrl}`));
+      const baseUrl = checkedUrl(args.url ?? (await askUrl(settings.agentUrl)));
       const ca = await readCaFile(settings.caFile);
       const pin = args.pin ?? (settings.pin !== '' ? settings.pin : undefined);
-      this.setInfo({ state: 'connecting', baseUrl, username });
-      const { token, trust } = await this.authenticate(
-        baseUrl,
-        username,
-        password,
-        { ca, pin },
-        args.pin === undefined,
-      );
+      const trust = await this.settleTrust(baseUrl, { ca, pin }, args.pin === undefined);
+      const username = args.username ?? (await askUsername(settings.username, baseUrl));
+      if (username === undefined) throw new LoginCancelled();
+      const password = args.password ?? (await askPassword(username, baseUrl));
+      if (password === undefined) throw new LoginCancelled();
+      this.dispatch({ type: 'connecting', baseUrl, username });
+      const token = await this.authenticate(baseUrl, username, password, trust);
       await this.secrets.store(tokenSecretKey(baseUrl), token);
       await this.rememberSettings(baseUrl, username, args.pin !== undefined ? trust.pin : undefined);
       await this.useConnection(baseUrl, username, token, trust);
@@ -124,12 +144,11 @@ export class Session implements vscode.Disposable {
         this.log.info('Login cancelled');
       } else {
         logFailure(this.log, 'Login', err);
-        const described = describeError(err);
-        void this.showWithLog(`Lab Agent login failed: ${described.message}`);
+        void this.showWithLog(`Lab Agent login failed: ${describeError(err).message}`);
       }
       // A failed attempt leaves an earlier session as it was.
-      if (this.info.state === 'connecting') {
-        if (this.connection !== undefined) this.setInfo(before);
+      if (this.machine.info.state === 'connecting') {
+        if (this.connection !== undefined) this.setMachine(before);
         else await this.reset();
       }
       return false;
@@ -156,79 +175,201 @@ export class Session implements vscode.Disposable {
     const settings = readConnectionSettings();
     const parsed = parseAgentUrlInput(settings.agentUrl);
     if ('problem' in parsed) {
-      this.setInfo({ state: 'loggedOut', problem: `Setting labAgent.agentUrl: ${parsed.problem}` });
+      this.dispatch({ type: 'loggedOut', problem: `Setting labAgent.agentUrl: ${parsed.problem}` });
       return;
     }
     const baseUrl = parsed.url;
     const token = await this.secrets.get(tokenSecretKey(baseUrl));
     if (token === undefined || token === '') {
-      this.setInfo({ state: 'loggedOut', baseUrl });
+      this.dispatch({ type: 'loggedOut', baseUrl });
       return;
     }
-    this.setInfo({ state: 'connecting', baseUrl, username: settings.username || undefined });
+    const username = settings.username || undefined;
+    this.dispatch({ type: 'connecting', baseUrl, username });
     let trust: Trust;
     try {
       trust = { ca: await readCaFile(settings.caFile), pin: settings.pin !== '' ? settings.pin : undefined };
     } catch (err) {
-      this.setInfo({ state: 'error', baseUrl, problem: (err as Error).message });
+      this.dispatch({ type: 'failed', problem: (err as Error).message });
       return;
     }
-    const client = new AgentClient({ baseUrl, token, ...trust }, { reauthenticate: () => this.reauthenticate() });
+    const client = this.createClient(baseUrl, token, trust);
     try {
       // Not connected yet, so an expired token makes reauthenticate() decline: no password prompt at startup.
-      const who = await client.getSession();
+      const who = await client.getSession({ timeoutMs: CHECK_TIMEOUT_MS });
       await this.useConnection(baseUrl, who.username ?? settings.username, token, trust, client);
-      this.log.info(`Session restored: ${baseUrl} as ${this.info.username ?? '?'}`);
+      this.log.info(`Session restored: ${baseUrl} as ${this.current.username ?? '?'}`);
     } catch (err) {
-      await client.close();
-      await this.restoreFailed(baseUrl, settings.username, err);
+      await this.restoreFailed(client, { baseUrl, username, trust }, err);
     }
   }
 
   /** Reads capabilities and health again (after a reconnect of the emulator, on request). */
   async refresh(): Promise<void> {
-    if (this.connection === undefined || this.info.state !== 'connected') return;
-    await this.loadAgentInfo(this.connection.client);
+    const c = this.connection;
+    if (c === undefined) return;
+    if (this.machine.info.state === 'unreachable') await this.probe();
+    else if (this.machine.info.state === 'connected') await this.loadAgentInfo(c.client);
   }
 
   /**
-   * A call failed because the session is gone (the wrapper of every command,
-   * and the language server's status, report it here): ask to log in again, once.
+   * A command found the session gone (the command wrapper reports it here).
+   * Asks for the password at once; returns whether the session works again.
    */
-  async sessionLost(err: unknown): Promise<void> {
+  async sessionLost(err: unknown): Promise<boolean> {
     const described = describeError(err);
-    const c = this.connection;
-    if (c !== undefined && this.info.state === 'connected') {
-      this.setInfo({ ...this.info, state: 'expired', problem: described.message });
-    }
-    if (this.expiryPromptOpen) return;
-    this.expiryPromptOpen = true;
-    try {
+    if (this.connection === undefined) {
+      // Nothing to renew: offer a full log-in.
       const choice = await vscode.window.showWarningMessage(described.message, 'Log In');
-      if (choice === 'Log In') {
-        await this.login(c !== undefined ? { url: c.baseUrl, username: c.username } : {});
-      }
-    } finally {
-      this.expiryPromptOpen = false;
+      return choice === 'Log In' && (await this.login());
     }
+    return this.duringUserCommand(async () => {
+      this.report(described.code ?? 'unauthenticated', described.message);
+      return (await this.renew(described.message)) !== undefined;
+    });
+  }
+
+  /** The language server's report on its own calls (its session is the one last handed to it). */
+  serverReported(code: string | undefined, message: string | undefined): void {
+    if (this.connection === undefined || this.machine.info.state !== 'connected') return;
+    if (isUnreachableCode(code)) this.report(code ?? 'agent_unreachable', message ?? 'The agent did not answer.');
+    // The server may still hold a token replaced meanwhile: check ours before calling the session lost.
+    else if (isSessionCode(code)) void this.check(this.connection.client);
+  }
+
+  /** Opens the password prompt of a lost session (status bar, notification). */
+  async logInAgain(): Promise<void> {
+    if (this.connection === undefined || this.machine.info.state !== 'expired') {
+      await this.login();
+      return;
+    }
+    await this.renew(this.machine.info.problem ?? 'Your Lab Agent session ended.');
   }
 
   dispose(): void {
+    clearInterval(this.heartbeat);
+    this.clearProbe();
     void this.connection?.client.close();
     this.changed.dispose();
+    this.resynced.dispose();
+  }
+
+  // ------------------------------------------------------------------ transitions
+
+  private dispatch(event: SessionEvent): void {
+    const next = transition(this.machine, event);
+    if (next.state !== this.machine) this.setMachine(next.state);
+    for (const effect of next.effects) this.run(effect);
+  }
+
+  private setMachine(state: MachineState): void {
+    const changed = state.info !== this.machine.info;
+    this.machine = state;
+    if (state.info.state !== 'unreachable') this.clearProbe();
+    if (changed) this.changed.fire(state.info);
+  }
+
+  private run(effect: SessionEffect): void {
+    switch (effect.type) {
+      case 'probe':
+        this.clearProbe();
+        this.probeTimer = setTimeout(() => {
+          this.probeTimer = undefined;
+          void this.probe();
+        }, effect.afterMs);
+        return;
+      case 'sessionLost':
+        this.log.warn(`Session lost: ${effect.message}`);
+        if (this.userCommands > 0) void this.renew(effect.message);
+        else
+          void offerPasswordPrompt(`Lab Agent: ${effect.message}`).then((yes) =>
+            yes ? this.renew(effect.message) : undefined,
+          );
+        return;
+      case 'resync':
+        this.log.info(`Session with ${this.current.baseUrl ?? 'the agent'} works again`);
+        void this.afterResync();
+        return;
+    }
+  }
+
+  private async afterResync(): Promise<void> {
+    const c = this.connection;
+    if (c !== undefined) await this.loadAgentInfo(c.client);
+    this.resynced.fire();
+  }
+
+  /** A call with the current token failed (or a report of one): `code` decides what it means. */
+  private report(code: string, message: string): void {
+    this.dispatch({ type: 'callFailed', code, message });
+  }
+
+  /** Every call of the session's client ends here: the agent answers, went away, or dropped the session. */
+  private observe(client: AgentClient, error: unknown, token: string): void {
+    // Only the live client and token speak for the session; an older one's answers are stale.
+    if (client !== this.connection?.client || token !== client.token) return;
+    if (error === undefined) {
+      this.lastContact = Date.now();
+      this.dispatch({ type: 'callSucceeded' });
+      return;
+    }
+    const described = describeError(error);
+    if (described.code !== undefined) this.report(described.code, described.message);
+  }
+
+  private clearProbe(): void {
+    if (this.probeTimer !== undefined) clearTimeout(this.probeTimer);
+    this.probeTimer = undefined;
+  }
+
+  /** Is the agent back? A success or a lost session is seen by observe(); only "still away" is counted here. */
+  private async probe(): Promise<void> {
+    const c = this.connection;
+    if (c === undefined || this.machine.info.state !== 'unreachable') return;
+    try {
+      await c.client.getCapabilities({ timeoutMs: CHECK_TIMEOUT_MS });
+    } catch (err) {
+      const described = describeError(err);
+      if (isUnreachableCode(described.code) || described.code === 'timeout')
+        this.dispatch({ type: 'probeFailed', message: described.message });
+    }
+  }
+
+  /** The idle check: only when nothing else spoke with the agent lately. */
+  private async beat(): Promise<void> {
+    const c = this.connection;
+    if (c === undefined || this.machine.info.state !== 'connected') return;
+    if (Date.now() - this.lastContact < HEARTBEAT_MS) return;
+    await this.check(c.client);
+  }
+
+  /** One capabilities read: keeps the emulator's reachability current, and observe() sees how it went. */
+  private async check(client: AgentClient): Promise<void> {
+    try {
+      const caps = await client.getCapabilities({ timeoutMs: CHECK_TIMEOUT_MS });
+      if (client === this.connection?.client) this.dispatch({ type: 'agentInfo', capabilities: caps });
+    } catch {
+      // observe() took it in.
+    }
   }
 
   // ------------------------------------------------------------------ internals
 
-  private setInfo(info: SessionInfo): void {
-    this.info = info;
-    this.changed.fire(info);
+  private createClient(baseUrl: string, token: string, trust: Trust): AgentClient {
+    const client: AgentClient = new AgentClient(
+      { baseUrl, token, ...trust },
+      {
+        reauthenticate: () => this.reauthenticate(client),
+        observe: (_op, error, used) => this.observe(client, error, used),
+      },
+    );
+    return client;
   }
 
   private async reset(): Promise<void> {
     const c = this.connection;
     this.connection = undefined;
-    this.setInfo({ state: 'loggedOut', baseUrl: c?.baseUrl });
+    this.dispatch({ type: 'loggedOut', baseUrl: c?.baseUrl });
     await c?.client.close();
   }
 
@@ -249,20 +390,18 @@ export class Session implements vscode.Disposable {
   }
 
   /**
-   * Logs in with a throwaway client, running the trust prompts on certificate
-   * failures (when `prompts`), and returns the token and the trust that worked.
+   * Reaches the agent before anything secret is asked: an untrusted or changed
+   * certificate runs the trust prompts (when `prompts`); an agent that does
+   * not answer ends the log-in here. Returns the trust that works.
    */
-  private async authenticate(baseUrl: string, username: string, password: string, trust: Trust, prompts: boolean) {
+  private async settleTrust(baseUrl: string, trust: Trust, prompts: boolean): Promise<Trust> {
     let current = { ...trust };
     // At most: untrusted → pinned → (certificate changed meanwhile) re-pinned.
     for (let attempt = 0; attempt < 3; attempt++) {
       const client = new AgentClient({ baseUrl, ...current });
       try {
-        const data = await client.login({ username, password });
-        if (typeof data.token !== 'string' || data.token === '') {
-          throw new AgentError('invalid_response', 'The agent accepted the login but sent no session token.', 'login');
-        }
-        return { token: data.token, trust: current };
+        await client.getHealth({ timeoutMs: CHECK_TIMEOUT_MS });
+        return current;
       } catch (err) {
         const code = err instanceof AgentError ? err.code : undefined;
         if (prompts && code === 'tls_untrusted' && current.ca === undefined) {
@@ -287,6 +426,20 @@ export class Session implements vscode.Disposable {
     );
   }
 
+  /** Logs in with a throwaway client and the settled trust; returns the token. */
+  private async authenticate(baseUrl: string, username: string, password: string, trust: Trust): Promise<string> {
+    const client = new AgentClient({ baseUrl, ...trust });
+    try {
+      const data = await client.login({ username, password });
+      if (typeof data.token !== 'string' || data.token === '') {
+        throw new AgentError('invalid_response', 'The agent accepted the login but sent no session token.', 'login');
+      }
+      return data.token;
+    } finally {
+      await client.close();
+    }
+  }
+
   private async useConnection(
     baseUrl: string,
     username: string,
@@ -294,53 +447,60 @@ export class Session implements vscode.Disposable {
     trust: Trust,
     existing?: AgentClient,
   ): Promise<void> {
-    const client =
-      existing ?? new AgentClient({ baseUrl, token, ...trust }, { reauthenticate: () => this.reauthenticate() });
+    const client = existing ?? this.createClient(baseUrl, token, trust);
     const previous = this.connection;
     this.connection = { client, baseUrl, username, trust };
+    this.lastContact = Date.now();
     if (previous !== undefined && previous.client !== client) await previous.client.close();
-    this.info = { state: 'connected', baseUrl, username, pin: trust.pin };
-    // A new session may expire again; an earlier, unanswered prompt must not silence that.
-    this.expiryPromptOpen = false;
-    await this.loadAgentInfo(client);
+    // The resync effect reads the agent info and tells the language server and the views.
+    this.dispatch({ type: 'connected', baseUrl, username, pin: trust.pin });
   }
 
   private async loadAgentInfo(client: AgentClient): Promise<void> {
     const [caps, health] = await Promise.allSettled([client.getCapabilities(), client.getHealth()]);
     if (client !== this.connection?.client) return;
-    const next: SessionInfo = { ...this.info, problem: undefined };
-    if (caps.status === 'fulfilled') {
-      next.capabilities = caps.value;
-      next.emuReachable = caps.value.emuReachable;
-      next.emuBaseUrl = caps.value.emuBaseUrl;
-    } else {
+    let problem: string | undefined;
+    if (caps.status === 'rejected') {
       logFailure(this.log, 'Reading the agent capabilities', caps.reason);
-      next.problem = `Could not read what the agent allows: ${describeError(caps.reason).message}`;
-      if (describeError(caps.reason).kind === 'session') next.state = 'expired';
+      problem = `Could not read what the agent allows: ${describeError(caps.reason).message}`;
     }
-    if (health.status === 'fulfilled') next.version = health.value.version;
-    else logFailure(this.log, 'Reading the agent health', health.reason);
-    this.setInfo(next);
+    if (health.status === 'rejected') logFailure(this.log, 'Reading the agent health', health.reason);
+    this.dispatch({
+      type: 'agentInfo',
+      capabilities: caps.status === 'fulfilled' ? caps.value : undefined,
+      version: health.status === 'fulfilled' ? health.value.version : undefined,
+      problem,
+    });
   }
 
-  private async restoreFailed(baseUrl: string, username: string, err: unknown): Promise<void> {
+  private async restoreFailed(
+    client: AgentClient,
+    where: { baseUrl: string; username: string | undefined; trust: Trust },
+    err: unknown,
+  ): Promise<void> {
+    const { baseUrl, username, trust } = where;
     const described = describeError(err);
     logFailure(this.log, 'Restoring the session', err);
-    if (described.kind === 'session') {
+    if (described.kind === 'session' && username !== undefined) {
+      // Who and where are known: the password alone renews the session.
       await this.secrets.delete(tokenSecretKey(baseUrl));
-      this.setInfo({ state: 'loggedOut', baseUrl });
-      const choice = await vscode.window.showInformationMessage(
-        `Your Lab Agent session at ${baseUrl} has ended.`,
-        'Log In',
-      );
-      if (choice === 'Log In') await this.login({ url: baseUrl, username: username || undefined });
+      this.connection = { client, baseUrl, username, trust };
+      this.dispatch({ type: 'restoredExpired', baseUrl, username, message: described.message });
       return;
     }
     if (described.code === 'agent_unreachable' || described.code === 'timeout') {
-      this.setInfo({ state: 'unreachable', baseUrl, username: username || undefined, problem: described.message });
+      // Keep the token: the agent may come back with the session still valid.
+      this.connection = { client, baseUrl, username: username ?? '', trust };
+      this.dispatch({ type: 'restoredUnreachable', baseUrl, username, message: described.message });
       return;
     }
-    this.setInfo({ state: 'error', baseUrl, username: username || undefined, problem: described.message });
+    await client.close();
+    if (described.kind === 'session') {
+      await this.secrets.delete(tokenSecretKey(baseUrl));
+      this.dispatch({ type: 'loggedOut', baseUrl });
+      return;
+    }
+    this.dispatch({ type: 'failed', problem: described.message });
     if (described.code === 'tls_pin_mismatch') {
       const choice = await vscode.window.showErrorMessage(
         `WARNING: the certificate of the Lab Agent at ${baseUrl} no longer matches the pinned one. Not connected.`,
@@ -353,80 +513,61 @@ export class Session implements vscode.Disposable {
     }
   }
 
-  /** The AgentClient hook: a read-style call found the session expired. Asks for the password again. */
-  private async reauthenticate(): Promise<string | undefined> {
-    const c = this.connection;
-    if (c === undefined || this.info.state !== 'connected') return undefined;
-    const password = await vscode.window.showInputBox({
-      title: 'Lab Agent: session expired',
-      prompt: `Your session expired. Enter the password of ${c.username} at ${c.baseUrl} to continue.`,
-      password: true,
-      ignoreFocusOut: true,
+  /**
+   * The AgentClient hook: a read-style call found the session gone. The
+   * machine learns it; if the user is acting (or a prompt is open already) the
+   * call waits for the one password prompt, else it fails and the user is told once.
+   */
+  private async reauthenticate(client: AgentClient): Promise<string | undefined> {
+    if (client !== this.connection?.client) return undefined;
+    const state = this.machine.info.state;
+    if (state !== 'connected' && state !== 'expired' && state !== 'unreachable') return undefined;
+    this.report('unauthenticated', 'Your Lab Agent session ended on the agent.');
+    if (this.passwordPrompt !== undefined) return this.passwordPrompt;
+    if (this.userCommands > 0) return this.renew(this.machine.info.problem ?? 'Your Lab Agent session ended.');
+    return undefined;
+  }
+
+  /** The one password prompt: a new token for the same user and agent, handed to every part of the extension. */
+  private renew(why: string): Promise<string | undefined> {
+    this.passwordPrompt ??= this.askAndRenew(why).finally(() => {
+      this.passwordPrompt = undefined;
     });
-    if (password === undefined) {
-      this.setInfo({ ...this.info, state: 'expired', problem: 'Your Lab Agent session expired. Log in again.' });
-      return undefined;
-    }
-    const login = new AgentClient({ baseUrl: c.baseUrl, ...c.trust });
-    try {
-      const data = await login.login({ username: c.username, password });
-      if (typeof data.token !== 'string' || data.token === '') return undefined;
-      await this.secrets.store(tokenSecretKey(c.baseUrl), data.token);
-      this.log.info(`Logged in again to ${c.baseUrl} as ${c.username}`);
-      // The client adopts the token when this returns; tell listeners (the language server) after that.
-      setImmediate(() => this.changed.fire(this.info));
-      return data.token;
-    } catch (err) {
-      logFailure(this.log, 'Logging in again', err);
-      this.setInfo({ ...this.info, state: 'expired', problem: describeError(err).message });
-      void this.showWithLog(`Lab Agent login failed: ${describeError(err).message}`);
-      return undefined;
-    } finally {
-      await login.close();
+    return this.passwordPrompt;
+  }
+
+  private async askAndRenew(why: string): Promise<string | undefined> {
+    const c = this.connection;
+    if (c === undefined) return undefined;
+    for (;;) {
+      const password = await askPasswordAgain(c.username, c.baseUrl, why);
+      if (password === undefined) return undefined;
+      try {
+        const token = await this.authenticate(c.baseUrl, c.username, password, c.trust);
+        if (c !== this.connection) return undefined;
+        await this.secrets.store(tokenSecretKey(c.baseUrl), token);
+        // Set before the transition, so the language server is handed the new token with it.
+        c.client.token = token;
+        this.lastContact = Date.now();
+        this.log.info(`Logged in again to ${c.baseUrl} as ${c.username}`);
+        this.dispatch({ type: 'connected', baseUrl: c.baseUrl, username: c.username, pin: c.trust.pin });
+        return token;
+      } catch (err) {
+        logFailure(this.log, 'Logging in again', err);
+        const described = describeError(err);
+        if (described.code !== 'invalid_credentials') {
+          void this.showWithLog(`Lab Agent login failed: ${described.message}`);
+          return undefined;
+        }
+        why = 'The agent refused that password.';
+      }
     }
   }
 }
 
-function checkedUrl(input: string): string {
+function checkedUrl(input: string | undefined): string {
+  if (input === undefined) throw new LoginCancelled();
   const parsed = parseAgentUrlInput(input);
   if ('problem' in parsed) throw new Error(parsed.problem);
   return parsed.url;
-}
-
-async function askUrl(current: string): Promise<string> {
-  const value = await vscode.window.showInputBox({
-    title: 'Lab Agent: Log In (1/3)',
-    prompt: 'The URL of the Lab Agent (HTTPS)',
-    value: current,
-    ignoreFocusOut: true,
-    validateInput: (v) => {
-      const parsed = parseAgentUrlInput(v);
-      return 'problem' in parsed ? parsed.problem : undefined;
-    },
-  });
-  if (value === undefined) throw new LoginCancelled();
-  return checkedUrl(value);
-}
-
-async function askUsername(current: string): Promise<string> {
-  const value = await vscode.window.showInputBox({
-    title: 'Lab Agent: Log In (2/3)',
-    prompt: 'User name on the agent',
-    value: current,
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? 'Enter a user name.' : undefined),
-  });
-  if (value === undefined) throw new LoginCancelled();
-  return value.trim();
-}
-
-async function askPassword(prompt: string): Promise<string> {
-  const value = await vscode.window.showInputBox({
-    title: 'Lab Agent: Log In (3/3)',
-    prompt,
-    password: true,
-    ignoreFocusOut: true,
-  });
-  if (value === undefined) throw new LoginCancelled();
-  return value;
 }

@@ -107,7 +107,6 @@ class ConsolePty implements vscode.Pseudoterminal {
       if (this.superseded(attempt)) return;
       logFailure(this.services.log, `Console ${this.title}`, err);
       const described = describeError(err);
-      if (described.kind === 'session') void this.services.session.sessionLost(err);
       this.state = 'disconnected';
       this.typedAhead = '';
       this.write(`\r\n\x1b[31m[Lab Agent] Cannot open the console: ${described.message}\x1b[0m\r\n`);

@@ -38,3 +38,8 @@ export function consoleRows(
       };
     });
 }
+
+/** Whether a console's node is starting or stopping: the view follows it until it settles. */
+export function consolesSettling(data: ConsolesData): boolean {
+  return (data.consoles ?? []).some((c) => c.state === 'starting' || c.state === 'stopping');
+}

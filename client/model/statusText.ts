@@ -50,13 +50,13 @@ export function statusView(info: StatusInput, server: ServerStatus | undefined):
     case 'expired':
       return {
         text: '$(warning) Lab Agent: session expired',
-        tooltip: `${info.problem ?? 'The session expired.'}\nClick to log in again.`,
+        tooltip: `${info.problem ?? 'The session expired.'}\nClick to enter your password again.`,
         tone: 'warning',
       };
     case 'unreachable':
       return {
         text: `$(debug-disconnect) Lab Agent: ${where} unreachable`,
-        tooltip: `${info.problem ?? 'The agent did not answer.'}\nClick to reconnect.`,
+        tooltip: `${info.problem ?? 'The agent did not answer.'}\nTrying again by itself; click to try now.`,
         tone: 'warning',
       };
     case 'error':

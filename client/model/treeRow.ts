@@ -19,3 +19,18 @@ export interface TreeRow<T = undefined> {
   children?: TreeRow<T>[];
   data: T;
 }
+
+/** What rows show (labels, descriptions, icons, menus, children), as one string: equal strings, nothing new. */
+export function rowsFingerprint<T>(rows: readonly TreeRow<T>[]): string {
+  const shown = (row: TreeRow<T>): unknown[] => [
+    row.id,
+    row.label,
+    row.description,
+    row.tooltip,
+    row.icon,
+    row.iconColor,
+    row.contextValue,
+    row.children?.map(shown),
+  ];
+  return JSON.stringify(rows.map(shown));
+}

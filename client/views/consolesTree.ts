@@ -1,20 +1,23 @@
 /**
  * Consoles view: for each lab of the workspace, the consoles of its nodes
  * (listProjectConsoles). Clicking an attachable console opens it in a terminal.
+ * While visible it follows the nodes (LiveTree), so a console becomes
+ * attachable as soon as its node runs.
  */
 import * as vscode from 'vscode';
 import { AgentError } from '../../common/api/client';
 import { LensCommand } from '../../common/protocol';
 import { registerGuarded } from '../commands/guard';
 import { isLabActionAllowed } from '../model/capabilities';
-import { consoleRows } from '../model/consoleRows';
+import { consoleRows, consolesSettling } from '../model/consoleRows';
 import { describeError } from '../model/errors';
 import type { LabRowData } from '../model/labRows';
-import type { TreeRow } from '../model/treeRow';
+import { rowsFingerprint, type TreeRow } from '../model/treeRow';
 import { loadLab, observationPayload } from '../project/labContext';
 import { findLabFiles } from '../project/workspaceLabs';
 import type { Services } from '../services';
-import { messageRow, treeItemOf, viewFailure } from './rowItem';
+import { LiveTree } from './agentTree';
+import { messageRow, treeItemOf } from './rowItem';
 
 export const ConsolesView = {
   id: 'labAgent.consoles',
@@ -23,18 +26,8 @@ export const ConsolesView = {
 
 type Row = TreeRow<LabRowData>;
 
-class ConsolesTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Row | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  view: vscode.TreeView<Row> | undefined;
-
-  constructor(private readonly services: Services) {}
-
-  refresh(): void {
-    this.changed.fire(undefined);
-  }
-
-  getTreeItem(row: Row): vscode.TreeItem {
+class ConsolesTree extends LiveTree<Row> {
+  override getTreeItem(row: Row): vscode.TreeItem {
     const attach = row.contextValue?.split(' ').includes('attach')
       ? {
           command: LensCommand.openConsole,
@@ -50,16 +43,20 @@ class ConsolesTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
     if (this.services.session.current.state !== 'connected') return [];
     try {
       const files = await findLabFiles();
-      const rows = await Promise.all(files.map((uri) => this.labGroup(uri)));
-      if (this.view !== undefined) this.view.message = undefined;
-      return rows.filter((r): r is Row => r !== undefined);
+      const groups = await Promise.all(files.map((uri) => this.labGroup(uri)));
+      this.setMessage(undefined);
+      const rows = groups.filter((g) => g !== undefined).map((g) => g.row);
+      this.loaded(
+        rowsFingerprint(rows),
+        groups.some((g) => g?.settling === true),
+      );
+      return rows;
     } catch (err) {
-      if (this.view !== undefined) this.view.message = viewFailure(this.services, 'Loading consoles', err);
-      return [];
+      return this.failed('Loading consoles', err);
     }
   }
 
-  private async labGroup(uri: vscode.Uri): Promise<Row | undefined> {
+  private async labGroup(uri: vscode.Uri): Promise<{ row: Row; settling: boolean } | undefined> {
     const lab = await loadLab(uri).catch(() => undefined);
     if (lab === undefined) return undefined;
     const session = this.services.session;
@@ -67,9 +64,11 @@ class ConsolesTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
     const id = `${uri.toString()}#consoles`;
     const data = { uri: uri.toString() };
     let children: Row[];
+    let settling = false;
     try {
       const consoles = await session.agent().listProjectConsoles(observationPayload(lab));
       children = consoleRows({ uri: uri.toString(), mode: lab.mode }, consoles, session.capabilities);
+      settling = consolesSettling(consoles);
       if (children.length === 0) children = [messageRow(`${id}:none`, 'No consoles', 'info', data)];
     } catch (err) {
       if (err instanceof AgentError && err.code === 'lab_not_found') {
@@ -77,12 +76,10 @@ class ConsolesTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
           messageRow(`${id}:absent`, 'Not deployed', 'circle-outline', data, 'Deploy the lab to get consoles.'),
         ];
       } else {
-        const described = describeError(err);
-        if (described.kind === 'session') void session.sessionLost(err);
-        children = [messageRow(`${id}:error`, 'Consoles unavailable', 'warning', data, described.message)];
+        children = [messageRow(`${id}:error`, 'Consoles unavailable', 'warning', data, describeError(err).message)];
       }
     }
-    return {
+    const row: Row = {
       id,
       label: lab.name,
       description: vscode.workspace.asRelativePath(uri),
@@ -92,22 +89,15 @@ class ConsolesTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
       children,
       data,
     };
-  }
-
-  dispose(): void {
-    this.changed.dispose();
+    return { row, settling };
   }
 }
 
 export function registerConsolesView(services: Services): vscode.Disposable[] {
   const tree = new ConsolesTree(services);
-  const view = vscode.window.createTreeView(ConsolesView.id, { treeDataProvider: tree, showCollapseAll: true });
-  tree.view = view;
   return [
-    tree,
-    view,
+    ...tree.register(ConsolesView.id, { showCollapseAll: true }),
     registerGuarded(services, ConsolesView.refresh, 'Refresh consoles', () => tree.refresh()),
-    services.session.onDidChange(() => tree.refresh()),
-    services.onLabViewsStale(() => tree.refresh()),
+    services.onLabViewsStale(() => tree.followAction()),
   ];
 }

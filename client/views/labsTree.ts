@@ -1,8 +1,8 @@
 /**
  * Labs view: every *.lab.yaml / *.lab.yml of the workspace with its live status
  * (getProjectStatus) and its nodes with their state. Refreshed after actions,
- * when lab files change on disk, on demand, and every few seconds while a node
- * is starting or stopping.
+ * when lab files change on disk, on demand, and while visible at the pace of
+ * LiveTree (quick while a node is starting or stopping).
  */
 import * as vscode from 'vscode';
 import { registerGuarded } from '../commands/guard';
@@ -10,11 +10,12 @@ import { isLabActionAllowed } from '../model/capabilities';
 import { targetOfArg } from '../model/commandArgs';
 import { describeError } from '../model/errors';
 import { isSettling, labRow, type LabFileInfo, type LabLiveView, type LabRowData } from '../model/labRows';
-import type { TreeRow } from '../model/treeRow';
+import { rowsFingerprint, type TreeRow } from '../model/treeRow';
 import { loadLab, observationPayload } from '../project/labContext';
 import { findLabFiles, watchLabFiles } from '../project/workspaceLabs';
 import type { Services } from '../services';
-import { messageRow, treeItemOf, viewFailure } from './rowItem';
+import { LiveTree } from './agentTree';
+import { messageRow } from './rowItem';
 
 export const LabsView = {
   id: 'labAgent.labs',
@@ -24,47 +25,37 @@ export const LabsView = {
 
 type Row = TreeRow<LabRowData>;
 
-const SETTLE_REFRESH_MS = 3000;
 const FILE_CHANGE_DEBOUNCE_MS = 500;
 
-class LabsTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Row | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private timer: NodeJS.Timeout | undefined;
-  view: vscode.TreeView<Row> | undefined;
+class LabsTree extends LiveTree<Row> {
+  private fileTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly services: Services) {}
-
-  refresh(): void {
-    this.clearTimer();
-    this.changed.fire(undefined);
-  }
-
-  /** Refreshes after a delay, coalescing bursts (file saves, settling nodes). */
+  /** Lab files changed on disk: one load for a burst of saves. */
   refreshSoon(ms: number): void {
-    this.clearTimer();
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.view?.visible !== false) this.changed.fire(undefined);
+    this.clearFileTimer();
+    this.fileTimer = setTimeout(() => {
+      this.fileTimer = undefined;
+      if (this.view?.visible !== false) this.refresh();
     }, ms);
   }
 
-  getTreeItem(row: Row): vscode.TreeItem {
-    // No click command: a click expands the lab to its nodes; "Open Lab File" is in the menu.
-    return treeItemOf(row);
-  }
+  // No click command: a click expands the lab to its nodes; "Open Lab File" is in the menu.
 
   async getChildren(row?: Row): Promise<Row[]> {
     if (row !== undefined) return row.children ?? [];
     try {
       const files = await findLabFiles();
-      const rows = await Promise.all(files.map((uri) => this.labRowFor(uri)));
-      if (this.view !== undefined) this.view.message = undefined;
-      if (rows.some((r) => r.settling)) this.refreshSoon(SETTLE_REFRESH_MS);
-      return rows.map((r) => r.row);
+      const results = await Promise.all(files.map((uri) => this.labRowFor(uri)));
+      this.setMessage(undefined);
+      const rows = results.map((r) => r.row);
+      if (this.services.session.current.state === 'connected')
+        this.loaded(
+          rowsFingerprint(rows),
+          results.some((r) => r.settling),
+        );
+      return rows;
     } catch (err) {
-      if (this.view !== undefined) this.view.message = viewFailure(this.services, 'Loading labs', err);
-      return [];
+      return this.failed('Loading labs', err);
     }
   }
 
@@ -97,44 +88,34 @@ class LabsTree implements vscode.TreeDataProvider<Row>, vscode.Disposable {
       try {
         live.status = await session.agent().getProjectStatus(observationPayload(lab));
       } catch (err) {
-        const described = describeError(err);
-        live.error = described.message;
-        if (described.kind === 'session') void session.sessionLost(err);
+        live.error = describeError(err).message;
       }
     }
     return { row: labRow(info, live, caps), settling: isSettling(live) };
   }
 
-  private clearTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+  private clearFileTimer(): void {
+    if (this.fileTimer !== undefined) clearTimeout(this.fileTimer);
+    this.fileTimer = undefined;
   }
 
-  dispose(): void {
-    this.clearTimer();
-    this.changed.dispose();
+  override dispose(): void {
+    this.clearFileTimer();
+    super.dispose();
   }
 }
 
 export function registerLabsView(services: Services): vscode.Disposable[] {
   const tree = new LabsTree(services);
-  const view = vscode.window.createTreeView(LabsView.id, {
-    treeDataProvider: tree,
-    canSelectMany: true,
-    showCollapseAll: true,
-  });
-  tree.view = view;
   return [
-    tree,
-    view,
+    ...tree.register(LabsView.id, { canSelectMany: true, showCollapseAll: true }),
     registerGuarded(services, LabsView.refresh, 'Refresh labs', () => tree.refresh()),
     registerGuarded(services, LabsView.openFile, 'Open lab file', async (arg) => {
       const target = targetOfArg(arg);
       if (target === undefined) throw new Error('Pick a lab in the Labs view to open its file.');
       await vscode.window.showTextDocument(vscode.Uri.parse(target.uri, true), { preview: false });
     }),
-    services.session.onDidChange(() => tree.refresh()),
-    services.onLabViewsStale(() => tree.refresh()),
+    services.onLabViewsStale(() => tree.followAction()),
     watchLabFiles(() => tree.refreshSoon(FILE_CHANGE_DEBOUNCE_MS)),
   ];
 }

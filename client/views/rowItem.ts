@@ -1,9 +1,6 @@
 /** TreeRow (plain data, client/model) → vscode.TreeItem, and the pieces every view shares. */
 import * as vscode from 'vscode';
-import { describeError } from '../model/errors';
 import type { TreeRow } from '../model/treeRow';
-import type { Services } from '../services';
-import { logFailure } from '../log';
 
 const COLLAPSIBLE = {
   none: vscode.TreeItemCollapsibleState.None,
@@ -25,15 +22,4 @@ export function treeItemOf<T>(row: TreeRow<T>, command?: vscode.Command): vscode
 /** A row that only tells something (an error, "not deployed"), carrying no target. */
 export function messageRow<T>(id: string, label: string, icon: string, data: T, tooltip?: string): TreeRow<T> {
   return { id, label, icon, collapsible: 'none', contextValue: 'message', tooltip, data };
-}
-
-/**
- * Loading a view's rows failed: log it, let an expired session prompt a login,
- * and return the line the view shows instead of the rows.
- */
-export function viewFailure(services: Services, what: string, err: unknown): string {
-  logFailure(services.log, what, err);
-  const described = describeError(err);
-  if (described.kind === 'session') void services.session.sessionLost(err);
-  return `${what} failed: ${described.message}`;
 }

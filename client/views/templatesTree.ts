@@ -9,7 +9,7 @@ import { registerGuarded } from '../commands/guard';
 import { templateDetailRows, templateRows, type TemplateRowData } from '../model/catalogueRows';
 import type { TreeRow } from '../model/treeRow';
 import type { Services } from '../services';
-import { treeItemOf, viewFailure } from './rowItem';
+import { AgentTree } from './agentTree';
 
 export const TemplatesView = {
   id: 'labAgent.templates',
@@ -21,21 +21,7 @@ export const TemplatesView = {
 
 type Row = TreeRow<TemplateRowData>;
 
-class TemplatesTree implements vscode.TreeDataProvider<Row> {
-  private readonly changed = new vscode.EventEmitter<Row | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  view: vscode.TreeView<Row> | undefined;
-
-  constructor(private readonly services: Services) {}
-
-  refresh(): void {
-    this.changed.fire(undefined);
-  }
-
-  getTreeItem(row: Row): vscode.TreeItem {
-    return treeItemOf(row);
-  }
-
+class TemplatesTree extends AgentTree<Row> {
   async getChildren(row?: Row): Promise<Row[]> {
     if (row?.children !== undefined) return row.children;
     const session = this.services.session;
@@ -58,24 +44,13 @@ class TemplatesTree implements vscode.TreeDataProvider<Row> {
       if (row.data.templateId === undefined) return [];
       return templateDetailRows(await client.getTemplate({ id: row.data.templateId }));
     } catch (err) {
-      this.setMessage(viewFailure(this.services, 'Loading templates', err));
-      return [];
+      return this.failed('Loading templates', err);
     }
-  }
-
-  private setMessage(message: string | undefined): void {
-    if (this.view !== undefined) this.view.message = message;
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }
 
 export function registerTemplatesView(services: Services): vscode.Disposable[] {
   const tree = new TemplatesTree(services);
-  const view = vscode.window.createTreeView(TemplatesView.id, { treeDataProvider: tree, showCollapseAll: true });
-  tree.view = view;
   const setFilter = async (only: boolean): Promise<void> => {
     await updateSetting('templates.provisionedOnly', only);
     await vscode.commands.executeCommand('setContext', TemplatesView.contextKey, only);
@@ -83,15 +58,13 @@ export function registerTemplatesView(services: Services): vscode.Disposable[] {
   };
   void vscode.commands.executeCommand('setContext', TemplatesView.contextKey, provisionedOnly());
   return [
-    tree,
-    view,
+    ...tree.register(TemplatesView.id, { showCollapseAll: true }),
     registerGuarded(services, TemplatesView.refresh, 'Refresh templates', () => {
       services.refreshCatalogue();
       tree.refresh();
     }),
     registerGuarded(services, TemplatesView.showProvisionedOnly, 'Show provisioned templates', () => setFilter(true)),
     registerGuarded(services, TemplatesView.showAll, 'Show all templates', () => setFilter(false)),
-    services.session.onDidChange(() => tree.refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('labAgent.templates.provisionedOnly')) {
         void vscode.commands.executeCommand('setContext', TemplatesView.contextKey, provisionedOnly());

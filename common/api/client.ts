@@ -48,6 +48,11 @@ export interface ClientHooks {
    * throws, the calls waiting on it fail with its error.
    */
   reauthenticate?: () => Promise<string | undefined>;
+  /**
+   * Told how every call ended (`error` undefined: it succeeded) and with which
+   * token, so a caller can notice the agent going away or coming back.
+   */
+  observe?: (op: OperationId, error: unknown, token: string) => void;
 }
 
 /** Codes after which a read-style call may be repeated once with a fresh token. */
@@ -197,15 +202,24 @@ export class AgentClient implements OperationMethods {
     options: CallOptions | undefined,
   ): Promise<Res<K>> {
     const spec = OPERATIONS[op];
-    const usedToken = this.token;
+    let usedToken = this.token;
     try {
-      return await this.send(op, request, usedToken, options);
+      let data: Res<K>;
+      try {
+        data = await this.send(op, request, usedToken, options);
+      } catch (err) {
+        const reauthenticate = this.hooks.reauthenticate;
+        if (!spec.retry || !reauthenticate || !(err instanceof AgentError) || !SESSION_CODES.has(err.code)) throw err;
+        const fresh = await this.renewToken(usedToken, reauthenticate);
+        if (fresh === undefined) throw err;
+        usedToken = fresh;
+        data = await this.send(op, request, fresh, options);
+      }
+      this.hooks.observe?.(op, undefined, usedToken);
+      return data;
     } catch (err) {
-      const reauthenticate = this.hooks.reauthenticate;
-      if (!spec.retry || !reauthenticate || !(err instanceof AgentError) || !SESSION_CODES.has(err.code)) throw err;
-      const fresh = await this.renewToken(usedToken, reauthenticate);
-      if (fresh === undefined) throw err;
-      return this.send(op, request, fresh, options);
+      this.hooks.observe?.(op, err, usedToken);
+      throw err;
     }
   }
 

@@ -34,7 +34,7 @@ test('a language server error shows in the tooltip and colours the item', () => 
 });
 
 test('expired, unreachable and error states say what to do', () => {
-  assert.match(statusView({ state: 'expired' }, undefined).tooltip, /log in again/);
+  assert.match(statusView({ state: 'expired' }, undefined).tooltip, /password again/);
   assert.match(statusView({ state: 'unreachable', baseUrl: 'https://a:8787' }, undefined).text, /a:8787 unreachable/);
   assert.equal(statusView({ state: 'error', problem: 'pin mismatch' }, undefined).tone, 'error');
 });
