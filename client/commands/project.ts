@@ -14,7 +14,14 @@ import { booleanArg, directionOf, fieldOf } from '../model/commandArgs';
 import { validationLines } from '../model/reportText';
 import { applyPulledContent } from '../project/applyPulled';
 import { allowedClient } from '../project/gate';
-import { projectPayload, PromptCancelled, resolveLab, storeLabState, type LabContext } from '../project/labContext';
+import {
+  observationPayload,
+  projectPayload,
+  PromptCancelled,
+  resolveLab,
+  storeLabState,
+  type LabContext,
+} from '../project/labContext';
 import { withCancellableProgress } from '../project/progress';
 import { pushLab } from '../project/push';
 import type { Services } from '../services';
@@ -58,36 +65,65 @@ export async function validateLab(services: Services, arg: unknown): Promise<Val
   return data;
 }
 
+/**
+ * Whether the lab is on the emulator already, so the one question asked
+ * before a deploy is the right one. Unknown (the agent cannot tell, or the
+ * status is not allowed) counts as absent; the deploy then refuses with lab_exists.
+ */
+async function labExists(services: Services, lab: LabContext): Promise<boolean> {
+  if (!isLabActionAllowed(services.session.capabilities, 'status', lab.mode)) return lab.stored?.lab !== undefined;
+  try {
+    const status = await services.session.agent().getProjectStatus(observationPayload(lab));
+    return status.exists !== false;
+  } catch (err) {
+    if (err instanceof AgentError && err.code === 'lab_not_found') return false;
+    return lab.stored?.lab !== undefined;
+  }
+}
+
+async function confirmReplace(lab: LabContext): Promise<void> {
+  const replace = 'Replace';
+  const choice = await vscode.window.showWarningMessage(
+    `${lab.name} already exists on the emulator. Replace it?`,
+    {
+      modal: true,
+      detail: `Replacing stops, wipes and deletes the existing lab and its nodes, then deploys the document again (${lab.doc.nodes.length} node(s)). To change the live lab in place, use Reconcile instead.`,
+    },
+    replace,
+  );
+  if (choice !== replace) throw new PromptCancelled();
+}
+
 async function deployLab(services: Services, arg: unknown): Promise<DeployData | undefined> {
   const { lab } = await resolveLab(arg);
   const client = allowedClient(services.session, 'deploy', lab);
-  await confirm(
-    arg,
-    `Deploy ${lab.name} to the emulator?`,
-    `Creates the lab with its ${lab.doc.nodes.length} node(s), networks and links on the emulator.`,
-    'Deploy',
-  );
+  const replaceArg = booleanArg(fieldOf(arg, 'replace'));
+  const confirmed = fieldOf(arg, 'confirmed') === true;
+  // One question, with the right words: replace an existing lab, or create it.
+  let replace = replaceArg === true;
+  if (!confirmed && replaceArg === undefined && (await labExists(services, lab))) {
+    await confirmReplace(lab);
+    replace = true;
+  } else {
+    await confirm(
+      arg,
+      `Deploy ${lab.name} to the emulator?`,
+      `Creates the lab with its ${lab.doc.nodes.length} node(s), networks and links on the emulator.`,
+      'Deploy',
+    );
+  }
   const payload = await projectPayload(lab);
-  const deploy = (replace: boolean): Promise<DeployData> =>
-    withCancellableProgress(`${replace ? 'Replacing' : 'Deploying'} ${lab.name}…`, (signal) =>
-      client.deployProject(replace ? { ...payload, replace: true } : payload, { signal }),
+  const deploy = (replacing: boolean): Promise<DeployData> =>
+    withCancellableProgress(`${replacing ? 'Replacing' : 'Deploying'} ${lab.name}…`, (signal) =>
+      client.deployProject(replacing ? { ...payload, replace: true } : payload, { signal }),
     );
   let data: DeployData;
-  const replaceArg = booleanArg(fieldOf(arg, 'replace'));
   try {
-    data = await deploy(replaceArg === true);
+    data = await deploy(replace);
   } catch (err) {
-    if (!(err instanceof AgentError) || err.code !== 'lab_exists' || replaceArg === false) throw err;
-    const replace = 'Replace';
-    const choice = await vscode.window.showWarningMessage(
-      `${lab.name} already exists on the emulator. Replace it?`,
-      {
-        modal: true,
-        detail: 'Replacing stops, wipes and deletes the existing lab and its nodes, then deploys the document again.',
-      },
-      replace,
-    );
-    if (choice !== replace) throw new PromptCancelled();
+    // Created by someone else meanwhile (or the status could not tell): ask now, the only time.
+    if (!(err instanceof AgentError) || err.code !== 'lab_exists' || replaceArg === false || replace) throw err;
+    await confirmReplace(lab);
     data = await deploy(true);
   }
   await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
