@@ -19,6 +19,7 @@ import { describeError } from '../model/errors';
 import { askPassword, askPasswordAgain, askUrl, askUsername, offerPasswordPrompt } from './prompts';
 import {
   initialState,
+  isLive,
   isSessionCode,
   isUnreachableCode,
   transition,
@@ -79,8 +80,11 @@ export class Session implements vscode.Disposable {
     return this.machine.info;
   }
 
+  /** What the agent allows, as last read; kept while it is unreachable or the session is being renewed. */
   get capabilities(): CapabilitiesData | undefined {
-    return this.machine.info.state === 'connected' ? this.machine.info.capabilities : undefined;
+    return this.connection !== undefined && isLive(this.machine.info.state)
+      ? this.machine.info.capabilities
+      : undefined;
   }
 
   /**
@@ -89,9 +93,7 @@ export class Session implements vscode.Disposable {
    * password during it. Throws an AgentError the command wrapper reports.
    */
   agent(): AgentClient {
-    const state = this.machine.info.state;
-    if (this.connection !== undefined && (state === 'connected' || state === 'unreachable' || state === 'expired'))
-      return this.connection.client;
+    if (this.connection !== undefined && isLive(this.machine.info.state)) return this.connection.client;
     throw new AgentError('unauthenticated', 'You are not logged in to the Lab Agent.', 'session');
   }
 
@@ -520,8 +522,7 @@ export class Session implements vscode.Disposable {
    */
   private async reauthenticate(client: AgentClient): Promise<string | undefined> {
     if (client !== this.connection?.client) return undefined;
-    const state = this.machine.info.state;
-    if (state !== 'connected' && state !== 'expired' && state !== 'unreachable') return undefined;
+    if (!isLive(this.machine.info.state)) return undefined;
     this.report('unauthenticated', 'Your Lab Agent session ended on the agent.');
     if (this.passwordPrompt !== undefined) return this.passwordPrompt;
     if (this.userCommands > 0) return this.renew(this.machine.info.problem ?? 'Your Lab Agent session ended.');

@@ -98,10 +98,9 @@ export function isUnreachableCode(code: string | undefined): boolean {
   return code !== undefined && UNREACHABLE_CODES.has(code);
 }
 
-/** A session that has a token behind it: calls may be made with it (and reported). */
-function live(state: MachineState): boolean {
-  const s = state.info.state;
-  return s === 'connected' || s === 'unreachable' || s === 'expired';
+/** A state with a token behind it: calls may be made with it (and reported). */
+export function isLive(state: ConnectionState): boolean {
+  return state === 'connected' || state === 'unreachable' || state === 'expired';
 }
 
 export function transition(state: MachineState, event: SessionEvent): Transition {
@@ -154,7 +153,7 @@ export function transition(state: MachineState, event: SessionEvent): Transition
       }
       return stay;
     case 'callFailed': {
-      if (!live(state)) return stay;
+      if (!isLive(info.state)) return stay;
       if (isSessionCode(event.code)) {
         if (info.state === 'expired') return stay;
         return lost(state, { ...info, state: 'expired', problem: event.message }, event.message);

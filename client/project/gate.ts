@@ -1,5 +1,5 @@
 /** The capability check every lab command makes before calling the agent. */
-import type { AgentClient } from '../../common/api/client';
+import { AgentError, type AgentClient } from '../../common/api/client';
 import type { Session } from '../connection/session';
 import { labActionDenial, type LabAction } from '../model/capabilities';
 import type { LabContext } from './labContext';
@@ -7,6 +7,10 @@ import type { LabContext } from './labContext';
 /** The session's client when the agent allows `action` on this lab; else throws the reason. */
 export function allowedClient(session: Session, action: LabAction, lab: Pick<LabContext, 'mode'>): AgentClient {
   const client = session.agent();
+  if (session.capabilities === undefined && session.current.state === 'expired') {
+    // Expired before anything was read (at restore): renewing the session comes first.
+    throw new AgentError('expired_agent_session', session.current.problem ?? 'Your session ended.', 'session');
+  }
   const denial = labActionDenial(session.capabilities, action, lab.mode);
   if (denial !== undefined) throw new Error(denial);
   return client;

@@ -44,6 +44,8 @@ import {
   sandboxEnv,
   spawnGroup,
   startAgent,
+  startLink,
+  stopChild,
   stopGroups,
   suiteEnv,
   suitePath,
@@ -107,8 +109,11 @@ function forwardConsole(page) {
   });
 }
 
-/** Serves the suite's requests (screenshots, reading what the page shows) from the channel folder. */
-function serveChannel(page) {
+/**
+ * Serves the suite's requests (screenshots, reading what the page shows, typing, stopping and
+ * starting the agent) from the channel folder.
+ */
+function serveChannel(page, agent, link) {
   const seen = new Set();
   const serve = async (file) => {
     const request = JSON.parse(readFileSync(join(dirs.channel, file), 'utf8'));
@@ -134,6 +139,28 @@ function serveChannel(page) {
           text = await locator.innerText();
         }
         response = { ok: true, text };
+      } else if (request.action === 'fill') {
+        const locator = page.locator(request.selector).first();
+        await locator.waitFor({ state: 'visible', timeout });
+        await locator.fill(request.text);
+        await locator.press('Enter');
+        response = { ok: true };
+      } else if (request.action === 'link') {
+        if (request.op === 'cut') await link.cut();
+        else await link.restore();
+        log(`link to the agent ${request.op === 'cut' ? 'cut' : 'restored'}`);
+        response = { ok: true };
+      } else if (request.action === 'agent') {
+        // The same port and data folder: the extension finds the same agent, certificate and labs again.
+        if (request.op === 'stop' || request.op === 'restart') {
+          await stopChild(agent.child);
+          log('agent stopped');
+        }
+        if (request.op === 'start' || request.op === 'restart') {
+          Object.assign(agent, await startAgent(dirs, env, Number(new URL(agent.url).port)));
+          log(`agent started again at ${agent.url}`);
+        }
+        response = { ok: true };
       } else if (request.action === 'click') {
         const locator = page.locator(request.selector).first();
         await locator.waitFor({ state: 'visible', timeout });
@@ -199,6 +226,7 @@ async function main() {
   log('starting the reference agent');
   const agent = await startAgent(dirs, env);
   log(`agent at ${agent.url}`);
+  const link = await startLink(Number(new URL(agent.url).port));
 
   const codeServerArgs = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
   log('installing the VSIX into code-server');
@@ -241,7 +269,10 @@ async function main() {
   const payload = [
     ['extensionDevelopmentPath', remote(extensionPath)],
     ['extensionTestsPath', remote(suitePath)],
-    ['extensionEnvironment', JSON.stringify(suiteEnv(dirs, agent, { channel: true }))],
+    [
+      'extensionEnvironment',
+      JSON.stringify(suiteEnv(dirs, agent, { channel: true, linkUrl: `https://127.0.0.1:${link.port}` })),
+    ],
   ];
 
   log('opening the workbench in Chromium');
@@ -270,7 +301,7 @@ async function main() {
   const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
   forwardConsole(page);
   page.on('pageerror', (error) => console.log(`[page error] ${error.message}`));
-  serveChannel(page);
+  serveChannel(page, agent, link);
   // The payload holds the test password, so the URL is not printed.
   await page.goto(
     `${origin}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createServer, connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -130,12 +131,15 @@ export function waitForLines(child, patterns, what, ms = 30_000) {
   });
 }
 
-/** Starts dist/agent.js on a free loopback port with its data in the run folder. */
-export async function startAgent(dirs, env) {
+/**
+ * Starts dist/agent.js on a loopback port (`port`, else a free one) with its data in the run
+ * folder; the same folder again keeps its certificate and labs (a restart), not its sessions.
+ */
+export async function startAgent(dirs, env, port = 0) {
   const child = spawnGroup(
     process.execPath,
-    [join(root, 'dist', 'agent.js'), '--port', '0', '--data-dir', dirs.agent, '--boot-ms', '300'],
-    { env, logFile: join(dirs.run, 'agent.log') },
+    [join(root, 'dist', 'agent.js'), '--port', String(port), '--data-dir', dirs.agent, '--boot-ms', '300'],
+    { env, logFile: join(dirs.run, port === 0 ? 'agent.log' : `agent-${Date.now()}.log`) },
   );
   const { url, fingerprint } = await waitForLines(
     child,
@@ -145,13 +149,34 @@ export async function startAgent(dirs, env) {
     },
     'the reference agent',
   );
-  return { url, fingerprint };
+  return { url, fingerprint, child };
+}
+
+/** Stops one child started by spawnGroup (its whole group) and waits for it to exit. */
+export async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }, 3000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** What the suite reads from its environment (test/e2e/suite/). */
-export function suiteEnv(dirs, agent, { channel }) {
+export function suiteEnv(dirs, agent, { channel, linkUrl }) {
   return {
     LAB_AGENT_E2E_URL: agent.url,
+    ...(linkUrl ? { LAB_AGENT_E2E_LINK_URL: linkUrl } : {}),
     LAB_AGENT_E2E_FINGERPRINT: agent.fingerprint,
     LAB_AGENT_E2E_USER: AGENT_USER,
     LAB_AGENT_E2E_PASSWORD: AGENT_PASSWORD,
@@ -165,4 +190,49 @@ export function countResults(dirs) {
   const lines = existsSync(dirs.results) ? readFileSync(dirs.results, 'utf8').split('\n').filter(Boolean) : [];
   const states = lines.map((line) => JSON.parse(line).state);
   return { passed: states.filter((s) => s === 'passed').length, failed: states.filter((s) => s === 'failed').length };
+}
+
+/**
+ * A TCP link on 127.0.0.1 between the extension and the agent, which the suite can cut and
+ * restore: the agent keeps running (and its sessions with it) while nothing answers at the
+ * address the extension uses, as when the agent's host drops off the network.
+ */
+export async function startLink(targetPort) {
+  const sockets = new Set();
+  const server = createServer((client) => {
+    const upstream = connect(targetPort, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => s.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  const listen = (port) =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve(server.address().port);
+      });
+    });
+  const port = await listen(0);
+  return {
+    port,
+    async cut() {
+      await new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+    async restore() {
+      await listen(port);
+    },
+    close() {
+      server.close();
+      for (const s of sockets) s.destroy();
+    },
+  };
 }

@@ -14,7 +14,13 @@ export type RunnerRequest =
   /** The innerText of the first element matching `selector`, once it matches the regex `match` with `flags` (or times out). */
   | { action: 'text'; selector: string; match?: string; flags?: string; timeoutMs?: number }
   /** Click the first element matching `selector`, as a user would. */
-  | { action: 'click'; selector: string; timeoutMs?: number };
+  | { action: 'click'; selector: string; timeoutMs?: number }
+  /** Type `text` into the first element matching `selector` (an input box), then press Enter. */
+  | { action: 'fill'; selector: string; text: string; timeoutMs?: number }
+  /** Cut or restore the TCP link the extension reaches the agent through (the agent keeps running). */
+  | { action: 'link'; op: 'cut' | 'restore'; timeoutMs?: number }
+  /** Stop, start or restart the reference agent (same port, data and certificate; sessions are lost). */
+  | { action: 'agent'; op: 'stop' | 'start' | 'restart'; timeoutMs?: number };
 
 export interface RunnerResponse {
   ok: boolean;

@@ -16,7 +16,14 @@ import { askRunner, hasRunnerChannel, screenshot } from './channel';
 const EXTENSION_ID = 'lab-agent.lab-agent';
 const LOGIN = 'labAgent.login';
 const EXEC_CONSOLE = 'labAgent.execConsole';
+const VALIDATE = 'labAgent.validate';
+const START_LAB = 'labAgent.startLab';
+const STOP_LAB = 'labAgent.stopLab';
 const LAB_FILE = 'campus.lab.yaml';
+/** The status bar item of the connection (VS Code gives it the id `<extension id>.<item id>`). */
+const STATUS_ITEM = '.statusbar-item[id$="labAgent.connection"]';
+/** The input box of a prompt (the password). */
+const INPUT_BOX = '.quick-input-widget input';
 
 function env(name: string): string {
   const value = process.env[name];
@@ -159,7 +166,8 @@ describe('Lab Agent end to end', function () {
 
   it('logs in, pinning the agent certificate, and fills the Templates view', async function () {
     const loggedIn = await vscode.commands.executeCommand<boolean>(LOGIN, {
-      url: env('LAB_AGENT_E2E_URL'),
+      // Through the runner's link when there is one, so that the suite can cut it.
+      url: process.env.LAB_AGENT_E2E_LINK_URL ?? env('LAB_AGENT_E2E_URL'),
       username: env('LAB_AGENT_E2E_USER'),
       password: env('LAB_AGENT_E2E_PASSWORD'),
       pin: env('LAB_AGENT_E2E_FINGERPRINT'),
@@ -344,6 +352,82 @@ describe('Lab Agent end to end', function () {
     });
     assert.ok(result, 'console exec failed');
     assert.match(result.output ?? '', /version/i, `show version printed:\n${result.output}`);
+  });
+
+  /** The Consoles view's text once it matches. */
+  async function consolesViewText(match: RegExp, timeoutMs = 20_000): Promise<string> {
+    const { view, container } = contributedView(extension, /^consoles$/i);
+    await vscode.commands.executeCommand(`workbench.view.extension.${container}`);
+    await vscode.commands.executeCommand(`${view.id}.focus`);
+    return shownText(viewRows(view), match, timeoutMs);
+  }
+
+  it('follows a start in the Consoles view until every console is attachable, without a refresh', async function () {
+    if (!hasRunnerChannel()) this.skip();
+    const stopped = await vscode.commands.executeCommand<unknown>(STOP_LAB, { uri: labUri.toString(), stopmode: 1 });
+    assert.ok(stopped, 'stopping the lab failed');
+    const names = Object.keys(lab.nodes ?? {});
+    // Rows read `<node><type> · <state>[ · not attachable]`.
+    const allStopped = new RegExp(names.map((n) => `(?=[^]*^${n}\\s*\\S+ · stopped)`).join(''), 'm');
+    await consolesViewText(allStopped);
+    const started = Date.now();
+    const ok = await vscode.commands.executeCommand<unknown>(START_LAB, { uri: labUri.toString() });
+    assert.ok(ok, 'starting the lab failed');
+    const allRunning = new RegExp(`${names.map((n) => `(?=[^]*^${n}\\s*\\S+ · running$)`).join('')}`, 'm');
+    const text = await consolesViewText(allRunning, 15_000);
+    assert.match(text, allRunning, `the Consoles view shows:\n${text}`);
+    assert.doesNotMatch(text, /not attachable|starting/, `the Consoles view shows:\n${text}`);
+    console.log(`the Consoles view followed the start in ${Date.now() - started} ms`);
+    await screenshot('consoles-after-start', `${viewRows(contributedView(extension, /^consoles$/i).view)}`);
+  });
+
+  it('shows within seconds that the agent cannot be reached, and recovers by itself when it can', async function () {
+    if (!hasRunnerChannel() || !process.env.LAB_AGENT_E2E_LINK_URL) this.skip();
+    assert.ok((await askRunner({ action: 'link', op: 'cut' })).ok, 'the runner could not cut the link');
+    const cutAt = Date.now();
+    const down = await shownText(STATUS_ITEM, /unreachable/, 25_000);
+    assert.match(down, /unreachable/, `the status bar shows: ${down}`);
+    console.log(`the status showed the agent unreachable after ${Date.now() - cutAt} ms`);
+    await screenshot('agent-unreachable', STATUS_ITEM);
+    assert.ok((await askRunner({ action: 'link', op: 'restore' })).ok, 'the runner could not restore the link');
+    const restoredAt = Date.now();
+    const up = await shownText(STATUS_ITEM, /lab@127\.0\.0\.1/, 25_000);
+    assert.match(up, /lab@127\.0\.0\.1/, `the status bar shows: ${up}`);
+    console.log(`the status recovered ${Date.now() - restoredAt} ms after the link came back`);
+    // The views loaded again by themselves: the nodes are still running.
+    await labsViewText(new RegExp(`^${node}\\s*running`, 'm'));
+  });
+
+  it('renews the session with one password prompt after the agent restarted, and everything works again', async function () {
+    if (!hasRunnerChannel()) this.skip();
+    assert.ok((await askRunner({ action: 'agent', op: 'restart' })).ok, 'the runner could not restart the agent');
+    // The user's next action finds the session gone and asks for the password, once.
+    const validated = vscode.commands.executeCommand<{ status?: string }>(VALIDATE, { uri: labUri.toString() });
+    const filled = await askRunner({
+      action: 'fill',
+      selector: INPUT_BOX,
+      text: env('LAB_AGENT_E2E_PASSWORD'),
+      timeoutMs: 30_000,
+    });
+    assert.ok(filled.ok, `no password prompt: ${filled.error}`);
+    const result = await validated;
+    assert.ok(result?.status, 'validate did not run after the password');
+    // One log-in reached every part: the status stays connected while the language server
+    // plans with the new token, and no other prompt appears.
+    await eventually('a plan lens computed with the renewed session', async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        labUri,
+        20,
+      );
+      return lenses.map((l) => l.command?.title ?? '').find((t) => /^Plan: (\+|no changes)/.test(t));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const status = await shownText(STATUS_ITEM, /lab@127\.0\.0\.1/, 5000);
+    assert.match(status, /lab@127\.0\.0\.1/, `the status bar shows: ${status}`);
+    const prompt = await askRunner({ action: 'text', selector: INPUT_BOX, timeoutMs: 1000 });
+    assert.ok(!prompt.ok, 'a second prompt is open');
+    await labsViewText(new RegExp(`^${node}\\s*running`, 'm'));
   });
 
   it('destroys the lab', async () => {
