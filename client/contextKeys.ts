@@ -1,6 +1,6 @@
 /**
  * Context keys for the `when` clauses of package.json: whether we are logged
- * in, and what the agent allows (labAgent.can.<action>), so menus, the palette
+ * in (and the session's state), and what the agent allows (labAgent.can.<action>), so menus, the palette
  * and the welcome views offer only what works.
  */
 import * as vscode from 'vscode';
@@ -11,8 +11,10 @@ export function trackContextKeys(session: Session): vscode.Disposable {
   let last = '';
   const update = (): void => {
     const info = session.current;
-    const keys: Record<string, boolean> = {
+    const keys: Record<string, boolean | string> = {
       'labAgent.connected': info.state === 'connected',
+      // The welcome views tell an unreachable agent and an ended session from a log-out.
+      'labAgent.session': info.state,
       ...capabilityContextKeys(session.capabilities),
     };
     const text = JSON.stringify(keys);

@@ -100,7 +100,8 @@ export class Session implements vscode.Disposable {
   /** What the language server needs, or null when it has no session to use. */
   serverSettings(): AgentSessionSettings | null {
     const c = this.connection;
-    if (c === undefined || this.machine.info.state !== 'connected' || c.client.token === '') return null;
+    // Kept while unreachable or expired: the server's calls then say so, and a resync sets it going again.
+    if (c === undefined || !isLive(this.machine.info.state) || c.client.token === '') return null;
     const settings: AgentSessionSettings = { baseUrl: c.baseUrl, token: c.client.token };
     if (c.trust.ca !== undefined) settings.ca = c.trust.ca;
     if (c.trust.pin !== undefined) settings.pin = c.trust.pin;

@@ -23,6 +23,7 @@ import {
 } from '../project/labContext';
 import { withCancellableProgress } from '../project/progress';
 import type { Services } from '../services';
+import { consoleFamily, errorLookingLine, execManySummary } from '../model/outputErrors';
 
 export const ConsoleExecCommand = {
   one: 'labAgent.execConsole',
@@ -61,13 +62,26 @@ class ConsoleExec {
     return this.channel;
   }
 
-  private printResult(lab: LabContext, r: ConsoleExecResult | ConsoleExecData, ok: boolean, error?: string): void {
+  /**
+   * Prints one node's result; returns the line of its output that looks like
+   * the device refused the command, if one does.
+   */
+  private printResult(
+    lab: LabContext,
+    r: ConsoleExecResult | ConsoleExecData,
+    ok: boolean,
+    error?: string,
+  ): string | undefined {
     const out = this.output();
     const took = typeof r.duration_ms === 'number' ? ` (${r.duration_ms} ms)` : '';
-    out.appendLine(`── ${lab.name}/${r.node ?? '?'} $ ${r.command ?? ''}${took}${ok ? '' : '  FAILED'}`);
+    const template = lab.doc.nodes.find((n) => n.name === r.node)?.resolved.template;
+    const suspect = ok ? errorLookingLine(r.output ?? '', consoleFamily(template)) : undefined;
+    const mark = !ok ? '  FAILED' : suspect !== undefined ? '  LOOKS LIKE AN ERROR' : '';
+    out.appendLine(`── ${lab.name}/${r.node ?? '?'} $ ${r.command ?? ''}${took}${mark}`);
     if (ok) out.append((r.output ?? '').replace(/\r\n?/g, '\n').replace(/\n?$/, '\n'));
     else out.appendLine(`   ${error ?? 'failed'}`);
     out.appendLine('');
+    return suspect;
   }
 
   async one(arg: unknown): Promise<ConsoleExecData> {
@@ -87,8 +101,12 @@ class ConsoleExec {
         ...(timeout !== undefined ? { timeoutMs: timeout + CALL_MARGIN_MS } : {}),
       }),
     );
-    this.printResult(lab, { ...data, node: data.node ?? node, command: data.command ?? command }, true);
+    const suspect = this.printResult(lab, { ...data, node: data.node ?? node, command: data.command ?? command }, true);
     this.output().show(true);
+    if (suspect !== undefined)
+      void vscode.window.showWarningMessage(
+        `The output of "${command}" on ${lab.name}/${node} looks like an error: ${suspect}`,
+      );
     return data;
   }
 
@@ -112,19 +130,24 @@ class ConsoleExec {
         }),
     );
     const results = data.results ?? [];
-    results.forEach((r, i) =>
-      this.printResult(
+    const suspects: string[] = [];
+    results.forEach((r, i) => {
+      const name = r.node ?? nodes[i];
+      const suspect = this.printResult(
         lab,
-        { ...r, node: r.node ?? nodes[i], command: r.command ?? command },
+        { ...r, node: name, command: r.command ?? command },
         r.ok === true,
         r.error !== undefined ? boundedText(r.error) : agentCode(r.code),
-      ),
-    );
+      );
+      if (suspect !== undefined) suspects.push(`${name}: ${suspect}`);
+    });
     this.output().show(true);
     const failed = results.filter((r) => r.ok !== true).length;
-    const text = `Ran "${command}" on ${results.length} node(s) of ${lab.name}: ${results.length - failed} succeeded${failed > 0 ? `, ${failed} failed` : ''}.`;
+    const text = execManySummary(command, lab.name, results.length, failed, suspects);
     this.services.log.info(text);
-    void (failed > 0 ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
+    void (failed + suspects.length > 0
+      ? vscode.window.showWarningMessage(text)
+      : vscode.window.showInformationMessage(text));
     return data;
   }
 

@@ -72,6 +72,11 @@ class ConsolePty implements vscode.Pseudoterminal {
     else if (key === 'close') this.closeEmitter.fire();
   }
 
+  /** Opening the console again on a dropped one: connect again rather than show a dead terminal. */
+  reconnectIfDropped(): void {
+    if (this.state === 'disconnected') void this.connect();
+  }
+
   private write(text: string): void {
     this.writeEmitter.fire(text);
   }
@@ -132,12 +137,12 @@ class ConsolePty implements vscode.Pseudoterminal {
 
 /** The open console terminals, one per lab node, so that opening a console again shows the one already open. */
 class ConsoleTerminals implements vscode.Disposable {
-  private readonly open = new Map<string, vscode.Terminal>();
+  private readonly open = new Map<string, { terminal: vscode.Terminal; pty: ConsolePty }>();
   private readonly closing: vscode.Disposable;
 
   constructor(private readonly services: Services) {
     this.closing = vscode.window.onDidCloseTerminal((closed) => {
-      for (const [key, terminal] of this.open) if (terminal === closed) this.open.delete(key);
+      for (const [key, entry] of this.open) if (entry.terminal === closed) this.open.delete(key);
     });
   }
 
@@ -149,12 +154,13 @@ class ConsoleTerminals implements vscode.Disposable {
     const key = `${lab.uri.toString()}#${node}`;
     const existing = this.open.get(key);
     if (existing !== undefined) {
-      existing.show();
-      return existing.name;
+      existing.pty.reconnectIfDropped();
+      existing.terminal.show();
+      return existing.terminal.name;
     }
     const pty = new ConsolePty(this.services, lab.uri, node, name);
     const terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon('terminal') });
-    this.open.set(key, terminal);
+    this.open.set(key, { terminal, pty });
     terminal.show();
     return name;
   }

@@ -27,6 +27,12 @@ type Row = TreeRow<LabRowData>;
 
 const FILE_CHANGE_DEBOUNCE_MS = 500;
 
+/** Why the nodes show no live state, when the session cannot say. */
+const LIVE_STATE_GONE: Partial<Record<string, string>> = {
+  unreachable: 'The agent does not answer: node states show again as soon as it does.',
+  expired: 'Your session ended: enter your password (status bar) to see node states again.',
+};
+
 class LabsTree extends LiveTree<Row> {
   private fileTimer: NodeJS.Timeout | undefined;
 
@@ -46,7 +52,7 @@ class LabsTree extends LiveTree<Row> {
     try {
       const files = await findLabFiles();
       const results = await Promise.all(files.map((uri) => this.labRowFor(uri)));
-      this.setMessage(undefined);
+      this.setMessage(LIVE_STATE_GONE[this.services.session.current.state]);
       const rows = results.map((r) => r.row);
       if (this.services.session.current.state === 'connected')
         this.loaded(

@@ -25,6 +25,8 @@ interface PlanLensTitle {
 
 export class CodeLensService {
   private plans = new Map<string, { version: number; title: Promise<PlanLensTitle> }>();
+  /** Whether each lab exists on the emulator, as its last plan said; unknown before one. */
+  private exists = new Map<string, boolean>();
 
   constructor(
     private readonly connection: Connection,
@@ -44,9 +46,15 @@ export class CodeLensService {
       { range: top, command: lensCommand('Reconcile', LensCommand.reconcile, args) },
       { range: top, command: lensCommand('Destroy', LensCommand.destroy, args) },
     );
+    const deployed = this.exists.get(file.uri) !== false;
     for (const node of file.model.nodes) {
       const range = file.toLspRange(node.nameRange);
       const nodeArgs: LensCommandArgs = { uri: file.uri, node: node.name };
+      if (!deployed) {
+        // Nothing to start or attach to yet: say so, and offer what can be done.
+        lenses.push({ range, command: lensCommand('Not deployed: Deploy first', LensCommand.deploy, args) });
+        continue;
+      }
       lenses.push(
         { range, command: lensCommand('Start', LensCommand.startNode, nodeArgs) },
         { range, command: lensCommand('Stop', LensCommand.stopNode, nodeArgs) },
@@ -80,11 +88,13 @@ export class CodeLensService {
 
   sessionChanged(): void {
     this.plans = new Map();
+    this.exists = new Map();
     this.refresh();
   }
 
   documentClosed(uri: string): void {
     this.plans.delete(uri);
+    this.exists.delete(uri);
   }
 
   private planTitle(file: LabFile): Promise<PlanLensTitle> {
@@ -128,7 +138,15 @@ export class CodeLensService {
         keep: false,
       };
     }
+    this.learnExists(file.uri, outcome.value.exists);
     return { title: planSummaryTitle(outcome.value), keep: true };
+  }
+
+  /** A plan said whether the lab exists: node lenses follow (the refresh re-resolves the cached plan only). */
+  private learnExists(uri: string, exists: unknown): void {
+    if (typeof exists !== 'boolean' || this.exists.get(uri) === exists) return;
+    this.exists.set(uri, exists);
+    this.refresh();
   }
 
   private refresh(): void {

@@ -364,6 +364,35 @@ test('after a deploy (state stored beside the lab, LabStateChanged) the plan len
   assert.equal(await resolvePlan(), 'Plan: no changes');
 });
 
+test('node lenses say a lab that is not deployed must be deployed first, and offer Start, Stop, Console once it is', async () => {
+  const labPath = join(fixture.labDir, 'node-lenses.lab.yaml');
+  const uri = fileUri(fixture.labDir, 'node-lenses.lab.yaml');
+  const text = 'name: node-lenses\nnodes:\n  n1:\n    template: vios\n';
+  await client.open(uri, text);
+  const lenses = () => client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+  const nodeTitles = async () => (await lenses()).filter((l) => l.range.start.line > 0).map((l) => l.command?.title);
+  const plan = async () => client.request<CodeLens>('codeLens/resolve', (await lenses())[0]);
+  assert.deepEqual(await nodeTitles(), ['Start', 'Stop', 'Console'], 'before any plan nothing is known');
+  await plan();
+  assert.deepEqual(await nodeTitles(), ['Not deployed: Deploy first']);
+  assert.equal((await lenses()).find((l) => l.range.start.line > 0)?.command?.command, 'labAgent.deploy');
+
+  const agent = new AgentClient({
+    baseUrl: fixture.agent.url,
+    token: fixture.session.token,
+    pin: fixture.agent.fingerprint,
+  });
+  const deployed = await agent.deployProject({ yaml: text, files: {} });
+  await agent.close();
+  await writeLabState(labPath, { state: deployed.state });
+  await client.notify(LabStateChangedNotification, { uri });
+  await client.waitUntil(
+    'the plan of the deployed lab',
+    async () => (await plan()).command?.title === 'Plan: no changes' || undefined,
+  );
+  assert.deepEqual(await nodeTitles(), ['Start', 'Stop', 'Console']);
+});
+
 test('a plan of an invalid lab says why in a few words, with the detail in the tooltip', async () => {
   const badUri = fileUri(fixture.labDir, 'bad-plan.lab.yaml');
   await client.open(badUri, 'name: bad-plan\nnodes:\n  r1:\n    template: no-such-template\n');
