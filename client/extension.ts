@@ -30,12 +30,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const labViewsStale = new vscode.EventEmitter<void>();
   // Filled in below; the services only reach it from commands, which run after activate.
   const server: { client?: LabLanguageClient } = {};
+  const shown: { plans?: PlanDocuments } = {};
 
   const services: Services = {
     session,
     log,
     labStateChanged: (uri) => {
       server.client?.labStateChanged(uri);
+      shown.plans?.labStateChanged(uri);
       labViewsStale.fire();
     },
     onLabViewsStale: labViewsStale.event,
@@ -55,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
   );
   const plans = new PlanDocuments(services);
+  shown.plans = plans;
   const reports = new Reports(services);
 
   context.subscriptions.push(

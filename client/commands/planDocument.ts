@@ -3,6 +3,8 @@
  * lab-agent-plan) that offers "Apply This Plan". Applying reconciles towards
  * the emulator with the plan's identity, so the agent refuses (plan_stale) if
  * the lab or the document changed since the plan was made; then we offer to plan again.
+ * A shown plan that no longer matches (the lab document was edited, or an
+ * action changed the live lab) says so at its top, with a "Plan Again" lens.
  */
 import * as vscode from 'vscode';
 import { AgentError } from '../../common/api/client';
@@ -28,17 +30,58 @@ interface ShownPlan {
   plan: PlanData;
   /** The plan's identity covers prune, so applying must use the same. */
   prune: boolean;
+  /** The document's text as rendered. */
+  text: string;
+  /** Why the plan no longer matches; undefined while it does. */
+  stale?: string;
 }
 
-export class PlanDocuments implements vscode.Disposable {
+export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider {
   private readonly documents = new ReadOnlyDocuments(PLAN_SCHEME);
   /** The plan each plan document shows, by plan document URI. */
   private readonly plans = new Map<string, ShownPlan>();
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
 
   constructor(private readonly services: Services) {}
 
+  /** The lab's live state changed (an action of ours): its shown plans no longer match. */
+  labStateChanged(labUri: vscode.Uri): void {
+    this.markStale(labUri, 'the live lab changed since this plan was made');
+  }
+
+  /** "Plan Again" at the top of a plan that no longer matches. */
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const shown = this.plans.get(document.uri.toString());
+    if (shown?.stale === undefined) return [];
+    const top = new vscode.Range(0, 0, 0, 0);
+    return [
+      new vscode.CodeLens(top, {
+        title: 'Plan Again',
+        command: shown.prune ? PlanPruneCommand : LensCommand.plan,
+        arguments: [{ uri: shown.labUri.toString() }],
+      }),
+    ];
+  }
+
+  private markStale(labUri: vscode.Uri, reason: string): void {
+    let changed = false;
+    for (const [key, shown] of this.plans) {
+      if (shown.stale !== undefined || shown.labUri.toString() !== labUri.toString()) continue;
+      shown.stale = reason;
+      this.documents.update(vscode.Uri.parse(key, true), staleText(shown.text, reason));
+      changed = true;
+    }
+    if (changed) this.lensesChanged.fire();
+  }
+
   register(): vscode.Disposable[] {
     return [
+      vscode.languages.registerCodeLensProvider({ scheme: PLAN_SCHEME }, this),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0 && this.plans.size > 0)
+          this.markStale(e.document.uri, 'the lab document changed since this plan was made');
+      }),
       registerGuarded(this.services, LensCommand.plan, 'Plan', (arg) => this.plan(arg, false)),
       registerGuarded(this.services, PlanPruneCommand, 'Plan with prune', (arg) => this.plan(arg, true)),
       registerGuarded(this.services, ApplyPlanCommand, 'Apply plan', (arg) => this.apply(arg)),
@@ -55,8 +98,10 @@ export class PlanDocuments implements vscode.Disposable {
       client.planProject(payload, { signal }),
     );
     const uri = this.documents.uriFor(lab.uri, 'plan');
-    this.plans.set(uri.toString(), { labUri: lab.uri, plan, prune });
-    await this.documents.show(uri, renderPlan(plan, lab.name, prune));
+    const text = renderPlan(plan, lab.name, prune);
+    this.plans.set(uri.toString(), { labUri: lab.uri, plan, prune, text });
+    this.lensesChanged.fire();
+    await this.documents.show(uri, text);
     this.services.log.info(`Plan for ${lab.name}: ${planSummaryLine(plan.summary)}`);
 
     const blocker = planApplyBlocker(plan);
@@ -97,7 +142,8 @@ export class PlanDocuments implements vscode.Disposable {
   async apply(arg: unknown): Promise<ReconcileData | undefined> {
     const found = this.shownPlanFor(arg);
     if (found === undefined) throw new Error('There is no plan to apply here. Run "Lab Agent: Plan" on the lab first.');
-    const { plan, labUri, prune } = found.shown;
+    const { plan, labUri, prune, stale } = found.shown;
+    if (stale !== undefined) throw new Error(`This plan no longer matches: ${stale}. Plan again, review, then apply.`);
     const blocker = planApplyBlocker(plan);
     if (blocker !== undefined) throw new Error(`This plan cannot be applied. ${blocker}`);
     const lab = await loadLab(labUri);
@@ -133,6 +179,12 @@ export class PlanDocuments implements vscode.Disposable {
 
   dispose(): void {
     this.documents.dispose();
+    this.lensesChanged.dispose();
     this.plans.clear();
   }
+}
+
+/** The plan's text under a banner that says it no longer matches. */
+function staleText(text: string, reason: string): string {
+  return `⚠ OUT OF DATE: ${reason}. Click "Plan Again" above to see the plan as it is now.\n\n${text}`;
 }

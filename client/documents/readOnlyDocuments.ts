@@ -37,6 +37,13 @@ export class ReadOnlyDocuments implements vscode.TextDocumentContentProvider, vs
     return vscode.window.showTextDocument(doc, { preview: false, viewColumn: generatedDocumentsColumn() });
   }
 
+  /** Replaces the text of a document already shown, in place, without bringing it to the front. */
+  update(uri: vscode.Uri, text: string): void {
+    if (!this.texts.has(uri.toString())) return;
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+  }
+
   has(uri: vscode.Uri): boolean {
     return this.texts.has(uri.toString());
   }

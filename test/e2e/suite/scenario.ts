@@ -306,12 +306,21 @@ describe('Lab Agent end to end', function () {
     assert.ok(await editor.document.save());
   });
 
-  it('deploys the lab and shows its nodes in the Labs view', async function () {
+  it('deploys the lab and shows its nodes in the Labs view; the plan shown before says it is out of date', async function () {
+    await vscode.commands.executeCommand(LensCommand.plan, { uri: labUri.toString(), quiet: true });
+    const planDoc = await eventually('the plan document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'lab-agent-plan'),
+    );
+    assert.doesNotMatch(planDoc.getText(), /OUT OF DATE/);
     const deployed = await vscode.commands.executeCommand<{ lab?: string }>(LensCommand.deploy, {
       uri: labUri.toString(),
       confirmed: true,
     });
     assert.ok(deployed?.lab, 'deploy failed');
+    await eventually('the plan document to say it is out of date', () =>
+      planDoc.getText().startsWith('⚠ OUT OF DATE') ? true : undefined,
+    );
+    await vscode.window.showTextDocument(editor.document);
     if (!hasRunnerChannel()) this.skip();
     // Node rows read `<name><state> · <template>`.
     const text = await labsViewText(new RegExp(`^${node}\\s*stopped`, 'm'));
