@@ -18,6 +18,8 @@ import type { LoginArgs } from '../model/commandArgs';
 import { describeError } from '../model/errors';
 import { askPassword, askPasswordAgain, askUrl, askUsername, offerPasswordPrompt } from './prompts';
 import {
+  HEARTBEAT_MS,
+  heartbeatDue,
   initialState,
   isLive,
   isSessionCode,
@@ -33,8 +35,6 @@ import { askToRepin, askToTrust } from './trust';
 
 export type { ConnectionState, SessionInfo } from './sessionMachine';
 
-/** An idle connected session is checked this often, so the status never claims more than this old. */
-const HEARTBEAT_MS = 15_000;
 /** How long a probe or heartbeat may wait for the agent. */
 const CHECK_TIMEOUT_MS = 5000;
 
@@ -342,7 +342,7 @@ export class Session implements vscode.Disposable {
   private async beat(): Promise<void> {
     const c = this.connection;
     if (c === undefined || this.machine.info.state !== 'connected') return;
-    if (Date.now() - this.lastContact < HEARTBEAT_MS) return;
+    if (!heartbeatDue(this.lastContact, Date.now())) return;
     await this.check(c.client);
   }
 

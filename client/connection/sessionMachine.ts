@@ -80,6 +80,14 @@ const SESSION_CODES = new Set(['unauthenticated', 'expired_agent_session', 'expi
 /** Codes that say nothing answers at the agent's address (a slow answer is not one: `timeout` is the operation's). */
 const UNREACHABLE_CODES = new Set(['agent_unreachable']);
 
+/** An idle connected session is checked this often, so the status never claims more than this old. */
+export const HEARTBEAT_MS = 15_000;
+
+/** Whether the heartbeat must ask the agent: only when no call of the session spoke with it lately. */
+export function heartbeatDue(lastContact: number, now: number): boolean {
+  return now - lastContact >= HEARTBEAT_MS;
+}
+
 export const FIRST_PROBE_MS = 1000;
 export const MAX_PROBE_MS = 15_000;
 

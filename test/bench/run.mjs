@@ -6,7 +6,7 @@
  * and its target, then a summary of the targets met and missed.
  *
  * Usage: node test/bench/run.mjs [section ...] [--strict]
- *   sections      lsp, api-client, console, agent-load, extension (default: all)
+ *   sections      lsp, api-client, console, agent-load, extension, refresh (default: all)
  *   --strict      exit 1 when a target is missed (a section that fails always does)
  * Environment:
  *   BENCH_OUT_DIR        the compiled bench (default out/test/bench)
@@ -31,6 +31,7 @@ const SECTIONS = [
   { name: 'console', title: 'Console stream', limitMs: 90_000 },
   { name: 'agent-load', title: 'Reference agent under load', limitMs: 60_000 },
   { name: 'extension', title: 'Extension bundle and VSIX', limitMs: 120_000 },
+  { name: 'refresh', title: 'Live views: agent requests of an idle extension', limitMs: 60_000 },
 ];
 
 const args = process.argv.slice(2);

@@ -1,0 +1,103 @@
+/**
+ * Requests the agent receives per minute from an idle extension with five labs
+ * visible: the Labs view (getProjectStatus per lab) and the Consoles view
+ * (listProjectConsoles per lab), each loading at the pace client/model/refreshPacer.ts
+ * decides, plus the session's heartbeat (getCapabilities when no call spoke with
+ * the agent lately). Ten minutes run on a simulated clock, so the section stays
+ * short, while every load is real: real requests to a real agent, counted as
+ * the client sends them, and what they return decides "nothing changed".
+ * Baseline: the same views polling at the configured interval without back-off.
+ */
+import type { AgentClient } from '../../common/api/client';
+import { heartbeatDue, HEARTBEAT_MS } from '../../client/connection/sessionMachine';
+import { afterLoad, initialPace, intervalMsOf, type PaceState } from '../../client/model/refreshPacer';
+import { startAgentProcess } from './support/agent-process';
+import { fitToAgent, generatedProject } from './support/labs';
+import { progress, report, runSection } from './support/report';
+
+const LABS = 5;
+const NODES_PER_LAB = 6;
+const MINUTES = 10;
+const INTERVAL_MS = intervalMsOf(undefined);
+
+interface View {
+  name: string;
+  load: (payload: { lab: string }) => Promise<unknown>;
+  pace: PaceState;
+  nextAt: number;
+}
+
+/** Runs the simulated minutes; returns the requests sent. `paced` false: fixed interval, no back-off. */
+async function simulate(client: AgentClient, payloads: { lab: string }[], paced: boolean): Promise<number> {
+  let requests = 0;
+  const count = async <T>(call: Promise<T>): Promise<T> => {
+    requests++;
+    return call;
+  };
+  const views: View[] = [
+    { name: 'labs', load: (p) => client.getProjectStatus(p), pace: initialPace, nextAt: 0 },
+    { name: 'consoles', load: (p) => client.listProjectConsoles(p), pace: initialPace, nextAt: 0 },
+  ];
+  const end = MINUTES * 60_000;
+  let lastContact = 0;
+  let nextBeat = HEARTBEAT_MS;
+  for (;;) {
+    const view = views.reduce((a, b) => (b.nextAt < a.nextAt ? b : a));
+    const now = Math.min(view.nextAt, nextBeat);
+    if (now >= end) break;
+    if (now === nextBeat) {
+      nextBeat += HEARTBEAT_MS;
+      if (heartbeatDue(lastContact, now)) {
+        await count(client.getCapabilities());
+        lastContact = now;
+      }
+      continue;
+    }
+    const shown = await Promise.all(payloads.map((p) => count(view.load(p))));
+    lastContact = now;
+    if (!paced) {
+      view.nextAt = now + INTERVAL_MS;
+      continue;
+    }
+    const next = afterLoad(view.pace, { fingerprint: JSON.stringify(shown), settling: false }, now, {
+      intervalMs: INTERVAL_MS,
+    });
+    view.pace = next.state;
+    view.nextAt = now + next.delayMs;
+  }
+  return requests;
+}
+
+async function main(): Promise<void> {
+  const agent = await startAgentProcess();
+  const client = await agent.loggedIn();
+  try {
+    const payloads: { lab: string }[] = [];
+    for (let i = 0; i < LABS; i++) {
+      const { yaml, files } = await fitToAgent(generatedProject(NODES_PER_LAB), client);
+      const named = yaml.replace(/^name: .*$/m, `name: refresh-bench-${i + 1}`);
+      const deployed = await client.deployProject({ yaml: named, files });
+      if (typeof deployed.lab !== 'string') throw new Error(`lab ${i + 1} did not deploy`);
+      payloads.push({ lab: deployed.lab });
+    }
+    progress(`${LABS} labs of ${NODES_PER_LAB} nodes deployed; simulating ${MINUTES} idle minutes`);
+    const baseline = await simulate(client, payloads, false);
+    const paced = await simulate(client, payloads, true);
+    report({
+      name: `agent requests per minute, ${LABS} labs visible and idle`,
+      value: paced / MINUTES,
+      unit: 'req/min',
+      baseline: { name: `polling every ${INTERVAL_MS / 1000} s`, value: baseline / MINUTES },
+      targets: [
+        { on: 'ratio', op: '<=', limit: 0.5 },
+        { on: 'value', op: '<=', limit: 30 },
+      ],
+      note: `Labs and Consoles views with the default interval (${INTERVAL_MS / 1000} s), back-off to 6×, heartbeat every ${HEARTBEAT_MS / 1000} s when idle; ${MINUTES} simulated minutes, real requests.`,
+    });
+  } finally {
+    await client.close();
+    await agent.stop();
+  }
+}
+
+runSection(main);
