@@ -138,7 +138,7 @@ export function waitForLines(child, patterns, what, ms = 30_000) {
 export async function startAgent(dirs, env, port = 0) {
   const child = spawnGroup(
     process.execPath,
-    [join(root, 'dist', 'agent.js'), '--port', String(port), '--data-dir', dirs.agent, '--boot-ms', '300'],
+    [join(root, 'dist', 'agent.js'), '--port', String(port), '--data-dir', dirs.agent, '--boot-ms', '2500'],
     { env, logFile: join(dirs.run, port === 0 ? 'agent.log' : `agent-${Date.now()}.log`) },
   );
   const { url, fingerprint } = await waitForLines(
