@@ -394,12 +394,16 @@ describe('Lab Agent end to end', function () {
   it('shows within seconds that the agent cannot be reached, and recovers by itself when it can', async function () {
     if (!hasRunnerChannel() || !process.env.LAB_AGENT_E2E_LINK_URL) this.skip();
     assert.ok((await askRunner({ action: 'link', op: 'cut' })).ok, 'the runner could not cut the link');
-    const cutAt = Date.now();
-    const down = await shownText(STATUS_ITEM, /unreachable/, 25_000);
-    assert.match(down, /unreachable/, `the status bar shows: ${down}`);
-    console.log(`the status showed the agent unreachable after ${Date.now() - cutAt} ms`);
-    await screenshot('agent-unreachable', STATUS_ITEM);
-    assert.ok((await askRunner({ action: 'link', op: 'restore' })).ok, 'the runner could not restore the link');
+    try {
+      const cutAt = Date.now();
+      const down = await shownText(STATUS_ITEM, /unreachable/, 25_000);
+      assert.match(down, /unreachable/, `the status bar shows: ${down}`);
+      console.log(`the status showed the agent unreachable after ${Date.now() - cutAt} ms`);
+      await screenshot('agent-unreachable', STATUS_ITEM);
+    } finally {
+      // Restored even when the test fails, so that the tests after it find the agent.
+      assert.ok((await askRunner({ action: 'link', op: 'restore' })).ok, 'the runner could not restore the link');
+    }
     const restoredAt = Date.now();
     const up = await shownText(STATUS_ITEM, /lab@127\.0\.0\.1/, 25_000);
     assert.match(up, /lab@127\.0\.0\.1/, `the status bar shows: ${up}`);
