@@ -118,6 +118,12 @@ test('an agent back without the session (restarted): expired, one question', () 
   assert.deepEqual(effects, ['sessionLost']);
 });
 
+test('a lost session stays told while the agent goes away and comes back still without it', () => {
+  const { state, effects } = run([...connected, expired, unreachable, expired]);
+  assert.equal(state.info.state, 'expired');
+  assert.deepEqual(effects, ['resync', 'sessionLost', 'probe 1000']);
+});
+
 test('other failures (a refused operation, a slow answer) leave the session as it is', () => {
   const up = run(connected).state;
   for (const code of ['lab_not_found', 'timeout', 'invalid_lab', 'internal_error']) {
