@@ -33,7 +33,7 @@ import {
 import { readCaFile, readConnectionSettings, updateSetting } from './settings';
 import { askToRepin, askToTrust } from './trust';
 
-export type { ConnectionState, SessionInfo } from './sessionMachine';
+export type { SessionInfo } from './sessionMachine';
 
 /** How long a probe or heartbeat may wait for the agent. */
 const CHECK_TIMEOUT_MS = 5000;
