@@ -338,6 +338,18 @@ test('the plan lens shows the real plan summary, resolved lazily', async () => {
   assert.deepEqual(resolved.command?.arguments, [{ uri: planUri }]);
 });
 
+/** Deploys the lab with the fixture's session and stores its state beside the lab file, as the extension does. */
+async function deployAndStore(labPath: string, text: string): Promise<void> {
+  const agent = new AgentClient({
+    baseUrl: fixture.agent.url,
+    token: fixture.session.token,
+    pin: fixture.agent.fingerprint,
+  });
+  const deployed = await agent.deployProject({ yaml: text, files: {} });
+  await agent.close();
+  await writeLabState(labPath, { state: deployed.state });
+}
+
 test('after a deploy (state stored beside the lab, LabStateChanged) the plan lens says there is nothing to do', async () => {
   const labPath = join(fixture.labDir, 'deployed.lab.yaml');
   const deployedUri = fileUri(fixture.labDir, 'deployed.lab.yaml');
@@ -350,14 +362,7 @@ test('after a deploy (state stored beside the lab, LabStateChanged) the plan len
   };
   assert.match((await resolvePlan()) ?? '', /^Plan: \+\d+ ~0 −0$/);
 
-  const agent = new AgentClient({
-    baseUrl: fixture.agent.url,
-    token: fixture.session.token,
-    pin: fixture.agent.fingerprint,
-  });
-  const deployed = await agent.deployProject({ yaml: text, files: {} });
-  await agent.close();
-  await writeLabState(labPath, { state: deployed.state });
+  await deployAndStore(labPath, text);
   const refreshes = client.codeLensRefreshes;
   await client.notify(LabStateChangedNotification, { uri: deployedUri });
   await client.waitUntil('a code lens refresh', () => client.codeLensRefreshes > refreshes || undefined);
@@ -377,14 +382,7 @@ test('node lenses say a lab that is not deployed must be deployed first, and off
   assert.deepEqual(await nodeTitles(), ['Not deployed: Deploy first']);
   assert.equal((await lenses()).find((l) => l.range.start.line > 0)?.command?.command, 'labAgent.deploy');
 
-  const agent = new AgentClient({
-    baseUrl: fixture.agent.url,
-    token: fixture.session.token,
-    pin: fixture.agent.fingerprint,
-  });
-  const deployed = await agent.deployProject({ yaml: text, files: {} });
-  await agent.close();
-  await writeLabState(labPath, { state: deployed.state });
+  await deployAndStore(labPath, text);
   await client.notify(LabStateChangedNotification, { uri });
   await client.waitUntil(
     'the plan of the deployed lab',
