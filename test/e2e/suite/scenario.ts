@@ -320,7 +320,7 @@ describe('Lab Agent end to end', function () {
     await eventually('the plan document to say it is out of date', () =>
       planDoc.getText().startsWith('⚠ OUT OF DATE') ? true : undefined,
     );
-    await vscode.window.showTextDocument(editor.document);
+    await vscode.window.showTextDocument(editor.document, editor.viewColumn);
     if (!hasRunnerChannel()) this.skip();
     // Node rows read `<name><state> · <template>`.
     const text = await labsViewText(new RegExp(`^${node}\\s*stopped`, 'm'));
