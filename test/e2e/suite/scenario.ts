@@ -320,6 +320,13 @@ describe('Lab Agent end to end', function () {
     await eventually('the plan document to say it is out of date', () =>
       planDoc.getText().startsWith('⚠ OUT OF DATE') ? true : undefined,
     );
+    await eventually('the Plan Again lens of the stale plan', async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        planDoc.uri,
+      );
+      return lenses.find((l) => l.command?.title === 'Plan Again');
+    });
     await vscode.window.showTextDocument(editor.document, editor.viewColumn);
     if (!hasRunnerChannel()) this.skip();
     // Node rows read `<name><state> · <template>`.
