@@ -19,6 +19,7 @@ import { LabLanguageClient } from './languageClient';
 import { createLog, logFailure } from './log';
 import type { Services } from './services';
 import { StatusBar } from './statusBar';
+import { registerTopologyView } from './topology/register';
 import { registerConsolesView } from './views/consolesTree';
 import { registerLabsView } from './views/labsTree';
 import { registerNetworkTypesView } from './views/networkTypesTree';
@@ -85,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerNetworkTypesView(services),
     ...registerLabsView(services),
     ...registerConsolesView(services),
+    ...registerTopologyView(services, server.client, context.extensionUri),
   );
 
   setTimeout(() => {

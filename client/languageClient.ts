@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type * as languageClientNode from 'vscode-languageclient/node';
+import type { RequestType } from 'vscode-languageserver-protocol';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import {
   LabStateChangedNotification,
@@ -130,6 +131,13 @@ export class LabLanguageClient implements vscode.Disposable {
       .catch((err: unknown) =>
         this.log.warn(`Could not tell the language server about the lab state: ${(err as Error)?.message}`),
       );
+  }
+
+  /** Sends a custom request, starting the server if needed; undefined when it does not run. */
+  async request<P extends object, R>(type: RequestType<P, R, void>, params: P): Promise<R | undefined> {
+    if (!(await this.start()) || this.server === undefined) return undefined;
+    // A generic P does not narrow through the client's RequestParam<P> (P | undefined for null): the method and params go as they are.
+    return this.server.client.sendRequest<R>(type.method, params);
   }
 
   refreshCatalogue(): void {

@@ -3,6 +3,7 @@
  * server (server/). Both sides import these names and types, so a rename here
  * breaks the build instead of silently breaking the wire.
  */
+import { RequestType, type Range as LspRange } from 'vscode-languageserver-protocol';
 
 /** What the language server needs to reach the agent. Sent in initializationOptions and on every change. */
 export interface AgentSessionSettings {
@@ -62,3 +63,96 @@ export interface LensCommandArgs {
   /** The node, for node lenses. */
   node?: string;
 }
+
+/** A topology request names the lab document; the server answers from its cached model. */
+export interface TopologyParams {
+  uri: string;
+}
+
+export interface TopologyNode {
+  name: string;
+  template?: string;
+  icon?: string;
+  /** The node's `position` (its own or from `defaults`); absent: laid out automatically. */
+  position?: { x: number; y: number };
+  /** The whole entry, key through value. */
+  range: LspRange;
+  nameRange: LspRange;
+}
+
+export interface TopologyNetwork {
+  name: string;
+  type?: string;
+  range: LspRange;
+  nameRange: LspRange;
+}
+
+export interface TopologyEndpoint {
+  text: string;
+  node?: string;
+  interface?: string;
+  network?: string;
+  range: LspRange;
+}
+
+export interface TopologyLink {
+  /** Position in the `links` list. */
+  index: number;
+  range: LspRange;
+  endpoints: TopologyEndpoint[];
+}
+
+/** The lab as the language server reads it now, for the topology view. */
+export interface TopologyData {
+  uri: string;
+  /** The document version the answer describes. */
+  version: number;
+  name?: string;
+  nodes: TopologyNode[];
+  networks: TopologyNetwork[];
+  links: TopologyLink[];
+  /** What keeps parts of the lab from being read: syntax errors and format issues, first ones first. */
+  problems: { message: string; line: number }[];
+  /** How many problems there are in all (problems holds the first few). */
+  problemCount: number;
+}
+
+/** client → server: the lab's topology; null when the document is not open in the server. */
+export const TopologyRequest = new RequestType<TopologyParams, TopologyData | null, void>('labAgent/topology');
+
+/** An edit the topology view asks for; each changes only the lines that must change. */
+export type TopologyChange =
+  | { kind: 'position'; node: string; x: number; y: number }
+  | { kind: 'addLink'; endpoints: [string, string] }
+  | { kind: 'deleteLink'; index: number };
+
+export interface TopologyEditParams {
+  uri: string;
+  /** The version the change was made against: a document that moved on since is refused. */
+  version: number;
+  change: TopologyChange;
+}
+
+export interface TopologyTextEdit {
+  range: LspRange;
+  newText: string;
+}
+
+export type TopologyEditResult = { edits: TopologyTextEdit[] } | { error: string };
+
+/** client → server: the text edits for a change made in the topology view (the client applies them). */
+export const TopologyEditRequest = new RequestType<TopologyEditParams, TopologyEditResult, void>(
+  'labAgent/topologyEdit',
+);
+
+export interface FreeInterfacesParams {
+  uri: string;
+  node: string;
+}
+
+/** The node's interfaces no link uses, in order, from the same catalogue data as completion. */
+export type FreeInterfacesResult = { interfaces: string[] } | { error: string };
+
+export const FreeInterfacesRequest = new RequestType<FreeInterfacesParams, FreeInterfacesResult, void>(
+  'labAgent/freeInterfaces',
+);

@@ -11,10 +11,16 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import {
+  FreeInterfacesRequest,
   LabStateChangedNotification,
   RefreshCatalogueRequest,
   SessionChangedNotification,
+  TopologyEditRequest,
+  TopologyRequest,
+  type FreeInterfacesParams,
   type LabStateChangedParams,
+  type TopologyEditParams,
+  type TopologyParams,
   type SessionChangedParams,
 } from '../common/protocol';
 import { Catalogue } from './catalogue';
@@ -28,6 +34,7 @@ import { DiagnosticsService } from './services/diagnostics';
 import { HoverService } from './services/hover';
 import { prepareRename, renameSymbol } from './services/rename';
 import { documentSymbols } from './services/symbols';
+import { freeInterfaces, topologyEdit, topologyOf } from './services/topology';
 
 export function startServer(connection: Connection): void {
   const log = new Log(connection);
@@ -128,6 +135,21 @@ export function startServer(connection: Connection): void {
   );
   connection.onCodeLens((params) =>
     withFile('codeLens', params.textDocument.uri, [], (file) => codeLens.provide(file)),
+  );
+  // By method name: the server's vscode-languageserver carries an older copy of the protocol
+  // package than the one common/protocol.ts types its messages with.
+  connection.onRequest(TopologyRequest.method, (params: TopologyParams) =>
+    withFile('topology', params?.uri, null, (file) => topologyOf(file)),
+  );
+  connection.onRequest(TopologyEditRequest.method, (params: TopologyEditParams) =>
+    withFile('topologyEdit', params?.uri, { error: 'The lab file is not open.' }, (file) =>
+      topologyEdit(file, params.version, params.change),
+    ),
+  );
+  connection.onRequest(FreeInterfacesRequest.method, (params: FreeInterfacesParams) =>
+    withFile('freeInterfaces', params?.uri, { error: 'The lab file is not open.' }, (file) =>
+      freeInterfaces(file, params.node, catalogue, session),
+    ),
   );
   connection.onCodeLensResolve((lens) => guarded('codeLens/resolve', lens, () => codeLens.resolve(lens)));
 

@@ -99,7 +99,12 @@ function labDescription(view: LabLiveView): string {
   return `${status.state ?? 'deployed'}${counts}${status.locked === true ? ' · locked' : ''}`;
 }
 
-function nodeTokens(caps: CapabilitiesData | undefined, mode: ProjectMode, live: NodeStatus | undefined): string {
+/** The node's kind and the actions its state allows (context values; the topology view's menu too). */
+export function nodeTokens(
+  caps: CapabilitiesData | undefined,
+  mode: ProjectMode,
+  live: NodeStatus | undefined,
+): string {
   const allowed = (a: LabAction): boolean => isLabActionAllowed(caps, a, mode);
   const list = ['node'];
   if (live === undefined) return list.join(' ');

@@ -1,0 +1,157 @@
+/**
+ * The topology webview (bundled to dist/topology.js): draws what the host
+ * sends, and turns what the user does into requests to the host, which makes
+ * every change as an edit of the lab file. Nothing here edits or saves.
+ */
+import type { GraphData, GraphNode, HostMessage, NodeAction, WebviewMessage } from '../messages';
+import { TopologyGraph } from './graph';
+import { ElementList } from './list';
+import { ContextMenu, type MenuItem } from './menu';
+import { onThemeChange, readPalette } from './theme';
+
+interface VsCodeApi {
+  postMessage(message: WebviewMessage): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const NODE_ACTION_LABELS: Record<NodeAction, string> = {
+  start: 'Start',
+  stop: 'Stop…',
+  wipe: 'Wipe',
+  console: 'Open Console',
+  consoleExec: 'Run a Command…',
+};
+
+function element<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`the page has no #${id}`);
+  return found as T;
+}
+
+function main(): void {
+  const vscode = acquireVsCodeApi();
+  const post = (message: WebviewMessage): void => vscode.postMessage(message);
+  const status = element('status');
+  const notes = element('notes');
+  const hint = element('hint');
+  const menu = new ContextMenu(element('menu'));
+  let current: GraphData | undefined;
+  let byId = new Map<string, GraphNode>();
+  /** Set while drawing a link: the element it starts at. */
+  let linkFrom: string | undefined;
+  let applied = 0;
+
+  const setLinkFrom = (id: string | undefined): void => {
+    linkFrom = id;
+    const from = id === undefined ? undefined : byId.get(id);
+    hint.hidden = from === undefined;
+    hint.textContent = from
+      ? `Drawing a link from ${from.name}: click the other end, or focus it in the list and press Enter. Escape cancels.`
+      : '';
+    document.body.classList.toggle('drawing', from !== undefined);
+  };
+
+  const activate = (id: string): void => {
+    if (linkFrom !== undefined && byId.has(id)) {
+      const from = linkFrom;
+      if (from === id) return;
+      hint.textContent = 'Adding the link: pick the interfaces in the editor…';
+      post({ type: 'addLink', from, to: id });
+      return;
+    }
+    post({ type: 'reveal', id });
+  };
+
+  const menuItems = (id: string): MenuItem[] => {
+    const node = byId.get(id);
+    if (node) {
+      const items: MenuItem[] = [{ label: 'Show in the Lab File', run: () => post({ type: 'reveal', id }) }];
+      if (node.kind === 'node') {
+        const why = node.liveOnly
+          ? 'Only the live lab has this node.'
+          : 'Not available now: the lab must be deployed, the node in a suitable state, and you logged in.';
+        for (const action of Object.keys(NODE_ACTION_LABELS) as NodeAction[]) {
+          items.push({
+            label: NODE_ACTION_LABELS[action],
+            ...(node.actions.includes(action) ? {} : { disabled: why }),
+            run: () => post({ type: 'nodeAction', action, node: node.name }),
+          });
+        }
+      }
+      items.push({
+        label: 'Draw a Link from Here…',
+        ...(node.liveOnly ? { disabled: 'Only the live lab has this node.' } : {}),
+        run: () => setLinkFrom(id),
+      });
+      return items;
+    }
+    const link = current?.links.find((l) => l.id === id);
+    if (!link) return [];
+    const index = link.index;
+    const missing = index === undefined ? { disabled: 'Only the live lab has this link.' } : {};
+    return [
+      {
+        label: 'Show Both Endpoints',
+        ...missing,
+        run: () => index !== undefined && post({ type: 'revealEndpoints', index }),
+      },
+      { label: 'Delete Link', ...missing, run: () => index !== undefined && post({ type: 'deleteLink', index }) },
+    ];
+  };
+
+  const graph = new TopologyGraph(element('graph'), readPalette(), {
+    activate,
+    menu: (id, x, y) => menu.open(menuItems(id), x, y, list.button(id)),
+    moved: (id, x, y) => {
+      const node = byId.get(id);
+      if (node?.kind === 'node' && !node.liveOnly) post({ type: 'move', node: node.name, x, y });
+    },
+  });
+  const list = new ElementList(element('elements'), {
+    activate,
+    menu: (id, anchor) => {
+      const box = anchor.getBoundingClientRect();
+      menu.open(menuItems(id), box.left + 16, box.bottom, anchor);
+    },
+    remove: (id) => {
+      const link = current?.links.find((l) => l.id === id);
+      if (link?.index !== undefined) post({ type: 'deleteLink', index: link.index });
+    },
+    focused: (id) => graph.focus(id),
+  });
+  onThemeChange(() => graph.restyle(readPalette()));
+  element('fit').addEventListener('click', () => graph.cy.fit(undefined, 40));
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && linkFrom !== undefined) setLinkFrom(undefined);
+  });
+
+  window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
+    const message = event.data;
+    if (message.type === 'graph') {
+      current = message.graph;
+      byId = new Map(current.nodes.map((n) => [n.id, n]));
+      graph.apply(current);
+      list.apply(current);
+      status.textContent = `${current.title}: ${current.liveSummary}`;
+      notes.replaceChildren(
+        ...current.notes.map((text) => {
+          const p = document.createElement('p');
+          p.textContent = text;
+          return p;
+        }),
+      );
+      notes.hidden = current.notes.length === 0;
+      if (linkFrom !== undefined && !byId.has(linkFrom)) setLinkFrom(undefined);
+      // For tests and the benchmark: how many drawings have been applied.
+      document.body.dataset.applied = String(++applied);
+    } else if (message.type === 'highlight') {
+      graph.highlight(message.ids);
+      list.highlight(message.ids);
+    } else if (message.type === 'linkDone') {
+      setLinkFrom(undefined);
+    }
+  });
+  post({ type: 'ready' });
+}
+
+main();
