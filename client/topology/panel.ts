@@ -21,6 +21,7 @@ import type { Services } from '../services';
 import { buildGraph, linkId, networkId, nodeId, type LiveInfo } from './graphModel';
 import { fetchLiveInfo } from './liveState';
 import type { HostMessage, NodeAction, WebviewMessage } from './messages';
+import { PAGE_BODY } from './page';
 
 /** A typing pause this long redraws the lab. */
 const TYPING_DEBOUNCE_MS = 60;
@@ -365,17 +366,7 @@ function pageHtml(webview: vscode.Webview, dist: vscode.Uri): string {
 <title>Topology</title>
 </head>
 <body>
-<header>
-<span id="status" role="status" aria-live="polite">Reading the lab…</span>
-<button type="button" id="fit" title="Fit the whole lab in view">Fit</button>
-</header>
-<div id="notes" role="alert" hidden></div>
-<div id="hint" role="status" hidden></div>
-<main>
-<div id="graph" aria-hidden="true"></div>
-<nav id="elements" aria-label="Lab elements"></nav>
-</main>
-<div id="menu" hidden></div>
+${PAGE_BODY}
 <script src="${script.toString()}"></script>
 </body>
 </html>`;

@@ -6,7 +6,7 @@
  * and its target, then a summary of the targets met and missed.
  *
  * Usage: node test/bench/run.mjs [section ...] [--strict]
- *   sections      lsp, api-client, console, agent-load, extension, refresh (default: all)
+ *   sections      lsp, api-client, console, agent-load, extension, refresh, topology (default: all)
  *   --strict      exit 1 when a target is missed (a section that fails always does)
  * Environment:
  *   BENCH_OUT_DIR        the compiled bench (default out/test/bench)
@@ -32,6 +32,7 @@ const SECTIONS = [
   { name: 'agent-load', title: 'Reference agent under load', limitMs: 60_000 },
   { name: 'extension', title: 'Extension bundle and VSIX', limitMs: 120_000 },
   { name: 'refresh', title: 'Live views: agent requests of an idle extension', limitMs: 60_000 },
+  { name: 'topology', title: 'Topology webview in headless Chromium', limitMs: 180_000 },
 ];
 
 const args = process.argv.slice(2);

@@ -13,6 +13,12 @@ import type { GraphData, GraphLink, GraphNode } from '../messages';
 import { symbolImage, type Palette } from './theme';
 
 const CELL = 140;
+/**
+ * Above this many links, links are straight lines without interface labels
+ * (the element list still names every interface): curved, labelled edges cost
+ * Cytoscape seconds to lay out at thousands of links.
+ */
+const LABELLED_LINKS_MAX = 1000;
 const MIN_COLUMNS = 6;
 
 export interface GraphEvents {
@@ -37,11 +43,14 @@ export class TopologyGraph {
   /** The data last applied per element, as JSON, to find what an update changes. */
   private readonly applied = new Map<string, string>();
   private grid: Grid | undefined;
+  private palette: Palette;
+  private detailed = true;
 
   constructor(container: HTMLElement, palette: Palette, events: GraphEvents) {
+    this.palette = palette;
     this.cy = cytoscape({
       container,
-      style: stylesheet(palette),
+      style: stylesheet(palette, this.detailed),
       layout: { name: 'preset' },
       boxSelectionEnabled: false,
       selectionType: 'single',
@@ -65,11 +74,17 @@ export class TopologyGraph {
   }
 
   restyle(palette: Palette): void {
-    this.cy.style(stylesheet(palette));
+    this.palette = palette;
+    this.cy.style(stylesheet(palette, this.detailed));
   }
 
   apply(graph: GraphData): void {
     const first = this.applied.size === 0;
+    const detailed = graph.links.length <= LABELLED_LINKS_MAX;
+    if (detailed !== this.detailed) {
+      this.detailed = detailed;
+      this.cy.style(stylesheet(this.palette, detailed));
+    }
     const wanted = new Map<string, ElementDefinition>();
     for (const node of graph.nodes) wanted.set(node.id, nodeElement(node));
     for (const link of graph.links) wanted.set(link.id, linkElement(link));
@@ -121,7 +136,32 @@ export class TopologyGraph {
       // Only nodes of the document can be moved: networks and live-only nodes have no position to write.
       this.cy.nodes('[movable = 0]').ungrabify();
     });
-    if (first) this.cy.fit(undefined, 40);
+    if (first) this.fit();
+  }
+
+  /**
+   * Fits the nodes in view. Cytoscape's own fit measures every label and edge
+   * first (seconds at 2,000 nodes); node centres plus a margin are enough.
+   */
+  fit(): void {
+    const nodes = this.cy.nodes();
+    if (nodes.length === 0) return;
+    let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const node of nodes) {
+      const p = node.position();
+      x1 = Math.min(x1, p.x);
+      y1 = Math.min(y1, p.y);
+      x2 = Math.max(x2, p.x);
+      y2 = Math.max(y2, p.y);
+    }
+    const margin = 60;
+    const width = this.cy.width();
+    const height = this.cy.height();
+    const zoom = Math.min(
+      this.cy.maxZoom(),
+      Math.max(this.cy.minZoom(), Math.min(width / (x2 - x1 + 2 * margin), height / (y2 - y1 + 2 * margin))),
+    );
+    this.cy.viewport({ zoom, pan: { x: width / 2 - (zoom * (x1 + x2)) / 2, y: height / 2 - (zoom * (y1 + y2)) / 2 } });
   }
 
   /** Marks the elements the editor's cursor is in, and brings them into view if they are off screen. */
@@ -214,7 +254,7 @@ function linkElement(link: GraphLink): ElementDefinition {
   };
 }
 
-function stylesheet(p: Palette): StylesheetJson {
+function stylesheet(p: Palette, detailed: boolean): StylesheetJson {
   const symbols = ['router', 'switch', 'server', 'host', 'firewall', 'generic', 'cloud'] as const;
   const width = p.highContrast ? 3 : 2;
   return [
@@ -254,20 +294,23 @@ function stylesheet(p: Palette): StylesheetJson {
     { selector: 'node[state = "missing"]', style: { 'border-color': p.problem, 'border-style': 'dashed' } },
     {
       selector: 'edge',
-      style: {
-        width: p.highContrast ? 2 : 1.5,
-        'line-color': p.muted,
-        'curve-style': 'bezier',
-        'source-label': 'data(sourceLabel)',
-        'target-label': 'data(targetLabel)',
-        'source-text-offset': 28,
-        'target-text-offset': 28,
-        color: p.foreground,
-        'font-size': 9,
-        'text-background-color': p.background,
-        'text-background-opacity': 0.8,
-        'min-zoomed-font-size': 7,
-      },
+      style: detailed
+        ? {
+            width: p.highContrast ? 2 : 1.5,
+            'line-color': p.muted,
+            // Bezier: parallel links between the same two nodes are drawn apart.
+            'curve-style': 'bezier',
+            'source-label': 'data(sourceLabel)',
+            'target-label': 'data(targetLabel)',
+            'source-text-offset': 28,
+            'target-text-offset': 28,
+            color: p.foreground,
+            'font-size': 9,
+            'text-background-color': p.background,
+            'text-background-opacity': 0.8,
+            'min-zoomed-font-size': 7,
+          }
+        : { width: p.highContrast ? 2 : 1.5, 'line-color': p.muted, 'curve-style': 'haystack' },
     },
     { selector: '[drift = "create"]', style: { 'border-style': 'dashed', 'border-color': p.create } },
     { selector: 'edge[drift = "create"]', style: { 'line-color': p.create, 'line-style': 'dashed' } },

@@ -120,7 +120,7 @@ function main(): void {
     focused: (id) => graph.focus(id),
   });
   onThemeChange(() => graph.restyle(readPalette()));
-  element('fit').addEventListener('click', () => graph.cy.fit(undefined, 40));
+  element('fit').addEventListener('click', () => graph.fit());
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && linkFrom !== undefined) setLinkFrom(undefined);
   });

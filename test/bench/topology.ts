@@ -1,0 +1,180 @@
+/**
+ * The topology webview in headless Chromium: its bundle (dist/topology.js) on
+ * the panel's own page, fed generated labs of 50, 500 and 2,000 nodes as the
+ * extension feeds it (the language server's topology → the graph model →
+ * postMessage). Measured: the first render, and the update after a one-line
+ * edit (a node's position), each until the frame after the drawing is applied.
+ *
+ * Baseline, in the same page: drawing the same nodes, links and labels with
+ * bare canvas 2D calls, the least any drawing of the lab costs.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { buildGraph } from '../../client/topology/graphModel';
+import type { GraphData } from '../../client/topology/messages';
+import { PAGE_BODY } from '../../client/topology/page';
+import { parseLab, updateLab } from '../../common/lab/parse';
+import { LabFile } from '../../server/documents';
+import { topologyOf } from '../../server/services/topology';
+import { generateLab } from '../support/generate-lab';
+import { DIST } from './support/paths';
+import { median } from './support/stats';
+import { progress, report, runSection } from './support/report';
+
+const SIZES = [50, 500, 2000];
+const FIRST_RENDER_SAMPLES = 3;
+const UPDATE_SAMPLES = 11;
+const FIRST_RENDER_TARGET_MS = 1000;
+const UPDATE_TARGET_MS = 100;
+/** The flags of /work/shared/real-vscode-e2e.md, as test/e2e/run.mjs uses them. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+const URI = 'file:///bench/lab.lab.yaml';
+
+/** The graph of a generated lab, and of the same lab after one node's position line changed. */
+function graphs(nodes: number): { first: GraphData; edited: GraphData } {
+  const text = generateLab(nodes);
+  const model = parseLab(text);
+  const live = { connected: false, mode: 'managed' as const };
+  const first = buildGraph(topologyOf(new LabFile(URI, TextDocument.create(URI, 'lab-yaml', 1, text), model)), live);
+  const found = /position: \{x: (\d+)/.exec(text);
+  if (!found) throw new Error('the generated lab has no position to edit');
+  const start = found.index + found[0].length - found[1].length;
+  const value = String(Number(found[1]) + 40);
+  const editedText = text.slice(0, start) + value + text.slice(start + found[1].length);
+  const editedModel = updateLab(model, { start, end: start + found[1].length, text: value });
+  const edited = buildGraph(
+    topologyOf(new LabFile(URI, TextDocument.create(URI, 'lab-yaml', 2, editedText), editedModel)),
+    live,
+  );
+  return { first, edited };
+}
+
+async function openPage(browser: Browser): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('pageerror', (error) => progress(`page error: ${error.message}`));
+  await page.setContent(`<!DOCTYPE html><html><head></head><body>${PAGE_BODY}</body></html>`);
+  await page.addStyleTag({ content: readFileSync(join(DIST, 'topology-style.css'), 'utf8') });
+  await page.addScriptTag({ content: PAGE_HELPERS });
+  await page.addScriptTag({ content: readFileSync(join(DIST, 'topology.js'), 'utf8') });
+  return page;
+}
+
+/** In-page helpers (the page's own JavaScript: this file compiles without DOM types). */
+const PAGE_HELPERS = `
+window.acquireVsCodeApi = () => ({ postMessage: () => undefined });
+const twoFrames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+/** Posts a drawing as the host does and times it until the frame after it was applied. */
+window.benchGraph = async (graph) => {
+  const before = Number(document.body.dataset.applied ?? 0);
+  const start = performance.now();
+  window.postMessage({ type: 'graph', graph }, '*');
+  while (Number(document.body.dataset.applied ?? 0) <= before) await new Promise((resolve) => setTimeout(resolve, 0));
+  await twoFrames();
+  return performance.now() - start;
+};
+/** The same nodes, links and labels drawn with bare canvas calls. */
+window.benchBaseline = async (graph) => {
+  const start = performance.now();
+  const canvas = document.createElement('canvas');
+  canvas.width = 1400;
+  canvas.height = 900;
+  document.body.append(canvas);
+  const context = canvas.getContext('2d');
+  const at = new Map();
+  graph.nodes.forEach((n, i) => at.set(n.id, n.position ?? { x: (i % 60) * 140, y: Math.floor(i / 60) * 140 }));
+  context.scale(0.1, 0.1);
+  context.font = '11px sans-serif';
+  for (const link of graph.links) {
+    const a = at.get(link.source);
+    const b = at.get(link.target);
+    if (!a || !b) continue;
+    context.beginPath();
+    context.moveTo(a.x, a.y);
+    context.lineTo(b.x, b.y);
+    context.stroke();
+    context.fillText(link.sourceLabel, a.x, a.y);
+    context.fillText(link.targetLabel, b.x, b.y);
+  }
+  for (const node of graph.nodes) {
+    const p = at.get(node.id);
+    context.strokeRect(p.x - 22, p.y - 22, 44, 44);
+    context.fillText(node.name, p.x - 22, p.y + 34);
+  }
+  await twoFrames();
+  canvas.remove();
+  return performance.now() - start;
+};
+`;
+
+interface PageHelpers {
+  benchGraph(graph: GraphData): Promise<number>;
+  benchBaseline(graph: GraphData): Promise<number>;
+}
+
+function timeGraph(page: Page, graph: GraphData): Promise<number> {
+  return page.evaluate((g) => (globalThis as unknown as PageHelpers).benchGraph(g), graph);
+}
+
+function timeBaseline(page: Page, graph: GraphData): Promise<number> {
+  return page.evaluate((g) => (globalThis as unknown as PageHelpers).benchBaseline(g), graph);
+}
+
+async function main(): Promise<void> {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  try {
+    for (const size of SIZES) {
+      const { first, edited } = graphs(size);
+      progress(`${size} nodes: ${first.nodes.length} nodes and networks, ${first.links.length} links`);
+      const firstTimes: number[] = [];
+      const baselines: number[] = [];
+      let page: Page | undefined;
+      for (let i = 0; i < FIRST_RENDER_SAMPLES; i++) {
+        await page?.close();
+        page = await openPage(browser);
+        baselines.push(await timeBaseline(page, first));
+        firstTimes.push(await timeGraph(page, first));
+      }
+      if (!page) throw new Error('no page');
+      const applied = await page.locator('#elements button.element').count();
+      if (applied !== first.nodes.length + first.links.length)
+        throw new Error(`the element list shows ${applied} elements, not ${first.nodes.length + first.links.length}`);
+      const updates: number[] = [];
+      for (let i = 0; i < UPDATE_SAMPLES; i++) updates.push(await timeGraph(page, i % 2 === 0 ? edited : first));
+      await page.close();
+      const baseline = { name: `bare canvas drawing (${size})`, value: median(baselines) };
+      report({
+        name: `topology first render (${size} nodes)`,
+        value: median(firstTimes),
+        unit: 'ms',
+        baseline,
+        targets: [{ on: 'value', op: '<=', limit: FIRST_RENDER_TARGET_MS }],
+        note: `median of ${FIRST_RENDER_SAMPLES} fresh pages, postMessage to the frame after the drawing`,
+      });
+      report({
+        name: `topology update after a one-line edit (${size} nodes)`,
+        value: median(updates),
+        unit: 'ms',
+        baseline,
+        targets: [{ on: 'value', op: '<=', limit: UPDATE_TARGET_MS }],
+        note: `median of ${UPDATE_SAMPLES} updates (a node's position line changed and back)`,
+      });
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+runSection(main);
