@@ -118,8 +118,9 @@ export function addLinkEdits(doc: LabDocument, endpoints: readonly [string, stri
     const at = section.index + section[0].length;
     if (section[1] !== undefined) {
       // `links: []`: the empty list becomes the block list's first item.
-      const open = section.index + section[0].indexOf('[');
-      return { edits: [{ start: open, end: open + section[1].length, text: `\n  ${item}` }] };
+      const from = section.index + section[0].indexOf(':') + 1;
+      const to = section.index + section[0].indexOf(']') + 1;
+      return { edits: [{ start: from, end: to, text: `\n  ${item}` }] };
     }
     return { edits: [{ start: at, end: at, text: `\n  ${item}` }] };
   }
