@@ -110,6 +110,15 @@ function forwardConsole(page) {
 }
 
 /**
+/**
+ * Where a request's selector is looked up: the workbench, or inside the (only) webview, whose page
+ * sits in an iframe (#active-frame) inside the workbench's webview iframe.
+ */
+function scopeOf(page, request) {
+  return request.frame === 'webview' ? page.frameLocator('iframe.webview.ready').frameLocator('#active-frame') : page;
+}
+
+/**
  * Serves the suite's requests (screenshots, reading what the page shows, typing, stopping and
  * starting the agent) from the channel folder.
  */
@@ -118,10 +127,11 @@ function serveChannel(page, agent, link) {
   const serve = async (file) => {
     const request = JSON.parse(readFileSync(join(dirs.channel, file), 'utf8'));
     const timeout = request.timeoutMs ?? 15_000;
+    const scope = scopeOf(page, request);
     let response;
     try {
       if (request.action === 'screenshot') {
-        if (request.waitFor) await page.locator(request.waitFor).first().waitFor({ state: 'visible', timeout });
+        if (request.waitFor) await scope.locator(request.waitFor).first().waitFor({ state: 'visible', timeout });
         // Lets widget animations (suggest, hover, view open) settle before the shot.
         await page.waitForTimeout(500);
         const path = join(dirs.screenshots, `${request.name}.png`);
@@ -129,7 +139,7 @@ function serveChannel(page, agent, link) {
         log(`screenshot ${path}`);
         response = { ok: true, path };
       } else if (request.action === 'text') {
-        const locator = page.locator(request.selector).first();
+        const locator = scope.locator(request.selector).first();
         await locator.waitFor({ state: 'visible', timeout });
         const pattern = request.match ? new RegExp(request.match, request.flags) : undefined;
         const until = Date.now() + timeout;
@@ -140,7 +150,7 @@ function serveChannel(page, agent, link) {
         }
         response = { ok: true, text };
       } else if (request.action === 'fill') {
-        const locator = page.locator(request.selector).first();
+        const locator = scope.locator(request.selector).first();
         await locator.waitFor({ state: 'visible', timeout });
         await locator.fill(request.text);
         await locator.press('Enter');
@@ -161,10 +171,28 @@ function serveChannel(page, agent, link) {
           log(`agent started again at ${agent.url}`);
         }
         response = { ok: true };
+      } else if (request.action === 'attributes') {
+        const locator = scope.locator(request.selector).first();
+        await locator.waitFor({ state: 'attached', timeout });
+        const attributes = await locator.evaluate((element) =>
+          Object.fromEntries([...element.attributes].map((a) => [a.name, a.value])),
+        );
+        response = { ok: true, attributes };
       } else if (request.action === 'click') {
-        const locator = page.locator(request.selector).first();
+        const locator = scope.locator(request.selector).first();
         await locator.waitFor({ state: 'visible', timeout });
         await locator.click();
+        response = { ok: true };
+      } else if (request.action === 'drag') {
+        // A mouse drag, as a user's: press at `from`, move in steps, release at `to` (points inside the element).
+        const locator = scope.locator(request.selector).first();
+        await locator.waitFor({ state: 'visible', timeout });
+        const box = await locator.boundingBox();
+        if (!box) throw new Error(`${request.selector} has no box`);
+        await page.mouse.move(box.x + request.from.x, box.y + request.from.y);
+        await page.mouse.down();
+        await page.mouse.move(box.x + request.to.x, box.y + request.to.y, { steps: 12 });
+        await page.mouse.up();
         response = { ok: true };
       } else {
         response = { ok: false, error: `unknown action ${request.action}` };

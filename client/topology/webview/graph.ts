@@ -157,8 +157,9 @@ export class TopologyGraph {
     const margin = 60;
     const width = this.cy.width();
     const height = this.cy.height();
+    // Never larger than life: a small lab is shown at its own size.
     const zoom = Math.min(
-      this.cy.maxZoom(),
+      1.5,
       Math.max(this.cy.minZoom(), Math.min(width / (x2 - x1 + 2 * margin), height / (y2 - y1 + 2 * margin))),
     );
     this.cy.viewport({ zoom, pan: { x: width / 2 - (zoom * (x1 + x2)) / 2, y: height / 2 - (zoom * (y1 + y2)) / 2 } });

@@ -120,6 +120,11 @@ function main(): void {
     focused: (id) => graph.focus(id),
   });
   onThemeChange(() => graph.restyle(readPalette()));
+  // For tests: where the drawing is, so that a point of the model can be found on the page.
+  const viewport = (): void => {
+    document.body.dataset.viewport = JSON.stringify({ zoom: graph.cy.zoom(), pan: graph.cy.pan() });
+  };
+  graph.cy.on('viewport', viewport);
   element('fit').addEventListener('click', () => graph.fit());
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && linkFrom !== undefined) setLinkFrom(undefined);
@@ -142,6 +147,7 @@ function main(): void {
       );
       notes.hidden = current.notes.length === 0;
       if (linkFrom !== undefined && !byId.has(linkFrom)) setLinkFrom(undefined);
+      viewport();
       // For tests and the benchmark: how many drawings have been applied.
       document.body.dataset.applied = String(++applied);
     } else if (message.type === 'highlight') {

@@ -8,11 +8,13 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'fs';
 import * as path from 'path';
 
-export type RunnerRequest =
-  /** Save <run>/screenshots/<name>.png, once `waitFor` (a Playwright selector) is visible. */
-  | { action: 'screenshot'; name: string; waitFor?: string; timeoutMs?: number }
-  /** The innerText of the first element matching `selector`, once it matches the regex `match` with `flags` (or times out). */
+export type RunnerRequest = (
+  | /** Save <run>/screenshots/<name>.png, once `waitFor` (a Playwright selector) is visible. */
+    { action: 'screenshot'; name: string; waitFor?: string; timeoutMs?: number }
+    /** The innerText of the first element matching `selector`, once it matches the regex `match` with `flags` (or times out). */
   | { action: 'text'; selector: string; match?: string; flags?: string; timeoutMs?: number }
+  /** The attributes of the first element matching `selector`, once it is in the page. */
+  | { action: 'attributes'; selector: string; timeoutMs?: number }
   /** Click the first element matching `selector`, as a user would. */
   | { action: 'click'; selector: string; timeoutMs?: number }
   /** Type `text` into the first element matching `selector` (an input box), then press Enter. */
@@ -20,12 +22,25 @@ export type RunnerRequest =
   /** Cut or restore the TCP link the extension reaches the agent through (the agent keeps running). */
   | { action: 'link'; op: 'cut' | 'restore'; timeoutMs?: number }
   /** Stop, start or restart the reference agent (same port, data and certificate; sessions are lost). */
-  | { action: 'agent'; op: 'stop' | 'start' | 'restart'; timeoutMs?: number };
+  | { action: 'agent'; op: 'stop' | 'start' | 'restart'; timeoutMs?: number }
+  /** Drag with the mouse from one point to another, both relative to the first element matching `selector`. */
+  | {
+      action: 'drag';
+      selector: string;
+      from: { x: number; y: number };
+      to: { x: number; y: number };
+      timeoutMs?: number;
+    }
+) & {
+  /** 'webview': `selector` and `waitFor` are looked up inside the webview's page instead of the workbench. */
+  frame?: 'webview';
+};
 
 export interface RunnerResponse {
   ok: boolean;
   text?: string;
   path?: string;
+  attributes?: Record<string, string>;
   error?: string;
 }
 

@@ -19,6 +19,7 @@ const EXEC_CONSOLE = 'labAgent.execConsole';
 const VALIDATE = 'labAgent.validate';
 const START_LAB = 'labAgent.startLab';
 const STOP_LAB = 'labAgent.stopLab';
+const TOPOLOGY = 'labAgent.showTopology';
 const LAB_FILE = 'campus.lab.yaml';
 /** The status bar item of the connection (VS Code gives it the id `<extension id>.<item id>`). */
 const STATUS_ITEM = '.statusbar-item[id$="labAgent.connection"]';
@@ -156,7 +157,7 @@ describe('Lab Agent end to end', function () {
       (c) => c.command,
     );
     const registered = new Set(await vscode.commands.getCommands(true));
-    for (const command of [LOGIN, EXEC_CONSOLE, ...Object.values(LensCommand)]) {
+    for (const command of [LOGIN, EXEC_CONSOLE, TOPOLOGY, ...Object.values(LensCommand)]) {
       assert.ok(contributed.includes(command), `${command} is not in contributes.commands`);
     }
     for (const command of contributed) {
@@ -368,6 +369,92 @@ describe('Lab Agent end to end', function () {
     });
     assert.ok(result, 'console exec failed');
     assert.match(result.output ?? '', /version/i, `show version printed:\n${result.output}`);
+  });
+
+  /** The attributes of an element of the topology view's page, once it is there. */
+  async function topologyAttributes(selector: string, timeoutMs = 20_000): Promise<Record<string, string>> {
+    const response = await askRunner({ action: 'attributes', selector, frame: 'webview', timeoutMs });
+    assert.ok(response.ok && response.attributes, `the topology view has no ${selector}: ${response.error}`);
+    return response.attributes;
+  }
+
+  async function topologyText(selector: string, match: RegExp): Promise<string> {
+    const response = await askRunner({
+      action: 'text',
+      selector,
+      match: match.source,
+      flags: match.flags,
+      frame: 'webview',
+      timeoutMs: 20_000,
+    });
+    assert.ok(response.ok, `could not read ${selector} in the topology view: ${response.error}`);
+    assert.match(response.text ?? '', match, `the topology view shows:\n${response.text}`);
+    return response.text ?? '';
+  }
+
+  it('shows the topology with every element and the live node states, in light and dark themes', async function () {
+    if (!hasRunnerChannel()) this.skip();
+    await vscode.commands.executeCommand(TOPOLOGY, { uri: labUri.toString() });
+    const links = lab.links?.length ?? 0;
+    // Section titles are upper-cased by CSS, which innerText reflects.
+    const text = await topologyText('#elements', new RegExp(`Links \\(${links}\\)`, 'i'));
+    for (const name of [...Object.keys(lab.nodes ?? {}), ...Object.keys(lab.networks ?? {})])
+      assert.match(text, new RegExp(`^${name}\\b`, 'm'), `${name} is not listed`);
+    // The node started above runs; the others are deployed and stopped.
+    await topologyAttributes(`#elements button[data-id="node:${node}"][data-state="running"]`);
+    for (const other of Object.keys(lab.nodes ?? {}).filter((n) => n !== node))
+      await topologyAttributes(`#elements button[data-id="node:${other}"][data-state="stopped"]`);
+    await topologyText('#status', /Live: \w+ \(1\/\d+ up\)/);
+    const workbench = vscode.workspace.getConfiguration('workbench');
+    for (const [theme, name] of [
+      ['Default Light Modern', 'topology-light'],
+      ['Default Dark Modern', 'topology-dark'],
+    ]) {
+      await workbench.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+      const shot = await askRunner({ action: 'screenshot', name, waitFor: '#elements button', frame: 'webview' });
+      assert.ok(shot.ok, `screenshot ${name} failed: ${shot.error}`);
+    }
+  });
+
+  it('drags a node: the edit is exactly its position line, unsaved, marked as drift, and undoable', async function () {
+    if (!hasRunnerChannel()) this.skip();
+    const doc = await vscode.workspace.openTextDocument(labUri);
+    const before = doc.getText();
+    const button = await topologyAttributes(`#elements button[data-id="node:${node}"]`);
+    const [x, y] = (button['data-position'] ?? '').split(',').map(Number);
+    assert.ok(
+      Number.isFinite(x) && Number.isFinite(y),
+      `${node} has no position in the view: ${JSON.stringify(button)}`,
+    );
+    const { zoom, pan } = JSON.parse((await topologyAttributes('body'))['data-viewport'] ?? '{}') as {
+      zoom: number;
+      pan: { x: number; y: number };
+    };
+    const from = { x: x * zoom + pan.x, y: y * zoom + pan.y };
+    const to = { x: from.x + 80, y: from.y + 40 };
+    const dragged = await askRunner({ action: 'drag', selector: '#graph', from, to, frame: 'webview' });
+    assert.ok(dragged.ok, `the drag failed: ${dragged.error}`);
+    const after = await eventually('the position edit', () => (doc.getText() !== before ? doc.getText() : undefined));
+    const beforeLines = before.split('\n');
+    const afterLines = after.split('\n');
+    assert.equal(afterLines.length, beforeLines.length, 'the drag added or removed lines');
+    const changed = afterLines.flatMap((line, i) => (line === beforeLines[i] ? [] : [{ line, i }]));
+    assert.equal(
+      changed.length,
+      1,
+      `the drag changed ${changed.length} lines:\n${changed.map((c) => c.line).join('\n')}`,
+    );
+    const moved = /^(\s+)position: \{x: (\d+), y: (\d+)\}$/.exec(changed[0].line);
+    assert.ok(moved, `not a position line: ${changed[0].line}`);
+    assert.equal(beforeLines[changed[0].i].replace(/\d+/g, '#'), changed[0].line.replace(/\d+/g, '#'));
+    assert.ok(Math.abs(Number(moved[2]) - (x + 80 / zoom)) <= 2 / zoom + 1, `x moved to ${moved[2]}, from ${x}`);
+    assert.ok(doc.isDirty, "the edit was saved behind the user's back");
+    // The live lab still has the old position: the plan would update the node.
+    await topologyAttributes(`#elements button[data-id="node:${node}"][data-drift="update"]`, 40_000);
+    await vscode.window.showTextDocument(doc, { preview: false });
+    await vscode.commands.executeCommand('undo');
+    await eventually('the undo', () => (doc.getText() === before ? true : undefined));
+    assert.ok(await doc.save());
   });
 
   /** The Consoles view's text once it matches. */
