@@ -46,6 +46,10 @@ export function registerTopologyView(
   };
   return [
     registerGuarded(services, TopologyCommand.show, 'Show topology', show),
-    { dispose: () => [...panels.values()].forEach((p) => p.panel.dispose()) },
+    {
+      dispose: () => {
+        for (const open of panels.values()) open.panel.dispose();
+      },
+    },
   ];
 }

@@ -15,7 +15,7 @@ import type {
 import type { Catalogue } from '../catalogue';
 import type { LabFile } from '../documents';
 import type { AgentSession } from '../session';
-import { topologyEdits } from './topologyEdits';
+import { topologyEdits } from '../topologyEdits';
 
 /** Problems listed by name; the rest are counted. */
 const LISTED_PROBLEMS = 5;

@@ -41,7 +41,7 @@ const caps: CapabilitiesData = {
   projectModes: {
     managed: { console: true, lifecycle: { start: true, stop: true, wipe: true } },
   },
-} as CapabilitiesData;
+};
 
 const offline: LiveInfo = { connected: false, mode: 'managed' };
 

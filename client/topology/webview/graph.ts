@@ -8,7 +8,14 @@
  * takes the first free cell of a grid below the placed nodes, and keeps it
  * from one update to the next.
  */
-import cytoscape, { type Core, type ElementDefinition, type NodeSingular, type StylesheetJson } from 'cytoscape';
+import cytoscape, {
+  type Core,
+  type ElementDefinition,
+  type EventObject,
+  type NodeSingular,
+  type SingularElementArgument,
+  type StylesheetJson,
+} from 'cytoscape';
 import type { GraphData, GraphLink, GraphNode } from '../messages';
 import { symbolImage, type Palette } from './theme';
 
@@ -60,11 +67,12 @@ export class TopologyGraph {
       textureOnViewport: true,
       motionBlur: false,
     });
-    this.cy.on('tap', 'node, edge', (event) => events.activate(event.target.id()));
+    const targetId = (event: EventObject): string => (event.target as SingularElementArgument).id();
+    this.cy.on('tap', 'node, edge', (event) => events.activate(targetId(event)));
     this.cy.on('cxttap', 'node, edge', (event) => {
       const box = container.getBoundingClientRect();
       const at = event.renderedPosition ?? { x: 0, y: 0 };
-      events.menu(event.target.id(), box.left + at.x, box.top + at.y);
+      events.menu(targetId(event), box.left + at.x, box.top + at.y);
     });
     this.cy.on('dragfree', 'node', (event) => {
       const node = event.target as NodeSingular;

@@ -447,7 +447,9 @@ describe('Lab Agent end to end', function () {
     const moved = /^(\s+)position: \{x: (\d+), y: (\d+)\}$/.exec(changed[0].line);
     assert.ok(moved, `not a position line: ${changed[0].line}`);
     assert.equal(beforeLines[changed[0].i].replace(/\d+/g, '#'), changed[0].line.replace(/\d+/g, '#'));
-    assert.ok(Math.abs(Number(moved[2]) - (x + 80 / zoom)) <= 2 / zoom + 1, `x moved to ${moved[2]}, from ${x}`);
+    // Where the pointer took it, give or take the few pixels a drag needs before it starts.
+    const expected = x + 80 / zoom;
+    assert.ok(Math.abs(Number(moved[2]) - expected) <= 8 / zoom + 1, `x moved to ${moved[2]}, not about ${expected}`);
     assert.ok(doc.isDirty, "the edit was saved behind the user's back");
     // The live lab still has the old position: the plan would update the node.
     await topologyAttributes(`#elements button[data-id="node:${node}"][data-drift="update"]`, 40_000);

@@ -5,9 +5,9 @@
  * keeps the user's layout and comments; a document written in a shape these
  * edits cannot handle line by line gets a message instead of a rewrite.
  */
-import { findNetwork, findNode } from '../../common/lab/lookup';
-import type { LabDocument, LabNode } from '../../common/lab/types';
-import type { TopologyChange } from '../../common/protocol';
+import { findNetwork, findNode } from '../common/lab/lookup';
+import type { LabDocument, LabNode } from '../common/lab/types';
+import type { TopologyChange } from '../common/protocol';
 
 /** Replace [start, end) of the text with `text`. */
 export interface OffsetEdit {
