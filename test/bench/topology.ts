@@ -18,6 +18,7 @@ import { PAGE_BODY } from '../../client/topology/page';
 import { parseLab, updateLab } from '../../common/lab/parse';
 import { LabFile } from '../../server/documents';
 import { topologyOf } from '../../server/services/topology';
+import CHROMIUM_ARGS from '../support/chromium-args.json';
 import { generateLab } from '../support/generate-lab';
 import { DIST } from './support/paths';
 import { median } from './support/stats';
@@ -28,18 +29,6 @@ const FIRST_RENDER_SAMPLES = 3;
 const UPDATE_SAMPLES = 11;
 const FIRST_RENDER_TARGET_MS = 1000;
 const UPDATE_TARGET_MS = 100;
-/** The flags of /work/shared/real-vscode-e2e.md, as test/e2e/run.mjs uses them. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 const URI = 'file:///bench/lab.lab.yaml';
 

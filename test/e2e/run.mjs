@@ -312,15 +312,8 @@ async function main() {
     // plan lens on the first line and the completion list at the last link in one view.
     viewport: { width: 1400, height: 2000 },
     args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
+      // Debian's Chromium headless on these machines (test/support/chromium-args.json, shared with the bench).
+      ...JSON.parse(readFileSync(join(root, 'test', 'support', 'chromium-args.json'), 'utf8')),
       // The page only ever needs code-server: every other host fails to resolve.
       '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
     ],
