@@ -8,10 +8,7 @@ import type { SessionStatusParams } from '../common/protocol';
 import { registerGuarded } from './commands/guard';
 import { statusView, type ServerStatus } from './model/statusText';
 import type { Services } from './services';
-
-export const StatusCommand = {
-  details: 'labAgent.showConnection',
-} as const;
+import { LabCommand } from '../common/commands';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('labAgent.connection', vscode.StatusBarAlignment.Left, 10);
@@ -20,14 +17,14 @@ export class StatusBar implements vscode.Disposable {
 
   constructor(private readonly services: Services) {
     this.item.name = 'Lab Agent';
-    this.item.command = StatusCommand.details;
+    this.item.command = LabCommand.showConnection;
     this.subscriptions = [
       services.session.onDidChange(() => {
         // The server's report was about the previous session; it reports again on its next call.
         this.server = undefined;
         this.render();
       }),
-      registerGuarded(services, StatusCommand.details, 'Connection details', () => this.showDetails()),
+      registerGuarded(services, LabCommand.showConnection, 'Connection details', () => this.showDetails()),
     ];
     this.render();
     this.item.show();
@@ -55,7 +52,7 @@ export class StatusBar implements vscode.Disposable {
     const session = this.services.session;
     const state = session.current.state;
     if (state === 'loggedOut') {
-      await vscode.commands.executeCommand('labAgent.login');
+      await vscode.commands.executeCommand(LabCommand.login);
       return;
     }
     if (state === 'expired') {
@@ -89,9 +86,9 @@ export class StatusBar implements vscode.Disposable {
       { label: '$(refresh) Refresh', run: () => session.refresh() },
       {
         label: '$(account) Log In Again or as Another User',
-        run: () => vscode.commands.executeCommand('labAgent.login'),
+        run: () => vscode.commands.executeCommand(LabCommand.login),
       },
-      { label: '$(sign-out) Log Out', run: () => vscode.commands.executeCommand('labAgent.logout') },
+      { label: '$(sign-out) Log Out', run: () => vscode.commands.executeCommand(LabCommand.logout) },
       { label: '$(output) Show Log', run: () => this.services.log.show() },
     ];
     const picked = await vscode.window.showQuickPick(items, {

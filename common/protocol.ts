@@ -43,27 +43,6 @@ export interface LabStateChangedParams {
   uri: string;
 }
 
-/**
- * Client commands that code lenses run. Every lens passes one argument of
- * type LensCommandArgs.
- */
-export const LensCommand = {
-  plan: 'labAgent.plan',
-  deploy: 'labAgent.deploy',
-  reconcile: 'labAgent.reconcile',
-  destroy: 'labAgent.destroy',
-  startNode: 'labAgent.startNode',
-  stopNode: 'labAgent.stopNode',
-  openConsole: 'labAgent.openConsole',
-} as const;
-
-export interface LensCommandArgs {
-  /** The lab document's URI. */
-  uri: string;
-  /** The node, for node lenses. */
-  node?: string;
-}
-
 /** A topology request names the lab document; the server answers from its cached model. */
 export interface TopologyParams {
   uri: string;

@@ -7,17 +7,12 @@ import type * as vscode from 'vscode';
 import { loginArgsOf } from '../model/commandArgs';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
-
-export const ConnectionCommand = {
-  login: 'labAgent.login',
-  logout: 'labAgent.logout',
-  showLog: 'labAgent.showLog',
-} as const;
+import { LabCommand } from '../../common/commands';
 
 export function registerConnectionCommands(services: Services): vscode.Disposable[] {
   return [
-    registerGuarded(services, ConnectionCommand.login, 'Log in', (arg) => services.session.login(loginArgsOf(arg))),
-    registerGuarded(services, ConnectionCommand.logout, 'Log out', () => services.session.logout()),
-    registerGuarded(services, ConnectionCommand.showLog, 'Show log', () => services.log.show()),
+    registerGuarded(services, LabCommand.login, 'Log in', (arg) => services.session.login(loginArgsOf(arg))),
+    registerGuarded(services, LabCommand.logout, 'Log out', () => services.session.logout()),
+    registerGuarded(services, LabCommand.showLog, 'Show log', () => services.log.show()),
   ];
 }

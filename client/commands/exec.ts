@@ -5,7 +5,6 @@
  */
 import * as vscode from 'vscode';
 import type { BulkResult, ProjectPayload } from '../../common/api/contract';
-import { LensCommand } from '../../common/protocol';
 import { summarizeBulk, type ExecAction } from '../model/bulkSummary';
 import { fieldOf, STOP_MODES, stopModeOf, type StopMode } from '../model/commandArgs';
 import { allowedClient } from '../project/gate';
@@ -13,15 +12,7 @@ import { projectPayload, PromptCancelled, resolveLab, resolveNode } from '../pro
 import { withCancellableProgress } from '../project/progress';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
-
-export const ExecCommand = {
-  startLab: 'labAgent.startLab',
-  stopLab: 'labAgent.stopLab',
-  wipeLab: 'labAgent.wipeLab',
-  startNode: LensCommand.startNode,
-  stopNode: LensCommand.stopNode,
-  wipeNode: 'labAgent.wipeNode',
-} as const;
+import { LabCommand } from '../../common/commands';
 
 async function chooseStopMode(arg: unknown, what: string): Promise<StopMode> {
   const given = stopModeOf(fieldOf(arg, 'stopmode'));
@@ -83,11 +74,11 @@ async function execute(
 
 export function registerExecCommands(services: Services): vscode.Disposable[] {
   return [
-    registerGuarded(services, ExecCommand.startLab, 'Start lab', (arg) => execute(services, arg, 'start', 'lab')),
-    registerGuarded(services, ExecCommand.stopLab, 'Stop lab', (arg) => execute(services, arg, 'stop', 'lab')),
-    registerGuarded(services, ExecCommand.wipeLab, 'Wipe lab', (arg) => execute(services, arg, 'wipe', 'lab')),
-    registerGuarded(services, ExecCommand.startNode, 'Start node', (arg) => execute(services, arg, 'start', 'node')),
-    registerGuarded(services, ExecCommand.stopNode, 'Stop node', (arg) => execute(services, arg, 'stop', 'node')),
-    registerGuarded(services, ExecCommand.wipeNode, 'Wipe node', (arg) => execute(services, arg, 'wipe', 'node')),
+    registerGuarded(services, LabCommand.startLab, 'Start lab', (arg) => execute(services, arg, 'start', 'lab')),
+    registerGuarded(services, LabCommand.stopLab, 'Stop lab', (arg) => execute(services, arg, 'stop', 'lab')),
+    registerGuarded(services, LabCommand.wipeLab, 'Wipe lab', (arg) => execute(services, arg, 'wipe', 'lab')),
+    registerGuarded(services, LabCommand.startNode, 'Start node', (arg) => execute(services, arg, 'start', 'node')),
+    registerGuarded(services, LabCommand.stopNode, 'Stop node', (arg) => execute(services, arg, 'stop', 'node')),
+    registerGuarded(services, LabCommand.wipeNode, 'Wipe node', (arg) => execute(services, arg, 'wipe', 'node')),
   ];
 }

@@ -14,8 +14,7 @@ import { PromptCancelled, storeLabState } from '../project/labContext';
 import { withCancellableProgress } from '../project/progress';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
-
-export const ImportCommand = 'labAgent.importLab';
+import { LabCommand } from '../../common/commands';
 
 async function askLabPath(arg: unknown): Promise<string> {
   const given = stringArg(fieldOf(arg, 'lab'));
@@ -102,5 +101,5 @@ async function importLab(services: Services, arg: unknown): Promise<(ImportData 
 }
 
 export function registerImportCommand(services: Services): vscode.Disposable {
-  return registerGuarded(services, ImportCommand, 'Import lab', (arg) => importLab(services, arg));
+  return registerGuarded(services, LabCommand.importLab, 'Import lab', (arg) => importLab(services, arg));
 }

@@ -9,7 +9,6 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../common/api/client';
 import type { PlanData, ReconcileData } from '../../common/api/contract';
-import { LensCommand } from '../../common/protocol';
 import { ReadOnlyDocuments } from '../documents/readOnlyDocuments';
 import { isLabActionAllowed } from '../model/capabilities';
 import { booleanArg, fieldOf, targetOfArg } from '../model/commandArgs';
@@ -20,10 +19,9 @@ import { withCancellableProgress } from '../project/progress';
 import { pushLab } from '../project/push';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
+import { LabCommand } from '../../common/commands';
 
 export const PLAN_SCHEME = 'lab-agent-plan';
-export const ApplyPlanCommand = 'labAgent.applyPlan';
-export const PlanPruneCommand = 'labAgent.planPrune';
 
 interface ShownPlan {
   labUri: vscode.Uri;
@@ -58,7 +56,7 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
     return [
       new vscode.CodeLens(top, {
         title: 'Plan Again',
-        command: shown.prune ? PlanPruneCommand : LensCommand.plan,
+        command: shown.prune ? LabCommand.planPrune : LabCommand.plan,
         arguments: [{ uri: shown.labUri.toString() }],
       }),
     ];
@@ -82,9 +80,9 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
         if (e.contentChanges.length > 0 && this.plans.size > 0)
           this.markStale(e.document.uri, 'the lab document changed since this plan was made');
       }),
-      registerGuarded(this.services, LensCommand.plan, 'Plan', (arg) => this.plan(arg, false)),
-      registerGuarded(this.services, PlanPruneCommand, 'Plan with prune', (arg) => this.plan(arg, true)),
-      registerGuarded(this.services, ApplyPlanCommand, 'Apply plan', (arg) => this.apply(arg)),
+      registerGuarded(this.services, LabCommand.plan, 'Plan', (arg) => this.plan(arg, false)),
+      registerGuarded(this.services, LabCommand.planPrune, 'Plan with prune', (arg) => this.plan(arg, true)),
+      registerGuarded(this.services, LabCommand.applyPlan, 'Apply plan', (arg) => this.apply(arg)),
     ];
   }
 
@@ -111,7 +109,7 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
       const apply = 'Apply This Plan';
       const text = `Plan for ${lab.name}: ${planSummaryLine(plan.summary)}.${blocker !== undefined ? ` ${blocker}` : ''}`;
       void vscode.window.showInformationMessage(text, ...(canApply ? [apply] : [])).then((choice) => {
-        if (choice === apply) void vscode.commands.executeCommand(ApplyPlanCommand, uri);
+        if (choice === apply) void vscode.commands.executeCommand(LabCommand.applyPlan, uri);
       });
     }
     return plan;
@@ -172,7 +170,9 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
         again,
       );
       if (choice === again)
-        await vscode.commands.executeCommand(prune ? PlanPruneCommand : LensCommand.plan, { uri: lab.uri.toString() });
+        await vscode.commands.executeCommand(prune ? LabCommand.planPrune : LabCommand.plan, {
+          uri: lab.uri.toString(),
+        });
       return undefined;
     }
   }

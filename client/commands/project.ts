@@ -8,7 +8,6 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../common/api/client';
 import type { DeployData, ReconcileData, ValidateData } from '../../common/api/contract';
-import { LensCommand } from '../../common/protocol';
 import { isLabActionAllowed } from '../model/capabilities';
 import { booleanArg, directionOf, fieldOf } from '../model/commandArgs';
 import { validationLines } from '../model/reportText';
@@ -26,15 +25,7 @@ import { withCancellableProgress } from '../project/progress';
 import { pushLab } from '../project/push';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
-
-export const ProjectCommand = {
-  validate: 'labAgent.validate',
-  deploy: LensCommand.deploy,
-  reconcile: LensCommand.reconcile,
-  push: 'labAgent.reconcileToEmu',
-  pull: 'labAgent.reconcileFromEmu',
-  destroy: LensCommand.destroy,
-} as const;
+import { LabCommand } from '../../common/commands';
 
 async function confirm(arg: unknown, message: string, detail: string, action: string): Promise<void> {
   if (fieldOf(arg, 'confirmed') === true) return;
@@ -142,7 +133,7 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
       ? vscode.window.showWarningMessage(message, ...(offerStart ? [start] : []))
       : vscode.window.showInformationMessage(message, ...(offerStart ? [start] : []))
   ).then((choice) => {
-    if (choice === start) void vscode.commands.executeCommand('labAgent.startLab', { uri: lab.uri.toString() });
+    if (choice === start) void vscode.commands.executeCommand(LabCommand.startLab, { uri: lab.uri.toString() });
   });
   return data;
 }
@@ -272,15 +263,15 @@ async function destroyLab(services: Services, arg: unknown): Promise<unknown> {
 
 export function registerProjectCommands(services: Services): vscode.Disposable[] {
   return [
-    registerGuarded(services, ProjectCommand.validate, 'Validate', (arg) => validateLab(services, arg)),
-    registerGuarded(services, ProjectCommand.deploy, 'Deploy', (arg) => deployLab(services, arg)),
-    registerGuarded(services, ProjectCommand.reconcile, 'Reconcile', (arg) => reconcileLab(services, arg)),
-    registerGuarded(services, ProjectCommand.push, 'Push to the emulator', (arg) =>
+    registerGuarded(services, LabCommand.validate, 'Validate', (arg) => validateLab(services, arg)),
+    registerGuarded(services, LabCommand.deploy, 'Deploy', (arg) => deployLab(services, arg)),
+    registerGuarded(services, LabCommand.reconcile, 'Reconcile', (arg) => reconcileLab(services, arg)),
+    registerGuarded(services, LabCommand.reconcileToEmu, 'Push to the emulator', (arg) =>
       reconcileLab(services, arg, 'to_emu'),
     ),
-    registerGuarded(services, ProjectCommand.pull, 'Pull from the emulator', (arg) =>
+    registerGuarded(services, LabCommand.reconcileFromEmu, 'Pull from the emulator', (arg) =>
       reconcileLab(services, arg, 'from_emu'),
     ),
-    registerGuarded(services, ProjectCommand.destroy, 'Destroy', (arg) => destroyLab(services, arg)),
+    registerGuarded(services, LabCommand.destroy, 'Destroy', (arg) => destroyLab(services, arg)),
   ];
 }

@@ -13,15 +13,9 @@ import { loadLab, observationPayload, resolveLab, type LabContext } from '../pro
 import { withCancellableProgress } from '../project/progress';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
+import { LabCommand } from '../../common/commands';
 
 export const REPORT_SCHEME = 'lab-agent-report';
-export const ReportCommand = {
-  status: 'labAgent.status',
-  inspect: 'labAgent.inspect',
-  open: 'labAgent.openLab',
-  refresh: 'labAgent.refreshReport',
-} as const;
-
 type ReportKind = 'status' | 'inspect' | 'open';
 
 export class Reports implements vscode.Disposable {
@@ -33,16 +27,16 @@ export class Reports implements vscode.Disposable {
 
   register(): vscode.Disposable[] {
     return [
-      registerGuarded(this.services, ReportCommand.status, 'Lab status', async (arg) =>
+      registerGuarded(this.services, LabCommand.status, 'Lab status', async (arg) =>
         this.status((await resolveLab(arg)).lab),
       ),
-      registerGuarded(this.services, ReportCommand.inspect, 'Inspect', async (arg) =>
+      registerGuarded(this.services, LabCommand.inspect, 'Inspect', async (arg) =>
         this.inspect((await resolveLab(arg)).lab, booleanArg(fieldOf(arg, 'refresh')) ?? false),
       ),
-      registerGuarded(this.services, ReportCommand.open, 'Open lab', async (arg) =>
+      registerGuarded(this.services, LabCommand.openLab, 'Open lab', async (arg) =>
         this.open((await resolveLab(arg)).lab, arg),
       ),
-      registerGuarded(this.services, ReportCommand.refresh, 'Refresh', (arg) => this.refresh(arg)),
+      registerGuarded(this.services, LabCommand.refreshReport, 'Refresh', (arg) => this.refresh(arg)),
     ];
   }
 

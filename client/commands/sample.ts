@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
+import { LabCommand } from '../../common/commands';
 
-export const SampleCommand = 'labAgent.openSample';
 const SAMPLE_LAB = 'campus.lab.yaml';
 
 async function listFiles(root: vscode.Uri, prefix: string[] = []): Promise<string[][]> {
@@ -48,5 +48,5 @@ async function openSample(context: vscode.ExtensionContext): Promise<string> {
 }
 
 export function registerSampleCommand(services: Services, context: vscode.ExtensionContext): vscode.Disposable {
-  return registerGuarded(services, SampleCommand, 'Open the sample lab', () => openSample(context));
+  return registerGuarded(services, LabCommand.openSample, 'Open the sample lab', () => openSample(context));
 }

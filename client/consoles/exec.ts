@@ -24,11 +24,7 @@ import {
 import { withCancellableProgress } from '../project/progress';
 import type { Services } from '../services';
 import { consoleFamily, errorLookingLine, execManySummary } from '../model/outputErrors';
-
-export const ConsoleExecCommand = {
-  one: 'labAgent.execConsole',
-  many: 'labAgent.execConsoleMany',
-} as const;
+import { LabCommand } from '../../common/commands';
 
 /** Extra time the HTTP call gets beyond the command's own timeout. */
 const CALL_MARGIN_MS = 5000;
@@ -198,8 +194,8 @@ export function registerConsoleExec(services: Services): vscode.Disposable[] {
   const exec = new ConsoleExec(services);
   return [
     exec,
-    registerGuarded(services, ConsoleExecCommand.one, 'Run console command', (arg) => exec.one(arg)),
-    registerGuarded(services, ConsoleExecCommand.many, 'Run console command on nodes', (arg, selection) =>
+    registerGuarded(services, LabCommand.execConsole, 'Run console command', (arg) => exec.one(arg)),
+    registerGuarded(services, LabCommand.execConsoleMany, 'Run console command on nodes', (arg, selection) =>
       exec.many(arg, selection),
     ),
   ];

@@ -7,7 +7,6 @@
 import * as vscode from 'vscode';
 import { openConsole } from '../../common/api/client';
 import { attachTelnet, type TelnetConnection } from '../../common/telnet';
-import { LensCommand } from '../../common/protocol';
 import { registerGuarded } from '../commands/guard';
 import { logFailure } from '../log';
 import { ConsoleInputGuard, keyWhileDisconnected } from '../model/consoleInput';
@@ -16,6 +15,7 @@ import { describeError } from '../model/errors';
 import { allowedClient } from '../project/gate';
 import { consolePayload, loadLab, resolveLab, resolveNode } from '../project/labContext';
 import type { Services } from '../services';
+import { LabCommand } from '../../common/commands';
 
 type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
 
@@ -173,5 +173,5 @@ class ConsoleTerminals implements vscode.Disposable {
 
 export function registerConsoleTerminals(services: Services): vscode.Disposable[] {
   const terminals = new ConsoleTerminals(services);
-  return [terminals, registerGuarded(services, LensCommand.openConsole, 'Open console', (arg) => terminals.show(arg))];
+  return [terminals, registerGuarded(services, LabCommand.openConsole, 'Open console', (arg) => terminals.show(arg))];
 }

@@ -6,7 +6,6 @@
  */
 import * as vscode from 'vscode';
 import { AgentError } from '../../common/api/client';
-import { LensCommand } from '../../common/protocol';
 import { registerGuarded } from '../commands/guard';
 import { isLabActionAllowed } from '../model/capabilities';
 import { consoleRows, consolesSettling } from '../model/consoleRows';
@@ -18,10 +17,10 @@ import { findLabFiles } from '../project/workspaceLabs';
 import type { Services } from '../services';
 import { LiveTree } from './agentTree';
 import { messageRow, treeItemOf } from './rowItem';
+import { LabCommand } from '../../common/commands';
 
 export const ConsolesView = {
   id: 'labAgent.consoles',
-  refresh: 'labAgent.refreshConsoles',
 } as const;
 
 type Row = TreeRow<LabRowData>;
@@ -30,7 +29,7 @@ class ConsolesTree extends LiveTree<Row> {
   override getTreeItem(row: Row): vscode.TreeItem {
     const attach = row.contextValue?.split(' ').includes('attach')
       ? {
-          command: LensCommand.openConsole,
+          command: LabCommand.openConsole,
           title: 'Open Console',
           arguments: [{ uri: row.data.uri, node: row.data.node }],
         }
@@ -97,7 +96,7 @@ export function registerConsolesView(services: Services): vscode.Disposable[] {
   const tree = new ConsolesTree(services);
   return [
     ...tree.register(ConsolesView.id, { showCollapseAll: true }),
-    registerGuarded(services, ConsolesView.refresh, 'Refresh consoles', () => tree.refresh()),
+    registerGuarded(services, LabCommand.refreshConsoles, 'Refresh consoles', () => tree.refresh()),
     services.onLabViewsStale(() => tree.followAction()),
   ];
 }

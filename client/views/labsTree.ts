@@ -16,11 +16,10 @@ import { findLabFiles, watchLabFiles } from '../project/workspaceLabs';
 import type { Services } from '../services';
 import { LiveTree } from './agentTree';
 import { messageRow } from './rowItem';
+import { LabCommand } from '../../common/commands';
 
 export const LabsView = {
   id: 'labAgent.labs',
-  refresh: 'labAgent.refreshLabs',
-  openFile: 'labAgent.openLabFile',
 } as const;
 
 type Row = TreeRow<LabRowData>;
@@ -115,8 +114,8 @@ export function registerLabsView(services: Services): vscode.Disposable[] {
   const tree = new LabsTree(services);
   return [
     ...tree.register(LabsView.id, { canSelectMany: true, showCollapseAll: true }),
-    registerGuarded(services, LabsView.refresh, 'Refresh labs', () => tree.refresh()),
-    registerGuarded(services, LabsView.openFile, 'Open lab file', async (arg) => {
+    registerGuarded(services, LabCommand.refreshLabs, 'Refresh labs', () => tree.refresh()),
+    registerGuarded(services, LabCommand.openLabFile, 'Open lab file', async (arg) => {
       const target = targetOfArg(arg);
       if (target === undefined) throw new Error('Pick a lab in the Labs view to open its file.');
       await vscode.window.showTextDocument(vscode.Uri.parse(target.uri, true), { preview: false });

@@ -5,10 +5,10 @@ import { networkTypeRows, networkTypesMessage } from '../model/catalogueRows';
 import type { TreeRow } from '../model/treeRow';
 import type { Services } from '../services';
 import { AgentTree } from './agentTree';
+import { LabCommand } from '../../common/commands';
 
 export const NetworkTypesView = {
   id: 'labAgent.networkTypes',
-  refresh: 'labAgent.refreshNetworkTypes',
 } as const;
 
 class NetworkTypesTree extends AgentTree<TreeRow> {
@@ -28,7 +28,7 @@ export function registerNetworkTypesView(services: Services): vscode.Disposable[
   const tree = new NetworkTypesTree(services);
   return [
     ...tree.register(NetworkTypesView.id),
-    registerGuarded(services, NetworkTypesView.refresh, 'Refresh network types', () => {
+    registerGuarded(services, LabCommand.refreshNetworkTypes, 'Refresh network types', () => {
       services.refreshCatalogue();
       tree.refresh();
     }),

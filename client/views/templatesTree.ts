@@ -10,12 +10,10 @@ import { templateDetailRows, templateRows, type TemplateRowData } from '../model
 import type { TreeRow } from '../model/treeRow';
 import type { Services } from '../services';
 import { AgentTree } from './agentTree';
+import { LabCommand } from '../../common/commands';
 
 export const TemplatesView = {
   id: 'labAgent.templates',
-  refresh: 'labAgent.refreshTemplates',
-  showProvisionedOnly: 'labAgent.showProvisionedTemplates',
-  showAll: 'labAgent.showAllTemplates',
   contextKey: 'labAgent.templates.provisionedOnly',
 } as const;
 
@@ -59,12 +57,12 @@ export function registerTemplatesView(services: Services): vscode.Disposable[] {
   void vscode.commands.executeCommand('setContext', TemplatesView.contextKey, provisionedOnly());
   return [
     ...tree.register(TemplatesView.id, { showCollapseAll: true }),
-    registerGuarded(services, TemplatesView.refresh, 'Refresh templates', () => {
+    registerGuarded(services, LabCommand.refreshTemplates, 'Refresh templates', () => {
       services.refreshCatalogue();
       tree.refresh();
     }),
-    registerGuarded(services, TemplatesView.showProvisionedOnly, 'Show provisioned templates', () => setFilter(true)),
-    registerGuarded(services, TemplatesView.showAll, 'Show all templates', () => setFilter(false)),
+    registerGuarded(services, LabCommand.showProvisionedTemplates, 'Show provisioned templates', () => setFilter(true)),
+    registerGuarded(services, LabCommand.showAllTemplates, 'Show all templates', () => setFilter(false)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('labAgent.templates.provisionedOnly')) {
         void vscode.commands.executeCommand('setContext', TemplatesView.contextKey, provisionedOnly());

@@ -5,10 +5,10 @@
  */
 import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } from 'vscode-languageserver/node';
 import type { PlanData } from '../../common/api/contract';
-import { LensCommand, type LensCommandArgs } from '../../common/protocol';
 import { projectPayload, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
 import type { AgentSession } from '../session';
+import { LabCommand, type LensCommandArgs } from '../../common/commands';
 
 /** A lens may wait this long for a plan; the agent's own limit (180 s) is for explicit plans. */
 const PLAN_TIMEOUT_MS = 30_000;
@@ -42,9 +42,9 @@ export class CodeLensService {
     const lenses: CodeLens[] = [];
     if (this.session.active) lenses.push({ range: top, data: { uri: file.uri } satisfies PlanLensData });
     lenses.push(
-      { range: top, command: lensCommand('Deploy', LensCommand.deploy, args) },
-      { range: top, command: lensCommand('Reconcile', LensCommand.reconcile, args) },
-      { range: top, command: lensCommand('Destroy', LensCommand.destroy, args) },
+      { range: top, command: lensCommand('Deploy', LabCommand.deploy, args) },
+      { range: top, command: lensCommand('Reconcile', LabCommand.reconcile, args) },
+      { range: top, command: lensCommand('Destroy', LabCommand.destroy, args) },
     );
     const deployed = this.exists.get(file.uri) !== false;
     for (const node of file.model.nodes) {
@@ -52,13 +52,13 @@ export class CodeLensService {
       const nodeArgs: LensCommandArgs = { uri: file.uri, node: node.name };
       if (!deployed) {
         // Nothing to start or attach to yet: say so, and offer what can be done.
-        lenses.push({ range, command: lensCommand('Not deployed: Deploy first', LensCommand.deploy, args) });
+        lenses.push({ range, command: lensCommand('Not deployed: Deploy first', LabCommand.deploy, args) });
         continue;
       }
       lenses.push(
-        { range, command: lensCommand('Start', LensCommand.startNode, nodeArgs) },
-        { range, command: lensCommand('Stop', LensCommand.stopNode, nodeArgs) },
-        { range, command: lensCommand('Console', LensCommand.openConsole, nodeArgs) },
+        { range, command: lensCommand('Start', LabCommand.startNode, nodeArgs) },
+        { range, command: lensCommand('Stop', LabCommand.stopNode, nodeArgs) },
+        { range, command: lensCommand('Console', LabCommand.openConsole, nodeArgs) },
       );
     }
     return lenses;
@@ -74,7 +74,7 @@ export class CodeLensService {
     return {
       ...lens,
       command: {
-        ...lensCommand(title.title, LensCommand.plan, { uri: typeof uri === 'string' ? uri : '' }),
+        ...lensCommand(title.title, LabCommand.plan, { uri: typeof uri === 'string' ? uri : '' }),
         ...(title.tooltip ? { tooltip: title.tooltip } : {}),
       },
     };

@@ -10,16 +10,10 @@ import { existsSync } from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { parse } from 'yaml';
-import { LensCommand } from '../../../common/protocol';
 import { askRunner, hasRunnerChannel, screenshot } from './channel';
+import { LabCommand } from '../../../common/commands';
 
 const EXTENSION_ID = 'lab-agent.lab-agent';
-const LOGIN = 'labAgent.login';
-const EXEC_CONSOLE = 'labAgent.execConsole';
-const VALIDATE = 'labAgent.validate';
-const START_LAB = 'labAgent.startLab';
-const STOP_LAB = 'labAgent.stopLab';
-const TOPOLOGY = 'labAgent.showTopology';
 const LAB_FILE = 'campus.lab.yaml';
 /** The status bar item of the connection (VS Code gives it the id `<extension id>.<item id>`). */
 const STATUS_ITEM = '.statusbar-item[id$="labAgent.connection"]';
@@ -157,7 +151,7 @@ describe('Lab Agent end to end', function () {
       (c) => c.command,
     );
     const registered = new Set(await vscode.commands.getCommands(true));
-    for (const command of [LOGIN, EXEC_CONSOLE, TOPOLOGY, ...Object.values(LensCommand)]) {
+    for (const command of Object.values(LabCommand)) {
       assert.ok(contributed.includes(command), `${command} is not in contributes.commands`);
     }
     for (const command of contributed) {
@@ -166,7 +160,7 @@ describe('Lab Agent end to end', function () {
   });
 
   it('logs in, pinning the agent certificate, and fills the Templates view', async function () {
-    const loggedIn = await vscode.commands.executeCommand<boolean>(LOGIN, {
+    const loggedIn = await vscode.commands.executeCommand<boolean>(LabCommand.login, {
       // Through the runner's link when there is one, so that the suite can cut it.
       url: process.env.LAB_AGENT_E2E_LINK_URL ?? env('LAB_AGENT_E2E_URL'),
       username: env('LAB_AGENT_E2E_USER'),
@@ -308,12 +302,12 @@ describe('Lab Agent end to end', function () {
   });
 
   it('deploys the lab and shows its nodes in the Labs view; the plan shown before says it is out of date', async function () {
-    await vscode.commands.executeCommand(LensCommand.plan, { uri: labUri.toString(), quiet: true });
+    await vscode.commands.executeCommand(LabCommand.plan, { uri: labUri.toString(), quiet: true });
     const planDoc = await eventually('the plan document', () =>
       vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'lab-agent-plan'),
     );
     assert.doesNotMatch(planDoc.getText(), /OUT OF DATE/);
-    const deployed = await vscode.commands.executeCommand<{ lab?: string }>(LensCommand.deploy, {
+    const deployed = await vscode.commands.executeCommand<{ lab?: string }>(LabCommand.deploy, {
       uri: labUri.toString(),
       confirmed: true,
     });
@@ -338,13 +332,13 @@ describe('Lab Agent end to end', function () {
   });
 
   it('starts a node and shows its console prompt in a terminal', async function () {
-    const started = await vscode.commands.executeCommand<unknown>(LensCommand.startNode, {
+    const started = await vscode.commands.executeCommand<unknown>(LabCommand.startNode, {
       uri: labUri.toString(),
       node,
     });
     assert.ok(started, `starting ${node} failed`);
     if (hasRunnerChannel()) await labsViewText(new RegExp(`^${node}\\s*running`, 'm'));
-    const name = await vscode.commands.executeCommand<string>(LensCommand.openConsole, {
+    const name = await vscode.commands.executeCommand<string>(LabCommand.openConsole, {
       uri: labUri.toString(),
       node,
     });
@@ -362,7 +356,7 @@ describe('Lab Agent end to end', function () {
   });
 
   it('runs a command on the console', async () => {
-    const result = await vscode.commands.executeCommand<{ output?: string }>(EXEC_CONSOLE, {
+    const result = await vscode.commands.executeCommand<{ output?: string }>(LabCommand.execConsole, {
       uri: labUri.toString(),
       node,
       command: 'show version',
@@ -394,7 +388,7 @@ describe('Lab Agent end to end', function () {
 
   it('shows the topology with every element and the live node states, in light and dark themes', async function () {
     if (!hasRunnerChannel()) this.skip();
-    await vscode.commands.executeCommand(TOPOLOGY, { uri: labUri.toString() });
+    await vscode.commands.executeCommand(LabCommand.showTopology, { uri: labUri.toString() });
     const links = lab.links?.length ?? 0;
     // Section titles are upper-cased by CSS, which innerText reflects.
     const text = await topologyText('#elements', new RegExp(`Links \\(${links}\\)`, 'i'));
@@ -469,14 +463,17 @@ describe('Lab Agent end to end', function () {
 
   it('follows a start in the Consoles view until every console is attachable, without a refresh', async function () {
     if (!hasRunnerChannel()) this.skip();
-    const stopped = await vscode.commands.executeCommand<unknown>(STOP_LAB, { uri: labUri.toString(), stopmode: 1 });
+    const stopped = await vscode.commands.executeCommand<unknown>(LabCommand.stopLab, {
+      uri: labUri.toString(),
+      stopmode: 1,
+    });
     assert.ok(stopped, 'stopping the lab failed');
     const names = Object.keys(lab.nodes ?? {});
     // Rows read `<node><type> · <state>[ · not attachable]`.
     const allStopped = new RegExp(names.map((n) => `(?=[^]*^${n}\\s*\\S+ · stopped)`).join(''), 'm');
     await consolesViewText(allStopped);
     const started = Date.now();
-    const ok = await vscode.commands.executeCommand<unknown>(START_LAB, { uri: labUri.toString() });
+    const ok = await vscode.commands.executeCommand<unknown>(LabCommand.startLab, { uri: labUri.toString() });
     assert.ok(ok, 'starting the lab failed');
     const allRunning = new RegExp(`${names.map((n) => `(?=[^]*^${n}\\s*\\S+ · running$)`).join('')}`, 'm');
     // The agent boots a node in 2.5 s here: the view must follow the start, not wait for its next idle refresh.
@@ -512,7 +509,9 @@ describe('Lab Agent end to end', function () {
     if (!hasRunnerChannel()) this.skip();
     assert.ok((await askRunner({ action: 'agent', op: 'restart' })).ok, 'the runner could not restart the agent');
     // The user's next action finds the session gone and asks for the password, once.
-    const validated = vscode.commands.executeCommand<{ status?: string }>(VALIDATE, { uri: labUri.toString() });
+    const validated = vscode.commands.executeCommand<{ status?: string }>(LabCommand.validate, {
+      uri: labUri.toString(),
+    });
     const filled = await askRunner({
       action: 'fill',
       selector: INPUT_BOX,
@@ -541,7 +540,7 @@ describe('Lab Agent end to end', function () {
   });
 
   it('destroys the lab', async () => {
-    const destroyed = await vscode.commands.executeCommand<{ status?: string }>(LensCommand.destroy, {
+    const destroyed = await vscode.commands.executeCommand<{ status?: string }>(LabCommand.destroy, {
       uri: labUri.toString(),
       confirmed: true,
     });
