@@ -8,17 +8,8 @@ import * as vscode from 'vscode';
 import type * as languageClientNode from 'vscode-languageclient/node';
 import type { RequestType } from 'vscode-languageserver-protocol';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import {
-  LabStateChangedNotification,
-  RefreshCatalogueRequest,
-  SessionChangedNotification,
-  SessionStatusNotification,
-  type AgentSessionSettings,
-  type LabStateChangedParams,
-  type ServerInitializationOptions,
-  type SessionChangedParams,
-  type SessionStatusParams,
-} from '../common/protocol';
+import type * as protocol from '../common/protocol';
+import type { AgentSessionSettings, ServerInitializationOptions, SessionStatusParams } from '../common/protocol';
 import type { Log } from './log';
 
 const LANGUAGE_ID = 'lab-yaml';
@@ -29,8 +20,8 @@ const LANGUAGE_ID = 'lab-yaml';
 const SERVER_EXEC_ARGV = ['--optimize-for-size'];
 
 export class LabLanguageClient implements vscode.Disposable {
-  /** Set by start(): the client, and whether it runs. */
-  private server: { client: LanguageClient; running: Promise<boolean> } | undefined;
+  /** Set by start(): the client, whether it runs, and the typed custom messages. */
+  private server: { client: LanguageClient; running: Promise<boolean>; messages: typeof protocol } | undefined;
   /** The session last sent, as JSON, so that unchanged sessions are not sent again. */
   private lastSession: string | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -57,7 +48,7 @@ export class LabLanguageClient implements vscode.Disposable {
   /** Starts the server once; resolves to whether it runs. */
   start(): Promise<boolean> {
     if (this.server !== undefined) return this.server.running;
-    const client = this.create();
+    const { client, messages } = this.create();
     const running: Promise<boolean> = client.start().then(
       () => {
         this.log.info('Language server started');
@@ -68,14 +59,16 @@ export class LabLanguageClient implements vscode.Disposable {
         return false;
       },
     );
-    this.server = { client, running };
+    this.server = { client, running, messages };
     return running;
   }
 
-  private create(): LanguageClient {
-    // Required here rather than imported: loading the language client's modules would
-    // slow activation, and a workspace without lab documents never needs them.
+  private create(): { client: LanguageClient; messages: typeof protocol } {
+    // Required here rather than imported: loading the language client's modules (and
+    // vscode-jsonrpc, which the typed messages are made of) would slow activation, and a
+    // workspace without lab documents never needs them.
     const { LanguageClient, TransportKind } = require('vscode-languageclient/node') as typeof languageClientNode;
+    const messages = require('../common/protocol') as typeof protocol;
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
       run: { module, transport: TransportKind.ipc, options: { execArgv: SERVER_EXEC_ARGV } },
@@ -97,8 +90,8 @@ export class LabLanguageClient implements vscode.Disposable {
       },
     };
     const client = new LanguageClient('labAgent', 'Lab Agent Language Server', serverOptions, clientOptions);
-    client.onNotification(SessionStatusNotification, (status: SessionStatusParams) => this.onStatus(status));
-    return client;
+    client.onNotification(messages.SessionStatusNotification, (status) => this.onStatus(status));
+    return { client, messages };
   }
 
   /**
@@ -114,8 +107,7 @@ export class LabLanguageClient implements vscode.Disposable {
         const key = JSON.stringify(session);
         if (!running || (key === this.lastSession && options.force !== true)) return;
         this.lastSession = key;
-        const params: SessionChangedParams = { session };
-        return server.client.sendNotification(SessionChangedNotification, params);
+        return server.client.sendNotification(server.messages.SessionChangedNotification, { session });
       })
       .catch((err: unknown) =>
         this.log.warn(`Could not tell the language server about the session: ${(err as Error)?.message}`),
@@ -125,9 +117,12 @@ export class LabLanguageClient implements vscode.Disposable {
   labStateChanged(uri: vscode.Uri): void {
     const server = this.server;
     if (server === undefined) return;
-    const params: LabStateChangedParams = { uri: uri.toString() };
     void server.running
-      .then((running) => (running ? server.client.sendNotification(LabStateChangedNotification, params) : undefined))
+      .then((running) =>
+        running
+          ? server.client.sendNotification(server.messages.LabStateChangedNotification, { uri: uri.toString() })
+          : undefined,
+      )
       .catch((err: unknown) =>
         this.log.warn(`Could not tell the language server about the lab state: ${(err as Error)?.message}`),
       );
@@ -144,7 +139,7 @@ export class LabLanguageClient implements vscode.Disposable {
     const server = this.server;
     if (server === undefined) return;
     void server.running
-      .then((running) => (running ? server.client.sendRequest(RefreshCatalogueRequest) : undefined))
+      .then((running) => (running ? server.client.sendRequest(server.messages.RefreshCatalogueRequest) : undefined))
       .catch((err: unknown) =>
         this.log.warn(`The language server could not refresh its catalogue: ${(err as Error)?.message}`),
       );

@@ -1,9 +1,12 @@
 /**
  * Custom messages between the extension host (client/) and the language
- * server (server/). Both sides import these names and types, so a rename here
- * breaks the build instead of silently breaking the wire.
+ * server (server/). Each message is a typed NotificationType or RequestType
+ * (as vscode-eslint's customMessages.ts does): both sides send and handle
+ * these objects, so a wrong method name or parameter type breaks the build
+ * instead of silently breaking the wire.
  */
-import { RequestType, type Range as LspRange } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { Range as LspRange } from 'vscode-languageserver-protocol';
 
 /** What the language server needs to reach the agent. Sent in initializationOptions and on every change. */
 export interface AgentSessionSettings {
@@ -20,12 +23,12 @@ export interface ServerInitializationOptions {
   session: AgentSessionSettings | null;
 }
 
+export interface SessionChangedParams {
+  session: AgentSessionSettings | null;
+}
 /** client → server notification: the session changed (null: logged out). */
-export const SessionChangedNotification = 'labAgent/sessionChanged';
-export type SessionChangedParams = { session: AgentSessionSettings | null };
+export const SessionChangedNotification = new NotificationType<SessionChangedParams>('labAgent/sessionChanged');
 
-/** server → client notification: whether remote features currently work. */
-export const SessionStatusNotification = 'labAgent/sessionStatus';
 export interface SessionStatusParams {
   state: 'none' | 'connected' | 'error';
   /** For 'error': a message the user can act on. */
@@ -33,15 +36,17 @@ export interface SessionStatusParams {
   /** For 'error': the agent's machine code, e.g. expired_agent_session. */
   code?: string;
 }
+/** server → client notification: whether remote features currently work. */
+export const SessionStatusNotification = new NotificationType<SessionStatusParams>('labAgent/sessionStatus');
 
 /** client → server request: drop cached catalogue data (templates, images, icons, network types). */
-export const RefreshCatalogueRequest = 'labAgent/refreshCatalogue';
+export const RefreshCatalogueRequest = new RequestType0<null, void>('labAgent/refreshCatalogue');
 
-/** client → server notification: the lab's stored state changed (after deploy, import, reconcile). */
-export const LabStateChangedNotification = 'labAgent/labStateChanged';
 export interface LabStateChangedParams {
   uri: string;
 }
+/** client → server notification: the lab's stored state changed (after deploy, import, reconcile). */
+export const LabStateChangedNotification = new NotificationType<LabStateChangedParams>('labAgent/labStateChanged');
 
 /** A topology request names the lab document; the server answers from its cached model. */
 export interface TopologyParams {

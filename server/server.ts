@@ -17,11 +17,6 @@ import {
   SessionChangedNotification,
   TopologyEditRequest,
   TopologyRequest,
-  type FreeInterfacesParams,
-  type LabStateChangedParams,
-  type TopologyEditParams,
-  type TopologyParams,
-  type SessionChangedParams,
 } from '../common/protocol';
 import { Catalogue } from './catalogue';
 import { LabDocuments, type LabFile } from './documents';
@@ -136,27 +131,25 @@ export function startServer(connection: Connection): void {
   connection.onCodeLens((params) =>
     withFile('codeLens', params.textDocument.uri, [], (file) => codeLens.provide(file)),
   );
-  // By method name: the server's vscode-languageserver carries an older copy of the protocol
-  // package than the one common/protocol.ts types its messages with.
-  connection.onRequest(TopologyRequest.method, (params: TopologyParams) =>
+  connection.onRequest(TopologyRequest, (params) =>
     withFile('topology', params?.uri, null, (file) => topologyOf(file)),
   );
-  connection.onRequest(TopologyEditRequest.method, (params: TopologyEditParams) =>
+  connection.onRequest(TopologyEditRequest, (params) =>
     withFile('topologyEdit', params?.uri, { error: 'The lab file is not open.' }, (file) =>
       topologyEdit(file, params.version, params.change),
     ),
   );
-  connection.onRequest(FreeInterfacesRequest.method, (params: FreeInterfacesParams) =>
+  connection.onRequest(FreeInterfacesRequest, (params) =>
     withFile('freeInterfaces', params?.uri, { error: 'The lab file is not open.' }, (file) =>
       freeInterfaces(file, params.node, catalogue, session),
     ),
   );
   connection.onCodeLensResolve((lens) => guarded('codeLens/resolve', lens, () => codeLens.resolve(lens)));
 
+  // Parameters are typed, but what arrives is still checked: a client may send anything.
   connection.onNotification(
     SessionChangedNotification,
-    (params: SessionChangedParams) =>
-      void guarded('sessionChanged', undefined, () => session.update(params?.session ?? null)),
+    (params) => void guarded('sessionChanged', undefined, () => session.update(params?.session ?? null)),
   );
   connection.onRequest(RefreshCatalogueRequest, () =>
     guarded('refreshCatalogue', null, () => {
@@ -168,7 +161,7 @@ export function startServer(connection: Connection): void {
   );
   connection.onNotification(
     LabStateChangedNotification,
-    (params: LabStateChangedParams) =>
+    (params) =>
       void guarded('labStateChanged', undefined, () => {
         if (typeof params?.uri === 'string') codeLens.labStateChanged(params.uri);
       }),

@@ -47,7 +47,7 @@ test('answers are cached for the session, and dropped on refresh and on a sessio
   assert.deepEqual(await labels('r1:]', 3), interfaces, 'interfaces of vios come from the cache');
   assert.deepEqual(await labels('icon: ', 6), [], 'icons were never asked for: the agent is gone');
 
-  await client.request(RefreshCatalogueRequest, null);
+  await client.request(RefreshCatalogueRequest.method, null);
   assert.deepEqual(await labels('template: vios', 12), [], 'the refresh dropped the cache');
   assert.deepEqual(await labels('r1:]', 3), [], 'interfaces too');
   const status = await client.waitUntil('status error', () => client.statuses.find((s) => s.state === 'error'));

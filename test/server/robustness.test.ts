@@ -190,15 +190,15 @@ test('requests for unknown documents and malformed messages are answered', async
     contentChanges: [{ text: 'x' }],
   });
   await client.notify('textDocument/didChange', { textDocument: { uri: 'file:///nowhere.lab.yaml', version: 3 } });
-  await client.notify(LabStateChangedNotification, {});
-  await client.notify(LabStateChangedNotification, null);
-  await client.notify(SessionChangedNotification, 'nonsense');
+  await client.notify(LabStateChangedNotification.method, {});
+  await client.notify(LabStateChangedNotification.method, null);
+  await client.notify(SessionChangedNotification.method, 'nonsense');
   await client.request('textDocument/completion', { textDocument: {} }).catch(() => undefined);
   await client.request('codeLens/resolve', {
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     data: 17,
   });
-  await client.request(RefreshCatalogueRequest, null);
+  await client.request(RefreshCatalogueRequest.method, null);
   assert.equal(await client.request('textDocument/definition', unknown), null);
   assert.equal(client.exitCode, null);
 });

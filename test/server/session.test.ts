@@ -39,7 +39,8 @@ async function changeSession(
   accept: (s: SessionStatusParams) => boolean,
 ): Promise<SessionStatusParams> {
   const seen = client.statuses.length;
-  await client.notify(SessionChangedNotification, { session });
+  // Sent by name: the sessions under test include malformed ones.
+  await client.notify(SessionChangedNotification.method, { session });
   return client.waitUntil('a session status', () => client.statuses.slice(seen).find(accept));
 }
 

@@ -11,6 +11,7 @@ import {
   StreamMessageWriter,
   type CancellationToken,
   type MessageConnection,
+  type NotificationType,
 } from 'vscode-jsonrpc/node';
 import type {
   ClientCapabilities,
@@ -122,8 +123,11 @@ export class LspClient {
     return this.connection.sendRequest<R>(method, params, source.token);
   }
 
-  notify(method: string, params: unknown): Promise<void> {
-    return this.connection.sendNotification(method, params);
+  /** A custom message of common/protocol.ts with its typed parameters, or any method with anything (robustness). */
+  notify<P>(type: NotificationType<P>, params: P): Promise<void>;
+  notify(method: string, params: unknown): Promise<void>;
+  notify(method: string | NotificationType<unknown>, params: unknown): Promise<void> {
+    return this.connection.sendNotification(typeof method === 'string' ? method : method.method, params);
   }
 
   open(uri: string, text: string): Promise<void> {
