@@ -18,12 +18,19 @@ const LANGUAGE_ID = 'lab-yaml';
  * without this, V8 keeps several times the live heap as resident memory.
  */
 const SERVER_EXEC_ARGV = ['--optimize-for-size'];
+/** A server that crashes this often within RESTART_WINDOW_MS is left stopped (as vscode-eslint does). */
+const MAX_RESTARTS = 4;
+const RESTART_WINDOW_MS = 3 * 60 * 1000;
 
 export class LabLanguageClient implements vscode.Disposable {
   /** Set by start(): the client, whether it runs, and the typed custom messages. */
   private server: { client: LanguageClient; running: Promise<boolean>; messages: typeof protocol } | undefined;
   /** The session last sent, as JSON, so that unchanged sessions are not sent again. */
   private lastSession: string | undefined;
+  /** When the server crashed lately, to stop restarting one that keeps crashing. */
+  private readonly crashes: number[] = [];
+  /** A failure to start is told to the user once, whichever handler sees it first. */
+  private startFailureTold = false;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -55,7 +62,7 @@ export class LabLanguageClient implements vscode.Disposable {
         return true;
       },
       (err: unknown) => {
-        this.log.error(`The language server did not start: ${(err as Error)?.message ?? String(err)}`);
+        this.startFailed(err);
         return false;
       },
     );
@@ -67,7 +74,8 @@ export class LabLanguageClient implements vscode.Disposable {
     // Required here rather than imported: loading the language client's modules (and
     // vscode-jsonrpc, which the typed messages are made of) would slow activation, and a
     // workspace without lab documents never needs them.
-    const { LanguageClient, TransportKind } = require('vscode-languageclient/node') as typeof languageClientNode;
+    const { LanguageClient, TransportKind, ErrorAction, CloseAction, RevealOutputChannelOn } =
+      require('vscode-languageclient/node') as typeof languageClientNode;
     const messages = require('../common/protocol') as typeof protocol;
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
@@ -88,10 +96,53 @@ export class LabLanguageClient implements vscode.Disposable {
         this.lastSession = JSON.stringify(session);
         return { session };
       },
+      // One channel: the server's messages go to the Lab Agent log that Show Log opens.
+      outputChannel: this.log,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationFailedHandler: (error: unknown) => {
+        this.startFailed(error);
+        return false;
+      },
+      errorHandler: {
+        error: (error, _message, count) => {
+          this.log.error(`Language server connection error: ${error.message}`);
+          return { action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true };
+        },
+        closed: () => {
+          const now = Date.now();
+          this.crashes.push(now);
+          while (this.crashes.length > 0 && this.crashes[0] < now - RESTART_WINDOW_MS) this.crashes.shift();
+          if (this.crashes.length <= MAX_RESTARTS) {
+            this.log.warn('The language server stopped unexpectedly; restarting it.');
+            return { action: CloseAction.Restart, handled: true };
+          }
+          this.tellUser(
+            `The Lab Agent language server stopped ${this.crashes.length} times in three minutes and will not be restarted: completion, diagnostics and lenses are off until you reload the window.`,
+          );
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
+      },
     };
     const client = new LanguageClient('labAgent', 'Lab Agent Language Server', serverOptions, clientOptions);
     client.onNotification(messages.SessionStatusNotification, (status) => this.onStatus(status));
     return { client, messages };
+  }
+
+  /** Logs why the server did not start and tells the user once, with the way to the log. */
+  private startFailed(err: unknown): void {
+    const reason = err instanceof Error ? err.message : String(err);
+    this.log.error(`The language server did not start: ${reason}`);
+    if (this.startFailureTold) return;
+    this.startFailureTold = true;
+    this.tellUser(
+      `The Lab Agent language server did not start (${reason}): completion, diagnostics and lenses are off.`,
+    );
+  }
+
+  private tellUser(message: string): void {
+    void vscode.window.showErrorMessage(message, 'Show Log').then((choice) => {
+      if (choice !== undefined) this.log.show();
+    });
   }
 
   /**
