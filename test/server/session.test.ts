@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { CodeLens, CompletionList, Diagnostic } from 'vscode-languageserver-protocol';
 import { SessionChangedNotification, type SessionStatusParams } from '../../common/protocol';
+import { LabCommand } from '../../common/commands';
 import { LspClient, messageOf } from '../support/lsp';
 import { fileUri, positionOf, startAgentSession, type AgentFixture } from './fixture';
 
@@ -140,12 +141,15 @@ test('malformed session settings are reported, not a crash', async () => {
 });
 
 test('logging out: status none, agent findings and the plan lens go away', async () => {
+  // An unknown token puts an agent finding on the first line (first test); logging out must take it away.
+  await changeSession({ ...fixture.session, token: 'e'.repeat(64) }, (s) => s.state === 'error');
+  await client.waitForDiagnostics(uri, (d) => agentDiagnostics(d).length > 0);
   const count = client.publicationCount(uri);
   await changeSession(null, (s) => s.state === 'none');
   const diagnostics = await client.waitForDiagnostics(uri, (d) => agentDiagnostics(d).length === 0, { after: count });
-  assert.ok(diagnostics.length >= 0);
+  assert.deepEqual(agentDiagnostics(diagnostics), []);
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-  assert.ok(lenses.every((l) => l.command !== undefined && l.command.command !== 'labAgent.plan'));
+  assert.ok(lenses.every((l) => l.command !== undefined && l.command.command !== LabCommand.plan));
 });
 
 test('no token ever reaches the log', () => {
