@@ -1,6 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestAgent, type TestAgent } from './harness';
+import { startTestAgent, type TestAgent } from '../support/agent';
 
 const BOOT_MS = 1000;
 let agent: TestAgent;
@@ -14,7 +14,7 @@ before(async () => {
     assert.equal((await agent.call('POST', '/api/v1/projects/import', { lab }, token)).status, 200);
   }
 });
-after(() => agent.dispose());
+after(() => agent.stop());
 
 const CAMPUS = '/lab-agent/imported/campus.unl';
 

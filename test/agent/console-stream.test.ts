@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { TICKET_TTL_MS } from '../../common/api/contract';
-import { startTestAgent, type TestAgent } from './harness';
+import { startTestAgent, type TestAgent } from '../support/agent';
 
 const LAB = '/lab-agent/imported/campus.unl';
 let agent: TestAgent;
@@ -22,7 +22,7 @@ before(async () => {
   );
   now += 1000;
 });
-after(() => agent.dispose());
+after(() => agent.stop());
 
 /** A raw TLS connection that collects everything the agent sends. */
 class RawStream {

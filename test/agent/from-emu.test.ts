@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { startTestAgent } from './harness';
+import { startTestAgent } from '../support/agent';
 
 const ORIGINAL = `# Core lab: keep this comment
 name: from-emu
@@ -93,7 +93,7 @@ test("reconcile from_emu edits the client's own text: comments and order stay, o
     assert.equal(crossed.status, 409);
     assert.equal(crossed.body.code, 'plan_stale');
   } finally {
-    await agent.dispose();
+    await agent.stop();
   }
 });
 
@@ -135,7 +135,7 @@ test('pulling one changed value into the sample lab changes exactly that one lin
     assert.deepEqual(diff, [[diff[0]?.[0], '    ram: 512', '    ram: 1024']], JSON.stringify(diff));
     assert.deepEqual(pulled.body.data.files, files);
   } finally {
-    await agent.dispose();
+    await agent.stop();
   }
 });
 
@@ -195,6 +195,6 @@ links:
     assert.match(result, /\n {2}- endpoints: \[r2:Gi0\/1, r4:e0\]\n/);
     assert.deepEqual(parse(result).links.length, 2);
   } finally {
-    await agent.dispose();
+    await agent.stop();
   }
 });

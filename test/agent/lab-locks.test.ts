@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { chainLab, makeDataDir, startTestAgent, waitFor } from './harness';
+import { chainLab, makeDataDir, startTestAgent, waitFor } from '../support/agent';
 
 test('while a deploy is in flight, other long operations on that lab get 409 lab_busy; reads still work', async () => {
   // 30 nodes and 29 links at 5 ms per emulator write: the deploy takes a few hundred ms.
@@ -41,7 +41,7 @@ test('while a deploy is in flight, other long operations on that lab get 409 lab
     const exec = await agent.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, token);
     assert.equal(exec.status, 200);
   } finally {
-    await agent.dispose();
+    await agent.stop();
   }
 });
 
@@ -54,7 +54,7 @@ async function interruptDeploy(dataDir: string, yaml: string): Promise<void> {
     async () => ((await first.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.total ?? 0) > 3,
     'nodes to appear',
   );
-  await first.dispose();
+  await first.stop();
   await deploying;
 }
 
@@ -91,7 +91,7 @@ test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) un
       const exec = await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'stop' }, again);
       assert.equal(exec.status, 200);
     } finally {
-      await second.dispose();
+      await second.stop();
     }
 
     // The lock also survives restarts until cleared, and destroy clears it too.
@@ -101,7 +101,7 @@ test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) un
       const plain = await third.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t);
       assert.equal(plain.status, 200, 'deploy with replace cleared the lock for good');
     } finally {
-      await third.dispose();
+      await third.stop();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -127,7 +127,7 @@ test('destroy clears an interrupted apply', async () => {
       const deployed = await second.call('POST', '/api/v1/projects/deploy', { yaml }, t);
       assert.equal(deployed.status, 200);
     } finally {
-      await second.dispose();
+      await second.stop();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -152,6 +152,6 @@ test('a lab locked in the emulator is readable but refuses changes with 423 lab_
       assert.equal(reply.body.code, 'lab_locked', path);
     }
   } finally {
-    await agent.dispose();
+    await agent.stop();
   }
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SESSION_IDLE_MS } from '../../common/api/contract';
-import { startTestAgent } from './harness';
+import { startTestAgent } from '../support/agent';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -26,7 +26,7 @@ test('agent sessions slide for 8 hours; after that the token is expired, not unk
     const missing = await agent.call('GET', '/api/v1/session');
     assert.equal(missing.body.code, 'unauthenticated');
   } finally {
-    await agent.dispose();
+    await agent.stop();
   }
 });
 
@@ -43,7 +43,7 @@ test('logout ends the session at once; the token is then unauthenticated', async
     assert.equal(after.status, 401);
     assert.equal(after.body.code, 'unauthenticated');
   } finally {
-    await agent.dispose();
+    await agent.stop();
   }
 });
 
@@ -70,7 +70,7 @@ test('the emulator session expires after an hour idle while the agent session li
     const again = await agent.login();
     assert.equal((await agent.call('GET', '/api/v1/session', undefined, again)).status, 200);
   } finally {
-    await agent.dispose();
+    await agent.stop();
   }
 });
 
@@ -89,6 +89,6 @@ test('users come from the options; wrong credentials are invalid_credentials', a
     const ok = await agent.call('POST', '/api/v1/login', { username: 'alice', password: 'wonder' });
     assert.equal(ok.body.data.username, 'alice');
   } finally {
-    await agent.dispose();
+    await agent.stop();
   }
 });

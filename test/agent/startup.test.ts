@@ -5,7 +5,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { makeDataDir, rawCall, startTestAgent } from './harness';
+import { makeDataDir, rawCall, startTestAgent } from '../support/agent';
 
 const AGENT_BUNDLE = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
 
@@ -14,7 +14,7 @@ test('the first start makes an EC P-256 certificate for 127.0.0.1 and localhost;
   try {
     const first = await startTestAgent({ dataDir });
     const { fingerprint, certPem } = first;
-    await first.dispose();
+    await first.stop();
 
     const cert = new X509Certificate(readFileSync(join(dataDir, 'cert.pem')));
     assert.equal(cert.fingerprint256, fingerprint);
@@ -36,7 +36,7 @@ test('the first start makes an EC P-256 certificate for 127.0.0.1 and localhost;
       const health = await rawCall(second.url, certPem, 'GET', '/api/v1/health');
       assert.deepEqual(health.body, { ok: true, data: { status: 'ok', tls: true, version: health.body.data.version } });
     } finally {
-      await second.dispose();
+      await second.stop();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

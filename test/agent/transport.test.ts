@@ -4,7 +4,7 @@ import { connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { request as httpRequest } from 'node:http';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
-import { startTestAgent, type TestAgent } from './harness';
+import { startTestAgent, type TestAgent } from '../support/agent';
 
 let agent: TestAgent;
 let token: string;
@@ -12,7 +12,7 @@ before(async () => {
   agent = await startTestAgent();
   token = await agent.login();
 });
-after(() => agent.dispose());
+after(() => agent.stop());
 
 const port = () => Number(new URL(agent.url).port);
 

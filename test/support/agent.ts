@@ -1,7 +1,10 @@
 /**
- * A real reference agent for tests: in-process, real HTTPS on 127.0.0.1, a
- * free port, its own temporary data directory and a clock the test can move.
+ * The one test harness of the reference agent: in-process, real HTTPS on
+ * 127.0.0.1, a free port, its own temporary data directory and a clock the
+ * test can move. Tests reach it through the typed API client (client(),
+ * loggedIn()) or, to send what a client never would, raw HTTPS (call()).
  */
+import { request as httpsRequest, Agent } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +28,8 @@ export interface TestAgentOptions {
   dataDir?: string;
   /** Simulated node boot time; short by default so tests are quick. */
   bootMs?: number;
+  /** The agent's clock; default: real time plus what the test advances with `clock`. */
+  clock?: () => number;
   /** Time each emulator write takes (to make long operations observable). */
   writeDelayMs?: number;
   users?: { username: string; password: string }[];
@@ -32,6 +37,12 @@ export interface TestAgentOptions {
   port?: number;
   /** Default: the simulated emulator. */
   emulator?: EmulatorKind;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: { ok: boolean; data?: any; error?: string; code?: string };
 }
 
 export interface TestAgent {
@@ -46,6 +57,10 @@ export interface TestAgent {
   client(connection?: Partial<AgentConnection>, hooks?: ClientHooks): AgentClient;
   /** A pinned client already logged in as the test user. */
   loggedIn(hooks?: ClientHooks): Promise<AgentClient>;
+  /** Calls the API over raw HTTPS, trusting exactly this agent; `token` adds the bearer header. */
+  call(method: string, path: string, body?: unknown, token?: string): Promise<Reply>;
+  /** Logs in over raw HTTPS and returns the token. */
+  login(username?: string, password?: string): Promise<string>;
   /** Stops the agent only (as a crash or restart would), keeping the data directory. */
   close(): Promise<void>;
   /** Stops the agent, closes the clients and removes the data directory it created. */
@@ -54,7 +69,7 @@ export interface TestAgent {
 
 export async function startTestAgent(options: TestAgentOptions = {}): Promise<TestAgent> {
   const ownsDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'lab-agent-test-'));
+  const dataDir = options.dataDir ?? makeDataDir();
   const clock = new FakeClock();
   let running: RunningAgent;
   try {
@@ -62,9 +77,9 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       host: '127.0.0.1',
       port: options.port ?? 0,
       dataDir,
-      bootMs: options.bootMs ?? 50,
-      writeDelayMs: options.writeDelayMs ?? 0,
-      clock: clock.now,
+      bootMs: options.bootMs ?? 20,
+      writeDelayMs: options.writeDelayMs ?? 1,
+      clock: options.clock ?? clock.now,
       users: options.users,
       emulator: options.emulator,
     });
@@ -72,6 +87,17 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
+  const httpsAgent = new Agent({ ca: running.certPem, keepAlive: true });
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    rawCall(
+      running.url,
+      running.certPem,
+      method,
+      path,
+      body === undefined ? undefined : JSON.stringify(body),
+      token,
+      httpsAgent,
+    );
   const clients: AgentClient[] = [];
   const client = (connection: Partial<AgentConnection> = {}, hooks?: ClientHooks): AgentClient => {
     const made = new AgentClient({ baseUrl: running.url, pin: running.fingerprint, ...connection }, hooks);
@@ -91,8 +117,15 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       await made.login(TEST_USER);
       return made;
     },
+    call,
+    async login(username = TEST_USER.username, password = TEST_USER.password) {
+      const reply = await call('POST', '/api/v1/login', { username, password });
+      if (!reply.body.ok) throw new Error(`login failed: ${JSON.stringify(reply.body)}`);
+      return reply.body.data.token as string;
+    },
     close: () => running.close(),
     async stop() {
+      httpsAgent.destroy();
       await Promise.all(clients.map((c) => c.close()));
       await running.close();
       if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
@@ -142,4 +175,57 @@ export async function failsWith(call: Promise<unknown>, code: string): Promise<A
     return err;
   }
   assert.fail(`expected ${code}`);
+}
+
+export function makeDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'lab-agent-test-'));
+}
+
+export function rawCall(
+  url: string,
+  ca: string,
+  method: string,
+  path: string,
+  payload?: string | Buffer,
+  token?: string,
+  agent?: Agent,
+  extraHeaders: Record<string, string> = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...extraHeaders };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    const req = httpsRequest(new URL(path, url), { method, ca, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        try {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) });
+        } catch {
+          reject(new Error(`not JSON (${res.statusCode}): ${text.slice(0, 200)}`));
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** A lab of `count` linux nodes in a chain: big enough that deploying it takes a while. */
+export function chainLab(name: string, count: number): string {
+  const nodes = Array.from({ length: count }, (_, i) => `  n${i}:\n    ethernet: 2\n`).join('');
+  const links = Array.from({ length: count - 1 }, (_, i) => `  - endpoints: [n${i}:e1, n${i + 1}:e0]\n`).join('');
+  return `name: ${name}\ndefaults:\n  template: linux\nnodes:\n${nodes}links:\n${links}`;
+}
+
+export async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
