@@ -5,8 +5,9 @@
  */
 import type { Duplex } from 'node:stream';
 
-/** EVE-NG node status: 0 stopped, 1 starting, 2 running, 3 stopping. */
-export type EmuNodeStatus = 0 | 1 | 2 | 3;
+/** EVE-NG's node status, as its API numbers it. */
+export const EmuNodeStatus = { stopped: 0, starting: 1, running: 2, stopping: 3 } as const;
+export type EmuNodeStatus = (typeof EmuNodeStatus)[keyof typeof EmuNodeStatus];
 
 export type EmuTemplateType = 'qemu' | 'iol' | 'dynamips' | 'vpcs' | 'docker';
 export type EmuConsoleType = 'telnet' | 'vnc' | 'rdp';

@@ -7,7 +7,7 @@ import {
   type ConsoleExecManyData,
   type ConsoleExecResult,
 } from '../../common/api/contract';
-import { EmuError, type EmuNode } from '../emulator/backend';
+import { EmuError, EmuNodeStatus, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
 import { requireLab } from '../projects/lab-guards';
@@ -44,7 +44,7 @@ async function consoleTarget(session: AgentSession, lab: string, name: string): 
       'operation_not_allowed',
       `The console of ${name} is ${node.console}; only telnet consoles can be used through the agent.`,
     );
-  if (node.status !== 2)
+  if (node.status !== EmuNodeStatus.running)
     throw new ApiError(
       'node_not_running',
       `${name} is not running (it is ${['stopped', 'starting', 'running', 'stopping'][node.status]}). Start it first.`,

@@ -1,6 +1,6 @@
 /** execProject: start, stop or wipe one node or all of them, counted in a BulkResult (decisions §7). */
 import type { BulkResult } from '../../common/api/contract';
-import { EmuError, type EmuNode } from '../emulator/backend';
+import { EmuError, EmuNodeStatus, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString } from '../http/fields';
 import { labOf, readProjectInput, readStopmode } from '../projects/project-input';
@@ -76,15 +76,15 @@ export const execProject: SessionHandler = async ({ ctx, session, body }): Promi
 async function perform(action: Action, node: EmuNode, result: BulkResult, call: () => Promise<void>): Promise<void> {
   switch (action) {
     case 'start':
-      if (node.status === 2) result.already_running++;
-      else if (node.status === 1) result.already_starting++;
+      if (node.status === EmuNodeStatus.running) result.already_running++;
+      else if (node.status === EmuNodeStatus.starting) result.already_starting++;
       else {
         await call();
         result.started++;
       }
       return;
     case 'stop':
-      if (node.status === 0 || node.status === 3) result.already_stopped++;
+      if (node.status === EmuNodeStatus.stopped || node.status === EmuNodeStatus.stopping) result.already_stopped++;
       else {
         await call();
         result.stopped++;

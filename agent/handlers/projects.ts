@@ -15,7 +15,7 @@ import type {
   ValidateData,
 } from '../../common/api/contract';
 import type { AgentContext } from '../context';
-import type { EmulatorClient, EmuLab } from '../emulator/backend';
+import { EmuNodeStatus, type EmulatorClient, type EmuLab } from '../emulator/backend';
 import { ApiError } from '../http/api-error';
 import { optionalString, requiredString } from '../http/fields';
 import { applyChanges } from '../projects/apply';
@@ -190,7 +190,7 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
 async function removeLab(client: EmulatorClient, live: EmuLab, wipe: boolean, signal: AbortSignal): Promise<void> {
   for (const node of live.nodes) {
     signal.throwIfAborted();
-    if (node.status !== 0) await client.stopNode(live.path, node.id, 1);
+    if (node.status !== EmuNodeStatus.stopped) await client.stopNode(live.path, node.id, 1);
     if (wipe) await client.wipeNode(live.path, node.id);
   }
   signal.throwIfAborted();
@@ -400,7 +400,7 @@ export const listProjectConsoles: SessionHandler = async ({ session, body }): Pr
         console_type: n.console,
         state: nodeState(n),
         url: n.url,
-        attachable: n.console === 'telnet' && n.status === 2,
+        attachable: n.console === 'telnet' && n.status === EmuNodeStatus.running,
       })),
   };
 };

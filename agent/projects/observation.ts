@@ -1,10 +1,15 @@
 /** Read-only views of a live lab: node status, lab state, inspection (decisions §4, §7). */
 import { createHash } from 'node:crypto';
 import type { InspectionData, LabState, NodeState, NodeStatus } from '../../common/api/contract';
-import type { EmuLab, EmuNode } from '../emulator/backend';
+import { EmuNodeStatus, type EmuLab, type EmuNode } from '../emulator/backend';
 import { observedTopology } from './observed';
 
-const STATE_OF_STATUS: Record<number, NodeState> = { 0: 'stopped', 1: 'starting', 2: 'running', 3: 'stopping' };
+const STATE_OF_STATUS: Record<EmuNodeStatus, NodeState> = {
+  [EmuNodeStatus.stopped]: 'stopped',
+  [EmuNodeStatus.starting]: 'starting',
+  [EmuNodeStatus.running]: 'running',
+  [EmuNodeStatus.stopping]: 'stopping',
+};
 
 export function nodeState(node: EmuNode): NodeState {
   return STATE_OF_STATUS[node.status] ?? 'stopped';
@@ -24,9 +29,9 @@ export function nodeStatus(node: EmuNode): NodeStatus {
 
 export function labState(lab: EmuLab | undefined): LabState {
   if (!lab) return 'absent';
-  const running = lab.nodes.filter((n) => n.status === 2).length;
+  const running = lab.nodes.filter((n) => n.status === EmuNodeStatus.running).length;
   if (lab.nodes.length > 0 && running === lab.nodes.length) return 'running';
-  return lab.nodes.every((n) => n.status === 0) ? 'stopped' : 'partial';
+  return lab.nodes.every((n) => n.status === EmuNodeStatus.stopped) ? 'stopped' : 'partial';
 }
 
 /**

@@ -3,6 +3,7 @@
  * (campus), a lab locked by its owner, and one whose templates are not
  * provisioned on this server (its nodes cannot start).
  */
+import { EmuNodeStatus } from '../backend';
 import { findTemplate } from './catalogue';
 import type { StoredLab, StoredNetwork, StoredNode } from './lab-store';
 
@@ -50,7 +51,7 @@ function lab(
       console: template.defaults.console,
       left: sketch.left,
       top: sketch.top,
-      status: 0,
+      status: EmuNodeStatus.stopped,
       links: new Array<number>(template.defaults.ethernet).fill(0),
     };
     if (sketch.config) node.config = sketch.config;

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { compileEthFormat } from '../../../common/lab/eth-format';
 import {
   EmuError,
+  EmuNodeStatus,
   type EmuLab,
   type EmuNetwork,
   type EmuNetworkSpec,
@@ -113,8 +114,11 @@ export class SimulatedEmulator implements EmulatorBackend {
 
   /** Finishes a start or stop whose time has come. */
   settle(node: StoredNode, now: number): StoredNode {
-    if ((node.status === 1 || node.status === 3) && now >= (node.transitionEndsAt ?? 0)) {
-      node.status = node.status === 1 ? 2 : 0;
+    if (
+      (node.status === EmuNodeStatus.starting || node.status === EmuNodeStatus.stopping) &&
+      now >= (node.transitionEndsAt ?? 0)
+    ) {
+      node.status = node.status === EmuNodeStatus.starting ? EmuNodeStatus.running : EmuNodeStatus.stopped;
       node.transitionEndsAt = undefined;
       this.changed();
     }
@@ -189,7 +193,9 @@ export class SimulatedEmulator implements EmulatorBackend {
       interfaces: node.links.map((networkId, index) => {
         const network = lab.networks.find((n) => n.id === networkId);
         const peers = network ? lab.nodes.filter((n) => n !== node && n.links.includes(networkId)) : [];
-        const peerUp = network?.visibility ? true : peers.some((p) => this.settle(p, this.now()).status === 2);
+        const peerUp = network?.visibility
+          ? true
+          : peers.some((p) => this.settle(p, this.now()).status === EmuNodeStatus.running);
         return { name: names[index], connected: Boolean(network), peerUp };
       }),
     };
@@ -284,7 +290,7 @@ class SimulatedClient implements EmulatorClient {
     copy.locked = false;
     // A copy starts with its nodes stopped and wiped, like a freshly cloned EVE-NG lab.
     for (const node of copy.nodes)
-      Object.assign(node, { status: 0, transitionEndsAt: undefined, startedAt: undefined });
+      Object.assign(node, { status: EmuNodeStatus.stopped, transitionEndsAt: undefined, startedAt: undefined });
     this.emu.addLab(copy);
   }
 
@@ -301,7 +307,7 @@ class SimulatedClient implements EmulatorClient {
     const node: StoredNode = {
       ...spec,
       id: lab.nextNodeId++,
-      status: 0,
+      status: EmuNodeStatus.stopped,
       links: new Array<number>(Math.max(0, spec.ethernet)).fill(0),
     };
     if (spec.config === undefined) delete node.config;
@@ -390,7 +396,7 @@ class SimulatedClient implements EmulatorClient {
     await this.write();
     const lab = this.emu.lab(path);
     const node = this.emu.node(lab, id);
-    if (node.status === 1 || node.status === 2) return;
+    if (node.status === EmuNodeStatus.starting || node.status === EmuNodeStatus.running) return;
     const template = this.emu.template(node.template);
     if (!template.provisioned)
       throw new EmuError('refused', `Template ${template.id} is not provisioned on this emulator.`);
@@ -401,7 +407,11 @@ class SimulatedClient implements EmulatorClient {
       );
     }
     const now = this.emu.now();
-    Object.assign(node, { status: 1, startedAt: now, transitionEndsAt: now + this.emu.options.bootMs });
+    Object.assign(node, {
+      status: EmuNodeStatus.starting,
+      startedAt: now,
+      transitionEndsAt: now + this.emu.options.bootMs,
+    });
     this.emu.changed();
   }
 
@@ -409,7 +419,7 @@ class SimulatedClient implements EmulatorClient {
     await this.write();
     const lab = this.emu.lab(path);
     const node = this.emu.node(lab, id);
-    if (node.status === 0 || node.status === 3) return;
+    if (node.status === EmuNodeStatus.stopped || node.status === EmuNodeStatus.stopping) return;
     this.emu.closeConsole(path, id);
     // Power-off is immediate; the other modes shut down gracefully for a moment.
     const graceMs = stopmode === 1 ? 0 : Math.round(this.emu.options.bootMs / 5);
@@ -427,7 +437,7 @@ class SimulatedClient implements EmulatorClient {
     const node = this.emu.node(lab, id);
     this.emu.closeConsole(path, id);
     // Wiping deletes the runtime disk; a running node is stopped first.
-    Object.assign(node, { status: 0, transitionEndsAt: undefined, startedAt: undefined });
+    Object.assign(node, { status: EmuNodeStatus.stopped, transitionEndsAt: undefined, startedAt: undefined });
     this.emu.changed();
   }
 
@@ -437,7 +447,7 @@ class SimulatedClient implements EmulatorClient {
     const node = this.emu.node(lab, id);
     if (node.console !== 'telnet')
       throw new EmuError('refused', `The console of ${node.name} is ${node.console}, not telnet.`);
-    if (node.status !== 1 && node.status !== 2)
+    if (node.status !== EmuNodeStatus.starting && node.status !== EmuNodeStatus.running)
       throw new EmuError('refused', `${node.name} is not running, so its console does not answer.`);
     return this.emu.hub(lab, node).attach();
   }
