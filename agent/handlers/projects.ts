@@ -3,16 +3,17 @@
  * inspect, open and consoles. Long operations (import, deploy, reconcile,
  * destroy) hold their lab exclusively; applies run under the apply journal.
  */
-import type {
-  ConsolesData,
-  DeployData,
-  DestroyData,
-  ImportData,
-  InspectionData,
-  OpenData,
-  ProjectStatusData,
-  ReconcileData,
-  ValidateData,
+import {
+  LAB_PATH_PATTERN,
+  type ConsolesData,
+  type DeployData,
+  type DestroyData,
+  type ImportData,
+  type InspectionData,
+  type OpenData,
+  type ProjectStatusData,
+  type ReconcileData,
+  type ValidateData,
 } from '../../common/api/contract';
 import type { AgentContext } from '../context';
 import { EmuNodeStatus, type EmulatorClient, type EmuLab } from '../emulator/backend';
@@ -23,7 +24,7 @@ import { loadCatalogue } from '../projects/catalogue';
 import { desiredTopology } from '../projects/desired';
 import { diffFromEmulator, diffToEmulator, type Diff } from '../projects/diff';
 import { editDocument, newDocumentText } from '../projects/document-edit';
-import { IMPORTED_ROOT, LAB_PATH_PATTERN, MANAGED_ROOT } from '../projects/lab-path';
+import { IMPORTED_ROOT, MANAGED_ROOT } from '../projects/lab-path';
 import { inspection, labState, nodeState, nodeStatus, projectState } from '../projects/observation';
 import { observedTopology } from '../projects/observed';
 import { ensureWritable, requireLab } from '../projects/lab-guards';

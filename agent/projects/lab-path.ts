@@ -3,11 +3,10 @@
  * else `state.lab` from an earlier deploy, import or reconcile, else the
  * document's name as /lab-agent/<name>.unl.
  */
+import { LAB_PATH_PATTERN } from '../../common/api/contract';
 import { parseLab } from '../../common/lab/parse';
 import { ApiError, invalidRequest } from '../http/api-error';
 
-/** The emulator routes nothing else. */
-export const LAB_PATH_PATTERN = /^\/[A-Za-z0-9_+ /-]+\.unl$/;
 export const MANAGED_ROOT = '/lab-agent/';
 export const IMPORTED_ROOT = '/lab-agent/imported/';
 

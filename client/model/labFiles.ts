@@ -3,6 +3,7 @@
  * agent names config files by relative path, and those names must not reach
  * outside the lab's folder whatever the agent says.
  */
+import { LAB_PATH_PATTERN } from '../../common/api/contract';
 
 /** The path segments of a safe relative path, or undefined for an unsafe one. */
 export function safeRelativeSegments(name: string): string[] | undefined {
@@ -29,15 +30,12 @@ export function emulatorLabBaseName(labPath: string): string {
   return last.replace(/\.unl$/i, '');
 }
 
-/** Emulator lab paths the emulator routes (decisions §1). */
-export const EMULATOR_LAB_PATH = /^\/[A-Za-z0-9_+ /-]+\.unl$/;
-
 export function emulatorLabPathProblem(value: string): string | undefined {
   const v = value.trim();
   if (v === '') return 'Enter the path of a lab on the emulator, e.g. /examples/campus.unl';
   if (!v.startsWith('/')) return 'The path starts with "/", e.g. /examples/campus.unl';
   if (!v.endsWith('.unl')) return 'Emulator lab paths end in ".unl", e.g. /examples/campus.unl';
-  if (!EMULATOR_LAB_PATH.test(v)) return 'Only letters, digits, space, "_", "+", "-" and "/" are allowed in the path.';
+  if (!LAB_PATH_PATTERN.test(v)) return 'Only letters, digits, space, "_", "+", "-" and "/" are allowed in the path.';
   return undefined;
 }
 
