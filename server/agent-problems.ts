@@ -3,6 +3,8 @@
  * that says what to do, and whether the failure concerns the session as a
  * whole (so every remote feature is affected) or just this one call.
  */
+import { SESSION_ERROR_CODES, type ErrorCode } from '../common/api/contract';
+import { adviceFor } from '../common/api/error-messages';
 import { AgentError } from '../common/api/errors';
 
 export interface AgentProblem {
@@ -12,19 +14,16 @@ export interface AgentProblem {
   affectsSession: boolean;
 }
 
-const SESSION_PROBLEMS: Readonly<Record<string, string>> = {
-  unauthenticated: 'The agent no longer accepts this session. Log in to the agent again.',
-  expired_agent_session: 'The agent session expired after 8 hours without use. Log in to the agent again.',
-  expired_emu_session: "The emulator's session behind the agent expired. Log in to the agent again.",
-  tls_required: 'The agent is reached over HTTPS only. Change the agent URL to https://…',
-  tls_untrusted: "The agent's certificate is not trusted. Configure its CA file or pin its certificate fingerprint.",
-  tls_pin_mismatch:
-    "The agent's certificate does not match the pinned fingerprint. Check the agent URL, or log in again to pin the new certificate.",
-  agent_unreachable: 'Cannot reach the agent. Check that it is running and that the agent URL is right.',
-  emu_unreachable: 'The agent cannot reach the emulator. Check that the emulator is running.',
-  invalid_response:
-    'The agent answers with replies this extension does not understand. Check that the agent URL points at a Lab Agent (API v1).',
-};
+/** Codes after which no remote feature works until the session is fixed. */
+const SESSION_WIDE: ReadonlySet<string> = new Set<ErrorCode>([
+  ...SESSION_ERROR_CODES,
+  'tls_required',
+  'tls_untrusted',
+  'tls_pin_mismatch',
+  'agent_unreachable',
+  'emu_unreachable',
+  'invalid_response',
+]);
 
 export function describeAgentProblem(error: unknown): AgentProblem {
   if (!(error instanceof AgentError)) {
@@ -34,7 +33,7 @@ export function describeAgentProblem(error: unknown): AgentProblem {
       affectsSession: false,
     };
   }
-  const advice = SESSION_PROBLEMS[error.code];
+  const advice = SESSION_WIDE.has(error.code) ? adviceFor(error.code) : undefined;
   if (advice !== undefined) {
     // The client's message often names the address or the cause (ECONNREFUSED); keep it after the advice.
     const detail = error.message && !advice.includes(error.message) ? ` (${error.message})` : '';

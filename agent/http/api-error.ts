@@ -1,4 +1,4 @@
-import { STATUS_OF_CODE } from '../../common/api/contract';
+import { STATUS_OF_CODE, type ErrorCode } from '../../common/api/contract';
 import { EmuError } from '../emulator/backend';
 
 /**
@@ -10,7 +10,7 @@ export class ApiError extends Error {
   readonly status: number;
 
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     /** Extra data for the envelope (e.g. diagnostics of invalid_lab). */
     readonly data?: unknown,

@@ -6,7 +6,7 @@
  * agent again after a back-off, tell the user once that the session ended, or
  * bring every part of the extension up to date because the agent answers again.
  */
-import type { CapabilitiesData } from '../../common/api/contract';
+import { isSessionErrorCode, type CapabilitiesData } from '../../common/api/contract';
 
 export type ConnectionState = 'loggedOut' | 'connecting' | 'connected' | 'expired' | 'unreachable' | 'error';
 
@@ -76,7 +76,6 @@ export interface Transition {
   effects: SessionEffect[];
 }
 
-const SESSION_CODES = new Set(['unauthenticated', 'expired_agent_session', 'expired_emu_session']);
 /** Codes that say nothing answers at the agent's address (a slow answer is not one: `timeout` is the operation's). */
 const UNREACHABLE_CODES = new Set(['agent_unreachable']);
 
@@ -99,7 +98,7 @@ export function probeDelayMs(failedProbes: number): number {
 export const initialState: MachineState = { info: { state: 'loggedOut' }, failedProbes: 0, lossAnnounced: false };
 
 export function isSessionCode(code: string | undefined): boolean {
-  return code !== undefined && SESSION_CODES.has(code);
+  return code !== undefined && isSessionErrorCode(code);
 }
 
 export function isUnreachableCode(code: string | undefined): boolean {

@@ -6,6 +6,7 @@
 import type { Duplex } from 'node:stream';
 import { parseAgentUrl } from './base-url';
 import {
+  isSessionErrorCode,
   MAX_BODY_BYTES,
   OPERATIONS,
   STREAM_UPGRADE,
@@ -42,8 +43,8 @@ export interface AgentConnection {
 
 export interface ClientHooks {
   /**
-   * Called when a read-style call fails with `unauthenticated` or
-   * `expired_agent_session`: returns a new token (e.g. after logging in again),
+   * Called when a read-style call fails with a session code (SESSION_ERROR_CODES:
+   * the session is gone or expired): returns a new token (e.g. after logging in again),
    * or undefined to give up. Concurrent failures share one call; if the hook
    * throws, the calls waiting on it fail with its error.
    */
@@ -55,8 +56,6 @@ export interface ClientHooks {
   observe?: (op: OperationId, error: unknown, token: string) => void;
 }
 
-/** Codes after which a read-style call may be repeated once with a fresh token. */
-const SESSION_CODES = new Set(['unauthenticated', 'expired_agent_session']);
 /** Characters an HTTP header value can carry; anything else would be refused by undici with the value in the message. */
 const HEADER_SAFE = /^[\x21-\x7e]*$/;
 
@@ -209,7 +208,7 @@ export class AgentClient implements OperationMethods {
         data = await this.send(op, request, usedToken, options);
       } catch (err) {
         const reauthenticate = this.hooks.reauthenticate;
-        if (!spec.retry || !reauthenticate || !(err instanceof AgentError) || !SESSION_CODES.has(err.code)) throw err;
+        if (!spec.retry || !reauthenticate || !(err instanceof AgentError) || !isSessionErrorCode(err.code)) throw err;
         const fresh = await this.renewToken(usedToken, reauthenticate);
         if (fresh === undefined) throw err;
         usedToken = fresh;

@@ -26,6 +26,60 @@ export interface Envelope<T = unknown> {
   code?: string;
 }
 
+/**
+ * Every machine code the contract names, plus the ones the project added
+ * (decisions §2). The agent sends only these; the set stays open for what
+ * another agent may send, so received codes are strings.
+ */
+export const ERROR_CODES = [
+  // contract
+  'unauthenticated',
+  'expired_agent_session',
+  'expired_emu_session',
+  'invalid_credentials',
+  'invalid_direction',
+  'plan_stale',
+  'lab_exists',
+  'operation_not_allowed',
+  'lab_busy',
+  'lab_locked',
+  'lab_locked_mid_apply',
+  'browser_token_invalid',
+  'tls_required',
+  'tls_untrusted',
+  'tls_pin_mismatch',
+  // project decisions (server side)
+  'invalid_request',
+  'invalid_json',
+  'payload_too_large',
+  'not_found',
+  'method_not_allowed',
+  'lab_not_found',
+  'node_not_found',
+  'node_not_running',
+  'invalid_lab',
+  'upgrade_required',
+  'emu_unreachable',
+  'internal_error',
+  // project decisions (client side only: the agent never sends these)
+  'agent_unreachable',
+  'timeout',
+  'aborted',
+  'invalid_response',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes that mean the agent session is gone: logging in again is the way out. */
+export const SESSION_ERROR_CODES: readonly ErrorCode[] = [
+  'unauthenticated',
+  'expired_agent_session',
+  'expired_emu_session',
+];
+
+export function isSessionErrorCode(code: string): boolean {
+  return (SESSION_ERROR_CODES as readonly string[]).includes(code);
+}
+
 /** HTTP status the agent uses for each server-side code (decisions §2). */
 export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   unauthenticated: 401,
