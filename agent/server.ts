@@ -9,8 +9,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
-import { DEFAULT_PORT, OPERATIONS, type OperationId } from '../common/api/contract';
+import { DEFAULT_PORT, MAX_BODY_BYTES, OPERATIONS, type OperationId } from '../common/api/contract';
 import { ConsoleRunner } from './console/console-runner';
 import { handleStreamUpgrade, upgradeRequired } from './console/stream';
 import { ConsoleTickets } from './console/tickets';
@@ -44,7 +45,8 @@ import {
   validateProject,
 } from './handlers/projects';
 import { ApiError, toApiError } from './http/api-error';
-import { BodyTooLargeError, readJsonObject } from './http/body';
+import { BodyBudget, readJsonObject } from './http/body';
+import { answerClientError } from './http/client-error';
 import { sendData, sendError } from './http/respond';
 import { RouteTable } from './http/routes';
 import { ApplyJournal } from './projects/apply-journal';
@@ -95,6 +97,23 @@ const DEFAULT_WRITE_DELAY_MS = 3;
 const TLS_HANDSHAKE = 0x16;
 /** A connection that says nothing for this long is dropped before TLS starts. */
 const FIRST_BYTE_TIMEOUT_MS = 30_000;
+/** Login is the only public call with a body, and a user name and password never need more. */
+const PUBLIC_BODY_BYTES = 64 * 1024;
+/** All bodies being read at once: two of the largest the contract allows. */
+const BODY_BUDGET_BYTES = 2 * MAX_BODY_BYTES;
+/** On stop, requests in flight get this long to answer before their connections are cut. */
+const STOP_GRACE_MS = 5_000;
+/** After answering, connections get this long to flush before they are cut. */
+const FLUSH_GRACE_MS = 500;
+
+/** What the HTTP layer keeps for the life of one agent. */
+interface HttpState {
+  routes: RouteTable;
+  bodies: BodyBudget;
+  /** Requests being handled; stop() lets them answer. */
+  inFlight: Set<Promise<void>>;
+  stopping: boolean;
+}
 
 /** Operations the contract marks `auth: false`; the compiler checks that each operation has exactly one handler. */
 type PublicOperation = { [K in OperationId]: (typeof OPERATIONS)[K]['auth'] extends false ? K : never }[OperationId];
@@ -129,9 +148,7 @@ const SESSION_HANDLERS: Record<SessionOperation, SessionHandler> = {
   execConsoleMany,
   attachConsole,
   // A stream request without an upgrade reaches the plain handler: it needs the Upgrade header.
-  streamConsole: async () => {
-    throw upgradeRequired();
-  },
+  streamConsole: () => Promise.reject(upgradeRequired()),
 };
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
@@ -171,10 +188,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     log,
   };
   const routes = new RouteTable();
+  const http: HttpState = { routes, bodies: new BodyBudget(BODY_BUDGET_BYTES), inFlight: new Set(), stopping: false };
 
   const https = createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }, (req, res) => {
-    void handleRequest(ctx, routes, req, res);
+    const handled = handleRequest(ctx, http, req, res);
+    http.inFlight.add(handled);
+    void handled.finally(() => http.inFlight.delete(handled));
   });
+  https.on('clientError', answerClientError);
   // Longer than clients' idle pools usually keep sockets, so a reused socket is rarely closed under them.
   https.keepAliveTimeout = 30_000;
   const streams = new Set<Duplex>();
@@ -198,6 +219,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     );
   });
   plain.on('upgrade', (_req, socket: Duplex) => socket.destroy());
+  plain.on('clientError', answerClientError);
 
   const sockets = new Set<Socket>();
   // noDelay: console echo is one small write per keystroke; Nagle's algorithm would hold each
@@ -238,10 +260,17 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     emulatorProblems,
     close() {
       closing ??= (async () => {
-        // Applies in flight stop between two emulator calls; their journal stays behind.
+        http.stopping = true;
+        // Applies in flight stop between two emulator calls (their journal stays behind) and
+        // answer agent_stopping; every other request in flight finishes and answers too.
         const stopped = ctx.activity.stopAll();
         const closed = new Promise<void>((done) => tcp.close(() => done()));
         for (const stream of streams) stream.destroy();
+        await Promise.race([Promise.allSettled([...http.inFlight]), sleep(STOP_GRACE_MS)]);
+        // Let the answers reach the clients, then cut what is left.
+        const ended = [...sockets].map((socket) => new Promise<void>((done) => socket.once('close', done)));
+        for (const socket of sockets) socket.end();
+        await Promise.race([Promise.all(ended), sleep(FLUSH_GRACE_MS)]);
         for (const socket of sockets) socket.destroy();
         https.closeAllConnections();
         await Promise.all([closed, stopped]);
@@ -252,9 +281,15 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   };
 }
 
+/** Whether the request has a body that nobody read (the connection then cannot be reused). */
+function hasUnreadBody(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
+
 async function handleRequest(
   ctx: AgentContext,
-  routes: RouteTable,
+  http: HttpState,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -269,7 +304,8 @@ async function handleRequest(
     } catch {
       throw new ApiError('not_found', 'The request path cannot be read.');
     }
-    const found = routes.lookup(req.method ?? 'GET', url.pathname);
+    if (http.stopping) throw new ApiError('agent_stopping', 'The agent is stopping. Try again once it is back.');
+    const found = http.routes.lookup(req.method ?? 'GET', url.pathname);
     if (found.kind === 'not_found')
       throw new ApiError('not_found', `No such API route: ${req.method} ${url.pathname}. The API lives under /api/v1.`);
     if (found.kind === 'wrong_method') {
@@ -281,27 +317,38 @@ async function handleRequest(
     }
     const { operationId, spec, params } = found.match;
     operation = operationId;
-    const body = spec.method === 'POST' ? await readJsonObject(req) : (req.resume(), {});
+    // The bearer is checked from the headers before a byte of the body is read, so a caller
+    // without a session can make the agent hold no more than a login's worth of memory.
+    const session = isPublic(operationId) ? undefined : ctx.sessions.authenticate(req.headers.authorization);
+    const body =
+      spec.method === 'POST'
+        ? await readJsonObject(req, http.bodies, session ? MAX_BODY_BYTES : PUBLIC_BODY_BYTES)
+        : (req.resume(), {});
     const input = { ctx, body, params, query: url.searchParams };
     let data: unknown;
     if (isPublic(operationId)) {
       data = await PUBLIC_HANDLERS[operationId](input);
-    } else {
-      const session = ctx.sessions.authenticate(req.headers.authorization);
+    } else if (session) {
       // Every authenticated call uses (and so extends) the emulator session, except ending it and
       // capabilities (which report an emulator that does not answer instead of failing).
       if (operationId !== 'logout' && operationId !== 'getCapabilities') await session.emulator.status();
       data = await SESSION_HANDLERS[operationId]({ ...input, session });
     }
-    sendData(res, data);
+    sendData(res, data, closing(http));
   } catch (e) {
     const error = toApiError(e, ctx.log);
-    if (error instanceof BodyTooLargeError) {
-      // The rest of the body is being discarded; close once the client has the answer.
+    if (hasUnreadBody(req)) {
+      // The rest of the body is discarded as it arrives; close once the client has the answer.
+      req.resume();
       sendError(res, error, { Connection: 'close' });
       return;
     }
-    if (!req.complete) req.resume();
-    sendError(res, error);
+    req.resume();
+    sendError(res, error, closing(http));
   }
+}
+
+/** While the agent stops, every answer closes its connection. */
+function closing(http: HttpState): Record<string, string> {
+  return http.stopping ? { Connection: 'close' } : {};
 }

@@ -24,10 +24,11 @@ interface Target {
   node: EmuNode;
 }
 
+/** The lab of a ConsolePayload, read from its own fields only: the contract says to ignore any others. */
 function labOfConsolePayload(session: AgentSession, body: Body): string {
   rejectLocalPaths(body);
-  const { targets: _targets, command: _command, timeout_ms: _timeout, ...projectFields } = body;
-  return labOf(session, readProjectInput(projectFields));
+  const { lab, yaml, files, state, manifest } = body;
+  return labOf(session, readProjectInput({ lab, yaml, files, state, manifest }));
 }
 
 /** A running node with a telnet console, or the reason there is none. */

@@ -4,7 +4,6 @@
  * destroy) hold their lab exclusively; applies run under the apply journal.
  */
 import {
-  LAB_PATH_PATTERN,
   type ConsolesData,
   type DeployData,
   type DestroyData,
@@ -17,7 +16,7 @@ import {
 } from '../../common/api/contract';
 import type { AgentContext } from '../context';
 import { EmuNodeStatus, type EmulatorClient, type EmuLab } from '../emulator/backend';
-import { ApiError } from '../http/api-error';
+import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString, requiredString } from '../http/fields';
 import { applyChanges } from '../projects/apply';
 import { loadCatalogue } from '../projects/catalogue';
@@ -25,6 +24,7 @@ import { desiredTopology } from '../projects/desired';
 import { diffFromEmulator, diffToEmulator, type Diff } from '../projects/diff';
 import { editDocument, newDocumentText } from '../projects/document-edit';
 import { IMPORTED_ROOT, MANAGED_ROOT } from '../projects/lab-path';
+import { labPathProblem } from '../../common/api/lab-path';
 import { inspection, labState, nodeState, nodeStatus, projectState } from '../projects/observation';
 import { observedTopology } from '../projects/observed';
 import { ensureWritable, requireLab } from '../projects/lab-guards';
@@ -284,11 +284,8 @@ export const destroyProject: SessionHandler = async ({ ctx, session, body }): Pr
 export const importProject: SessionHandler = async ({ ctx, session, body }): Promise<ImportData> => {
   readProjectInput(body); // type checks of the other fields (dir, out, …)
   const source = requiredString(body, 'lab', 'the emulator path of the lab to import, e.g. /examples/campus.unl.');
-  if (!LAB_PATH_PATTERN.test(source))
-    throw new ApiError(
-      'invalid_request',
-      `"lab" must be an emulator lab path such as /examples/campus.unl, not "${source}".`,
-    );
+  const problem = labPathProblem(source);
+  if (problem) throw invalidRequest(`"lab" must be an emulator lab path such as /examples/campus.unl: ${problem}`);
   if (source.startsWith(MANAGED_ROOT)) {
     throw new ApiError(
       'operation_not_allowed',

@@ -13,43 +13,100 @@ export class BodyTooLargeError extends ApiError {
 }
 
 /**
+ * The bytes of all request bodies being read at once, bounded: each body
+ * reserves what it declares (or what has arrived so far) and gives it back when
+ * it is parsed or refused. A body that does not fit gets 503 agent_busy, so many
+ * large requests at once cannot take the agent's memory.
+ */
+export class BodyBudget {
+  private used = 0;
+
+  constructor(readonly limit: number) {}
+
+  reserve(bytes: number): void {
+    if (this.used + bytes > this.limit)
+      throw new ApiError(
+        'agent_busy',
+        `The agent is reading too many large requests at once (${Math.round(this.limit / 1048576)} MiB in all). Try again in a moment.`,
+      );
+    this.used += bytes;
+  }
+
+  release(bytes: number): void {
+    this.used = Math.max(0, this.used - bytes);
+  }
+}
+
+/**
  * Reads a JSON object body. The limit is checked against Content-Length before
  * reading and against a running count while streaming, so an oversized body is
  * refused without buffering what is over the limit (the rest is discarded as it
  * arrives, which lets the client read the 413 before the connection closes).
  */
-export function readJsonObject(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+export function readJsonObject(
+  req: IncomingMessage,
+  budget: BodyBudget,
+  limit = MAX_BODY_BYTES,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const declared = req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > limit) {
-      req.resume();
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
       reject(new BodyTooLargeError(limit));
       return;
     }
+    let reserved = 0;
+    const grow = (bytes: number) => {
+      if (bytes <= reserved) return;
+      budget.reserve(bytes - reserved);
+      reserved = bytes;
+    };
     const chunks: Buffer[] = [];
     let received = 0;
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received <= limit) {
-        chunks.push(chunk);
-        return;
-      }
+    const releaseAll = () => {
+      chunks.length = 0;
+      budget.release(reserved);
+      reserved = 0;
+    };
+    const fail = (error: Error) => {
       req.off('data', onData);
       req.off('end', onEnd);
-      chunks.length = 0;
-      req.resume();
-      reject(new BodyTooLargeError(limit));
+      releaseAll();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) {
+        fail(new BodyTooLargeError(limit));
+        return;
+      }
+      try {
+        grow(received);
+      } catch (e) {
+        fail(e as Error);
+        return;
+      }
+      chunks.push(chunk);
     };
     const onEnd = () => {
       try {
         resolve(parseObject(Buffer.concat(chunks, received).toString('utf8')));
       } catch (e) {
-        reject(e);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      } finally {
+        releaseAll();
       }
     };
+    try {
+      grow(Number.isFinite(declared) ? declared : 0);
+    } catch (e) {
+      reject(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', reject);
+    req.on('error', fail);
+    // A client that goes away mid-body gives its share back.
+    req.on('close', releaseAll);
   });
 }
 

@@ -19,8 +19,8 @@ export function sendEnvelope(
   res.end(body);
 }
 
-export function sendData(res: ServerResponse, data: unknown): void {
-  sendEnvelope(res, 200, data === undefined ? { ok: true } : { ok: true, data });
+export function sendData(res: ServerResponse, data: unknown, headers: Record<string, string> = {}): void {
+  sendEnvelope(res, 200, data === undefined ? { ok: true } : { ok: true, data }, headers);
 }
 
 export function sendError(res: ServerResponse, error: ApiError, headers: Record<string, string> = {}): void {

@@ -21,7 +21,12 @@ export class LabActivity {
 
   /** Aborts every long operation and waits until each has stopped (its journal entry is then final). */
   async stopAll(): Promise<void> {
-    this.shutdown.abort(new Error('the agent is stopping'));
+    this.shutdown.abort(
+      new ApiError(
+        'agent_stopping',
+        'The agent is stopping, so this operation stopped between two emulator calls. The lab may be half-changed: once the agent is back, it answers lab_locked_mid_apply until the lab is destroyed or deployed with replace.',
+      ),
+    );
     await Promise.allSettled([...this.inFlight]);
   }
 

@@ -3,7 +3,7 @@
  * else `state.lab` from an earlier deploy, import or reconcile, else the
  * document's name as /lab-agent/<name>.unl.
  */
-import { LAB_PATH_PATTERN } from '../../common/api/contract';
+import { isLabPath, labPathProblem } from '../../common/api/lab-path';
 import { parseLab } from '../../common/lab/parse';
 import { ApiError, invalidRequest } from '../http/api-error';
 
@@ -12,13 +12,13 @@ export const IMPORTED_ROOT = '/lab-agent/imported/';
 
 export function labPathForName(name: string): string | undefined {
   const path = `${MANAGED_ROOT}${name}.unl`;
-  return LAB_PATH_PATTERN.test(path) && !name.includes('/') ? path : undefined;
+  return isLabPath(path) && !name.includes('/') ? path : undefined;
 }
 
 export function stateLab(state: unknown): string | undefined {
   if (state && typeof state === 'object' && !Array.isArray(state)) {
     const lab = (state as Record<string, unknown>).lab;
-    if (typeof lab === 'string' && LAB_PATH_PATTERN.test(lab)) return lab;
+    if (typeof lab === 'string' && isLabPath(lab)) return lab;
   }
   return undefined;
 }
@@ -30,11 +30,8 @@ export function resolveLabPath(input: {
   docName?: () => string | undefined;
 }): string {
   if (input.lab) {
-    if (!LAB_PATH_PATTERN.test(input.lab)) {
-      throw invalidRequest(
-        `"lab" must be an emulator lab path such as /lab-agent/core.unl (letters, digits, spaces, "_", "+", "-" and "/", ending in .unl), not "${input.lab}".`,
-      );
-    }
+    const problem = labPathProblem(input.lab);
+    if (problem) throw invalidRequest(`"lab" must be an emulator lab path such as /lab-agent/core.unl: ${problem}`);
     return input.lab;
   }
   const fromState = stateLab(input.state);

@@ -61,6 +61,9 @@ export const ERROR_CODES = [
   'upgrade_required',
   'emu_unreachable',
   'internal_error',
+  'agent_busy',
+  'agent_stopping',
+  'headers_too_large',
   // project decisions (client side only: the agent never sends these)
   'agent_unreachable',
   'timeout',
@@ -107,6 +110,9 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   upgrade_required: 426,
   emu_unreachable: 502,
   internal_error: 500,
+  agent_busy: 503,
+  agent_stopping: 503,
+  headers_too_large: 431,
 };
 
 // ---------------------------------------------------------------- requests

@@ -157,9 +157,11 @@ function checkFields(fields: NodeFields, path: Path, out: LocalDiagnostic[]): vo
   }
 }
 
-/** A relative path that stays inside the lab's folder: no leading /, no drive letter, no backslashes, no `..`. */
+/** A relative path that stays inside the lab's folder: no leading /, no drive letter, no backslashes, no `..`, no control characters. */
 function isRelativeInside(path: string): boolean {
   if (path.startsWith('/') || path.includes('\\') || /^[A-Za-z]:/.test(path)) return false;
+  // eslint-disable-next-line no-control-regex -- a NUL or newline in a path is exactly what is refused
+  if (/[\u0000-\u001f\u007f]/.test(path)) return false;
   return !path.split('/').some((segment) => segment === '..');
 }
 

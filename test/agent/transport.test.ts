@@ -1,10 +1,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tcpConnect } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
 import { request as httpRequest } from 'node:http';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
-import { startTestAgent, type TestAgent } from '../support/agent';
+import { sendRawTls, startTestAgent, type TestAgent } from '../support/agent';
 
 let agent: TestAgent;
 let token: string;
@@ -59,24 +59,7 @@ test('a plain connection is closed by the agent after its one answer', async () 
   assert.doesNotMatch(received, /"status":"ok"/);
 });
 
-/** Sends a POST with raw headers over TLS and returns the status line and body of the answer. */
-function rawTls(
-  head: string,
-  writeBody: (socket: ReturnType<typeof tlsConnect>) => void,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port: port(), ca: agent.certPem, servername: 'localhost' }, () => {
-      socket.write(head);
-      writeBody(socket);
-    });
-    let text = '';
-    // An agent that never answers fails the test instead of hanging it.
-    socket.setTimeout(10_000, () => socket.destroy());
-    socket.on('data', (c) => (text += c));
-    socket.on('error', (e: Error) => (text ? undefined : reject(e)));
-    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0), text }));
-  });
-}
+const rawTls = (head: string, writeBody: (socket: TLSSocket) => void) => sendRawTls(agent, head, writeBody);
 
 test('a body declared larger than 32 MiB is refused with 413 before it is sent', async () => {
   const head =

@@ -5,6 +5,7 @@
  * loggedIn()) or, to send what a client never would, raw HTTPS (call()).
  */
 import { request as httpsRequest, Agent } from 'node:https';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -228,4 +229,25 @@ export async function waitFor(check: () => Promise<boolean>, what: string, timeo
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Sends raw bytes over TLS (a request head, then whatever `writeBody` writes) and returns the status and text of the answer. */
+export function sendRawTls(
+  agent: { url: string; certPem: string },
+  head: string,
+  writeBody: (socket: TLSSocket) => void = () => undefined,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const port = Number(new URL(agent.url).port);
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca: agent.certPem, servername: 'localhost' }, () => {
+      socket.write(head);
+      writeBody(socket);
+    });
+    let text = '';
+    // An agent that never answers fails the test instead of hanging it.
+    socket.setTimeout(10_000, () => socket.destroy());
+    socket.on('data', (c) => (text += c));
+    socket.on('error', (e) => (text ? undefined : reject(e)));
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0), text }));
+  });
 }
