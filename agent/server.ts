@@ -45,7 +45,7 @@ import {
   validateProject,
 } from './handlers/projects';
 import { ApiError, toApiError } from './http/api-error';
-import { BodyBudget, readJsonObject } from './http/body';
+import { BodyBudget, BodyTooLargeError, readJsonObject } from './http/body';
 import { answerClientError } from './http/client-error';
 import { sendData, sendError } from './http/respond';
 import { RouteTable } from './http/routes';
@@ -281,12 +281,6 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   };
 }
 
-/** Whether the request has a body that nobody read (the connection then cannot be reused). */
-function hasUnreadBody(req: IncomingMessage): boolean {
-  if (req.complete) return false;
-  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-}
-
 async function handleRequest(
   ctx: AgentContext,
   http: HttpState,
@@ -337,14 +331,10 @@ async function handleRequest(
     sendData(res, data, closing(http));
   } catch (e) {
     const error = toApiError(e, ctx.log);
-    if (hasUnreadBody(req)) {
-      // The rest of the body is discarded as it arrives; close once the client has the answer.
-      req.resume();
-      sendError(res, error, { Connection: 'close' });
-      return;
-    }
+    // What is left of the body is discarded as it arrives, so the client can send it all and read
+    // the answer; a body over the limit is cut off instead, once the client has the answer.
     req.resume();
-    sendError(res, error, closing(http));
+    sendError(res, error, error instanceof BodyTooLargeError ? { Connection: 'close' } : closing(http));
   }
 }
 

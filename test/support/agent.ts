@@ -6,7 +6,8 @@
  */
 import { request as httpsRequest, Agent } from 'node:https';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAgent, type EmulatorKind, type RunningAgent } from '../../agent/server';
@@ -247,7 +248,43 @@ export function sendRawTls(
     // An agent that never answers fails the test instead of hanging it.
     socket.setTimeout(10_000, () => socket.destroy());
     socket.on('data', (c) => (text += c));
-    socket.on('error', (e) => (text ? undefined : reject(e)));
+    socket.on('error', (e: Error) => (text ? undefined : reject(e)));
     socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0), text }));
   });
+}
+
+export interface AgentProcess {
+  url: string;
+  certPem: string;
+  child: ChildProcess;
+  /** What the agent wrote to stderr so far. */
+  stderr(): string;
+  /** Resident memory of the agent process in bytes, from /proc. */
+  rss(): number;
+}
+
+const AGENT_BUNDLE = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
+
+/** The built agent (dist/agent.js) in its own process, on a free port, so its memory and signals are its own. */
+export async function spawnAgent(dataDir: string, args: string[] = []): Promise<AgentProcess> {
+  const child = spawn(process.execPath, [AGENT_BUNDLE, '--port', '0', '--data-dir', dataDir, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  await waitFor(() => {
+    if (child.exitCode !== null) throw new Error(`the agent exited: ${err}`);
+    return Promise.resolve(/fingerprint: \S+\n/.test(out));
+  }, 'the agent to start');
+  const url = /listening on (https:\/\/\S+)/.exec(out)?.[1];
+  if (!url) throw new Error(`the agent printed no URL: ${out}`);
+  return {
+    url,
+    certPem: readFileSync(join(dataDir, 'cert.pem'), 'utf8'),
+    child,
+    stderr: () => err,
+    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024,
+  };
 }

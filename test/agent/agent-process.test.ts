@@ -1,0 +1,92 @@
+/**
+ * The built agent in its own process: what it holds in memory under hostile
+ * callers, and how it stops on SIGTERM in the middle of a deploy.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { rmSync } from 'node:fs';
+import { MAX_BODY_BYTES } from '../../common/api/contract';
+import { chainLab, makeDataDir, rawCall, sendRawTls, spawnAgent, waitFor } from '../support/agent';
+
+const MiB = 1024 * 1024;
+
+test('unauthenticated 32 MiB bodies, 8 at once, do not grow the agent’s memory', { timeout: 120_000 }, async () => {
+  const dataDir = makeDataDir();
+  const agent = await spawnAgent(dataDir);
+  try {
+    // Warm up (TLS, JSON, the first requests) before the baseline reading.
+    for (let i = 0; i < 5; i++) await rawCall(agent.url, agent.certPem, 'GET', '/api/v1/health');
+    const before = agent.rss();
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, agent.rss())), 20);
+    const chunk = Buffer.alloc(MiB, 0x20);
+    const head =
+      'POST /api/v1/projects/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${MAX_BODY_BYTES}\r\n\r\n`;
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        sendRawTls(agent, head, (socket) => {
+          // The whole body, as a careless or hostile client sends it; then the answer is read.
+          let answer = '';
+          socket.on('data', (c: Buffer) => {
+            answer += c.toString();
+            if (/\r\n\r\n\{.*\}$/s.test(answer)) socket.destroy();
+          });
+          let sent = 0;
+          const more = () => {
+            while (sent < MAX_BODY_BYTES && !socket.destroyed) {
+              sent += chunk.length;
+              if (!socket.write(chunk)) return void socket.once('drain', more);
+            }
+          };
+          more();
+        }),
+      ),
+    );
+    clearInterval(sampler);
+    const grown = (peak - before) / MiB;
+    assert.ok(grown < 64, `the agent grew by ${grown.toFixed(0)} MiB (before ${(before / MiB).toFixed(0)} MiB)`);
+    for (const reply of replies) assert.equal(reply.status, 401, reply.text);
+    assert.equal((await rawCall(agent.url, agent.certPem, 'GET', '/api/v1/health')).status, 200);
+  } finally {
+    agent.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('SIGTERM in the middle of a deploy answers it with 503 agent_stopping, then the agent exits 0', async () => {
+  const dataDir = makeDataDir();
+  const agent = await spawnAgent(dataDir, ['--boot-ms', '10']);
+  try {
+    const login = await rawCall(
+      agent.url,
+      agent.certPem,
+      'POST',
+      '/api/v1/login',
+      JSON.stringify({ username: 'lab', password: 'lab' }),
+    );
+    const token = login.body.data.token as string;
+    const yaml = chainLab('stopping', 800);
+    const call = (path: string, body: unknown) =>
+      rawCall(agent.url, agent.certPem, 'POST', path, JSON.stringify(body), token);
+    const deploying = call('/api/v1/projects/deploy', { yaml });
+    await waitFor(
+      async () => ((await call('/api/v1/projects/status', { yaml })).body.data?.total ?? 0) > 3,
+      'nodes to appear',
+    );
+    const exited = once(agent.child, 'exit');
+    agent.child.kill('SIGTERM');
+    const reply = await deploying;
+    assert.equal(reply.status, 503, JSON.stringify(reply.body));
+    assert.equal(reply.body.ok, false);
+    assert.equal(reply.body.code, 'agent_stopping');
+    assert.match(reply.body.error ?? '', /stopping/);
+    const [code] = await exited;
+    assert.equal(code, 0);
+    assert.doesNotMatch(agent.stderr(), /internal error|\n\s+at /);
+  } finally {
+    agent.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
