@@ -154,6 +154,11 @@ export class EmuError extends Error {
  * EmuError('session_expired').
  */
 export interface EmulatorClient {
+  /**
+   * How many writes the emulator takes at once from this session; an apply runs independent
+   * changes side by side up to this many. Omitted: 1, one write after another.
+   */
+  readonly maxConcurrentWrites?: number;
   status(): Promise<EmuStatus>;
   listTemplates(): Promise<EmuTemplate[]>;
   getTemplate(id: string): Promise<EmuTemplate | undefined>;

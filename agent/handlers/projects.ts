@@ -19,6 +19,7 @@ import { EmuNodeStatus, type EmulatorClient, type EmuLab } from '../emulator/bac
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString, requiredString } from '../http/fields';
 import { applyChanges } from '../projects/apply';
+import { runBounded } from '../projects/bounded';
 import { loadCatalogue } from '../projects/catalogue';
 import { desiredTopology } from '../projects/desired';
 import { diffFromEmulator, diffToEmulator, type Diff } from '../projects/diff';
@@ -187,13 +188,16 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
   });
 };
 
-/** Stops every node (and wipes it unless told not to), then deletes the lab. */
+/** Stops every node (and wipes it unless told not to), side by side as the emulator allows, then deletes the lab. */
 async function removeLab(client: EmulatorClient, live: EmuLab, wipe: boolean, signal: AbortSignal): Promise<void> {
-  for (const node of live.nodes) {
-    signal.throwIfAborted();
-    if (node.status !== EmuNodeStatus.stopped) await client.stopNode(live.path, node.id, 1);
-    if (wipe) await client.wipeNode(live.path, node.id);
-  }
+  await runBounded(
+    live.nodes.map((node) => async () => {
+      if (node.status !== EmuNodeStatus.stopped) await client.stopNode(live.path, node.id, 1);
+      if (wipe) await client.wipeNode(live.path, node.id);
+    }),
+    client.maxConcurrentWrites ?? 1,
+    signal,
+  );
   signal.throwIfAborted();
   await client.deleteLab(live.path);
 }

@@ -1,9 +1,11 @@
 /**
- * Carries out a to_emu diff against the emulator, one call per change, in the
- * diff's order. Stops between calls when the agent shuts down (the apply
- * journal then marks the lab as interrupted).
+ * Carries out a to_emu diff against the emulator: stage by stage, with the
+ * independent changes of a stage side by side as far as the emulator allows
+ * (EmulatorClient.maxConcurrentWrites). Stops between calls when the agent
+ * shuts down (the apply journal then marks the lab as interrupted).
  */
 import { EmuError, type EmulatorClient, type EmuNodeSpec } from '../emulator/backend';
+import { runBounded } from './bounded';
 import type { Change } from './diff';
 import type { ObservedTopology } from './observed';
 import type { Endpoint, TopoNode, Topology } from './topology';
@@ -38,6 +40,17 @@ async function unlessGone(call: Promise<void>): Promise<void> {
   }
 }
 
+/**
+ * Which changes may run side by side: each stage starts when the one before has
+ * finished. Deletes come first (links, then nodes, then networks, so a name
+ * freed by a delete is free before a create takes it), then the lab, then
+ * networks and nodes together, and links last, once both their ends exist.
+ */
+function stageOf(change: Change): number {
+  if (change.op === 'delete') return { link: 0, node: 1, network: 2, lab: 2 }[change.kind];
+  return { lab: 3, network: 4, node: 4, link: 5 }[change.kind];
+}
+
 export async function applyChanges(input: {
   client: EmulatorClient;
   lab: string;
@@ -50,7 +63,8 @@ export async function applyChanges(input: {
   const nodeIds = new Map<string, number>();
   for (const [name, node] of observed?.liveNodes ?? []) nodeIds.set(name, node.id);
   const networkIds = new Map(observed?.networkIds ?? []);
-  let created = observed?.liveNodes.size ?? 0;
+  let createdNodes = observed?.liveNodes.size ?? 0;
+  let createdNetworks = 0;
 
   const nodeId = (name: string): number => {
     const id = nodeIds.get(name);
@@ -62,80 +76,102 @@ export async function applyChanges(input: {
     if (id === undefined) throw new Error(`apply: network ${name} has no emulator id`);
     return id;
   };
-  const attach = async (end: Endpoint, networkId: number): Promise<void> => {
-    if ('node' in end) await client.connectInterface(lab, nodeId(end.node), end.index, networkId);
+  const attach = async (end: Endpoint, network: number): Promise<void> => {
+    if ('node' in end) await client.connectInterface(lab, nodeId(end.node), end.index, network);
   };
 
-  for (const change of input.changes) {
-    signal.throwIfAborted();
+  /** One change as a task; grid places are handed out in the diff's order, so they do not depend on timing. */
+  const taskOf = (change: Change): (() => Promise<void>) => {
     switch (change.kind) {
-      case 'lab':
-        if (change.op === 'create')
-          await client.createLab(lab, { name: input.desired.name, description: input.desired.description ?? '' });
-        else await client.editLab(lab, { name: input.desired.name, description: input.desired.description ?? '' });
-        break;
+      case 'lab': {
+        const meta = { name: input.desired.name, description: input.desired.description ?? '' };
+        return () => (change.op === 'create' ? client.createLab(lab, meta) : client.editLab(lab, meta));
+      }
       case 'network':
-        if (change.op === 'delete') {
-          await unlessGone(client.deleteNetwork(lab, networkId(change.name)));
-          networkIds.delete(change.name);
-        } else if (change.op === 'create') {
-          const network = await client.addNetwork(lab, {
-            name: change.name,
-            type: change.after.type,
-            visibility: true,
-            ...gridPosition(networkIds.size),
-          });
-          networkIds.set(change.name, network.id);
-        } else {
-          await client.editNetwork(lab, networkId(change.name), { type: change.after.type });
+        if (change.op === 'delete')
+          return async () => {
+            await unlessGone(client.deleteNetwork(lab, networkId(change.name)));
+            networkIds.delete(change.name);
+          };
+        if (change.op === 'create') {
+          const place = gridPosition(networkIds.size + createdNetworks++);
+          return async () => {
+            const network = await client.addNetwork(lab, {
+              name: change.name,
+              type: change.after.type,
+              visibility: true,
+              ...place,
+            });
+            networkIds.set(change.name, network.id);
+          };
         }
-        break;
+        return () => client.editNetwork(lab, networkId(change.name), { type: change.after.type });
       case 'node':
-        if (change.op === 'delete') {
-          const id = nodeId(change.name);
-          await client.stopNode(lab, id, 1);
-          await unlessGone(client.deleteNode(lab, id));
-          nodeIds.delete(change.name);
-        } else if (change.op === 'create') {
-          const node = await client.addNode(lab, nodeSpec(change.after, created++));
-          nodeIds.set(change.name, node.id);
-        } else {
+        if (change.op === 'delete')
+          return async () => {
+            const id = nodeId(change.name);
+            await client.stopNode(lab, id, 1);
+            await unlessGone(client.deleteNode(lab, id));
+            nodeIds.delete(change.name);
+          };
+        if (change.op === 'create') {
+          const spec = nodeSpec(change.after, createdNodes++);
+          return async () => {
+            const node = await client.addNode(lab, spec);
+            nodeIds.set(change.name, node.id);
+          };
+        }
+        return () => {
           const spec = nodeSpec(change.after, 0);
           const edits: Partial<EmuNodeSpec> = {};
           for (const field of change.fields) {
             if (field === 'position') Object.assign(edits, { left: spec.left, top: spec.top });
             else Object.assign(edits, { [field]: spec[field as keyof EmuNodeSpec] });
           }
-          await client.editNode(lab, nodeId(change.name), edits);
-        }
-        break;
+          return client.editNode(lab, nodeId(change.name), edits);
+        };
       case 'link': {
         const { a, b } = change.link;
-        if (change.op === 'delete') {
-          const hidden = observed?.hiddenNetworkOf.get(change.name);
-          if (hidden !== undefined) await unlessGone(client.deleteNetwork(lab, hidden));
-          else {
-            const end = 'node' in a ? a : b;
-            if ('node' in end && nodeIds.has(end.node))
-              await unlessGone(client.connectInterface(lab, nodeId(end.node), end.index, 0));
-          }
-        } else if ('node' in a && 'node' in b) {
+        if (change.op === 'delete')
+          return async () => {
+            const hidden = observed?.hiddenNetworkOf.get(change.name);
+            if (hidden !== undefined) await unlessGone(client.deleteNetwork(lab, hidden));
+            else {
+              const end = 'node' in a ? a : b;
+              if ('node' in end && nodeIds.has(end.node))
+                await unlessGone(client.connectInterface(lab, nodeId(end.node), end.index, 0));
+            }
+          };
+        if ('node' in a && 'node' in b)
           // A node-to-node link is a hidden bridge with the two interfaces on it, as EVE-NG draws it.
-          const bridge = await client.addNetwork(lab, {
-            name: `${a.node}-${b.node}`,
-            type: 'bridge',
-            visibility: false,
-            left: 0,
-            top: 0,
-          });
-          await attach(a, bridge.id);
-          await attach(b, bridge.id);
-        } else {
-          const [end, net] = 'network' in a ? [b, a] : [a, b];
+          return async () => {
+            const bridge = await client.addNetwork(lab, {
+              name: `${a.node}-${b.node}`,
+              type: 'bridge',
+              visibility: false,
+              left: 0,
+              top: 0,
+            });
+            await attach(a, bridge.id);
+            await attach(b, bridge.id);
+          };
+        const [end, net] = 'network' in a ? [b, a] : [a, b];
+        return async () => {
           if ('network' in net) await attach(end, networkId(net.network));
-        }
-        break;
+        };
       }
     }
+  };
+
+  // Consecutive changes of one stage run together; the diff already lists the stages in order.
+  const limit = client.maxConcurrentWrites ?? 1;
+  for (let start = 0; start < input.changes.length;) {
+    const stage = stageOf(input.changes[start]);
+    let end = start;
+    while (end < input.changes.length && stageOf(input.changes[end]) === stage) end++;
+    signal.throwIfAborted();
+    // Tasks are made when their stage starts: grid places count what the stages before left.
+    await runBounded(input.changes.slice(start, end).map(taskOf), limit, signal);
+    start = end;
   }
 }

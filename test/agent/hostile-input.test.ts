@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
 import { LAB_PATH_MAX_LENGTH, labPathProblem } from '../../common/api/lab-path';
-import { labYaml, sendRawTls, startTestAgent, waitFor, type TestAgent } from '../support/agent';
+import { chainLab, sendRawTls, startTestAgent, waitFor, type TestAgent } from '../support/agent';
 
 let agent: TestAgent;
 let token: string;
@@ -101,28 +101,28 @@ test("requests Node's HTTP parser refuses get the envelope: 400 invalid_request,
 });
 
 test('console calls ignore fields the ConsolePayload does not have; an empty node is invalid_request', async () => {
-  const deployed = await agent.call('POST', '/api/v1/projects/deploy', { yaml: labYaml('console-fields') }, token);
+  const deployed = await agent.call('POST', '/api/v1/projects/deploy', { yaml: chainLab('consoles', 2) }, token);
   assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
   const lab = deployed.body.data.state.lab as string;
-  await agent.call('POST', '/api/v1/projects/exec', { lab, action: 'start', node: 'r1' }, token);
+  await agent.call('POST', '/api/v1/projects/exec', { lab, action: 'start', node: 'n0' }, token);
   await waitFor(
     async () => (await agent.call('POST', '/api/v1/projects/status', { lab }, token)).body.data.running === 1,
-    'r1 to run',
+    'n0 to run',
   );
   const strays = { id: 'seven', prune: 'yes', refresh: 1, replace: 'no', wipe: [], plan_identity: 5, stopmode: 'x' };
-  const attach = await agent.call('POST', '/api/v1/console/attach', { lab, node: 'r1', ...strays }, token);
+  const attach = await agent.call('POST', '/api/v1/console/attach', { lab, node: 'n0', ...strays }, token);
   assert.equal(attach.status, 200, JSON.stringify(attach.body));
   const exec = await agent.call(
     'POST',
     '/api/v1/console/exec',
-    { lab, node: 'r1', command: 'show clock', ...strays },
+    { lab, node: 'n0', command: 'hostname', ...strays },
     token,
   );
   assert.equal(exec.status, 200, JSON.stringify(exec.body));
   const many = await agent.call(
     'POST',
     '/api/v1/console/exec-many',
-    { lab, targets: [{ node: 'r1', command: 'show clock' }], ...strays },
+    { lab, targets: [{ node: 'n0', command: 'hostname' }], ...strays },
     token,
   );
   assert.equal(many.status, 200, JSON.stringify(many.body));

@@ -3,12 +3,17 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { chainLab, makeDataDir, startTestAgent, waitFor } from '../support/agent';
 
+/**
+ * Nodes of the labs these tests deploy, at 5 ms per emulator write: enough that the node stage
+ * alone takes about half a second even with the simulated emulator's 8 writes at once.
+ */
+const NODES = 800;
+
 test('while a deploy is in flight, other long operations on that lab get 409 lab_busy; reads still work', async () => {
-  // 30 nodes and 29 links at 5 ms per emulator write: the deploy takes a few hundred ms.
   const agent = await startTestAgent({ writeDelayMs: 5 });
   try {
     const token = await agent.login();
-    const yaml = chainLab('busy', 30);
+    const yaml = chainLab('busy', NODES);
     const deploying = agent.call('POST', '/api/v1/projects/deploy', { yaml }, token);
     await waitFor(
       async () => (await agent.call('POST', '/api/v1/projects/status', { yaml }, token)).body.data?.exists === true,
@@ -27,7 +32,7 @@ test('while a deploy is in flight, other long operations on that lab get 409 lab
     }
     const status = await agent.call('POST', '/api/v1/projects/status', { yaml }, token);
     assert.equal(status.status, 200);
-    assert.ok(status.body.data.total < 30, 'status saw the lab half-built');
+    assert.ok(status.body.data.total < NODES, 'status saw the lab half-built');
 
     // Another lab is not affected.
     const other = await agent.call('POST', '/api/v1/projects/import', { lab: '/examples/campus.unl' }, token);
@@ -35,8 +40,8 @@ test('while a deploy is in flight, other long operations on that lab get 409 lab
 
     const deployed = await deploying;
     assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
-    assert.equal(deployed.body.data.nodes, 30);
-    assert.equal(deployed.body.data.links, 29);
+    assert.equal(deployed.body.data.nodes, NODES);
+    assert.equal(deployed.body.data.links, NODES - 1);
     // Once it is done, the lab is free again.
     const exec = await agent.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, token);
     assert.equal(exec.status, 200);
@@ -61,7 +66,7 @@ async function interruptDeploy(dataDir: string, yaml: string): Promise<void> {
 test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) until destroy or deploy with replace', async () => {
   const dataDir = makeDataDir();
   try {
-    const yaml = chainLab('interrupted', 30);
+    const yaml = chainLab('interrupted', NODES);
     await interruptDeploy(dataDir, yaml);
 
     const second = await startTestAgent({ dataDir });
@@ -70,7 +75,7 @@ test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) un
       const status = await second.call('POST', '/api/v1/projects/status', { yaml }, again);
       assert.equal(status.body.data.exists, true);
       assert.equal(status.body.data.locked, true);
-      assert.ok(status.body.data.total < 30, 'the apply really was interrupted');
+      assert.ok(status.body.data.total < NODES, 'the apply really was interrupted');
 
       for (const [path, body] of [
         ['/api/v1/projects/exec', { yaml, action: 'start' }],
@@ -87,7 +92,7 @@ test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) un
 
       const rebuilt = await second.call('POST', '/api/v1/projects/deploy', { yaml, replace: true }, again);
       assert.equal(rebuilt.status, 200, JSON.stringify(rebuilt.body));
-      assert.equal(rebuilt.body.data.nodes, 30);
+      assert.equal(rebuilt.body.data.nodes, NODES);
       const exec = await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'stop' }, again);
       assert.equal(exec.status, 200);
     } finally {
@@ -111,7 +116,7 @@ test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) un
 test('destroy clears an interrupted apply', async () => {
   const dataDir = makeDataDir();
   try {
-    const yaml = chainLab('halfway', 30);
+    const yaml = chainLab('halfway', NODES);
     await interruptDeploy(dataDir, yaml);
 
     const second = await startTestAgent({ dataDir });

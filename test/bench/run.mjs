@@ -6,7 +6,7 @@
  * and its target, then a summary of the targets met and missed.
  *
  * Usage: node test/bench/run.mjs [section ...] [--strict]
- *   sections      lsp, api-client, console, agent-load, extension, refresh, topology (default: all)
+ *   sections      lsp, api-client, console, agent-load, agent-deploy, extension, refresh, topology (default: all)
  *   --strict      exit 1 when a target is missed (a section that fails always does)
  * Environment:
  *   BENCH_OUT_DIR        the compiled bench (default out/test/bench)
@@ -30,6 +30,7 @@ const SECTIONS = [
   { name: 'api-client', title: 'API client per-call overhead', limitMs: 90_000 },
   { name: 'console', title: 'Console stream', limitMs: 90_000 },
   { name: 'agent-load', title: 'Reference agent under load', limitMs: 60_000 },
+  { name: 'agent-deploy', title: 'Reference agent deploy throughput', limitMs: 120_000 },
   { name: 'extension', title: 'Extension bundle and VSIX', limitMs: 120_000 },
   { name: 'refresh', title: 'Live views: agent requests of an idle extension', limitMs: 60_000 },
   { name: 'topology', title: 'Topology webview in headless Chromium', limitMs: 180_000 },

@@ -24,7 +24,7 @@ import { findTemplate, ICONS, NAT_ONLY, NETWORK_TYPES, TEMPLATES } from './catal
 import { ConsoleHub } from './console-hub';
 import type { DeviceView } from './device-cli';
 import { exampleLabs } from './example-labs';
-import { LabStore, pruneHiddenNetworks, type StoredLab, type StoredNode } from './lab-store';
+import { findById, LabStore, pruneHiddenNetworks, type StoredLab, type StoredNode } from './lab-store';
 
 export const EMU_SESSION_IDLE_MS = 60 * 60 * 1000;
 const EMU_VERSION = '5.0.1-24';
@@ -107,7 +107,7 @@ export class SimulatedEmulator implements EmulatorBackend {
   }
 
   node(lab: StoredLab, id: number): StoredNode {
-    const node = lab.nodes.find((n) => n.id === id);
+    const node = findById(lab.nodes, id);
     if (!node) throw new EmuError('not_found', `Node ${id} does not exist in lab ${lab.path}.`);
     return this.settle(node, this.now());
   }
@@ -191,7 +191,7 @@ export class SimulatedEmulator implements EmulatorBackend {
       config: node.config,
       uptimeMs: Math.max(0, this.now() - (node.startedAt ?? this.now())),
       interfaces: node.links.map((networkId, index) => {
-        const network = lab.networks.find((n) => n.id === networkId);
+        const network = networkId === 0 ? undefined : findById(lab.networks, networkId);
         const peers = network ? lab.nodes.filter((n) => n !== node && n.links.includes(networkId)) : [];
         const peerUp = network?.visibility
           ? true
@@ -202,8 +202,12 @@ export class SimulatedEmulator implements EmulatorBackend {
   }
 }
 
+/** How many writes one session may have under way; each write changes the lab at once after its delay, so writes never interleave. */
+const CONCURRENT_WRITES = 8;
+
 /** One emulator session. */
 class SimulatedClient implements EmulatorClient {
+  readonly maxConcurrentWrites = CONCURRENT_WRITES;
   private lastCallAt: number;
   private expired = false;
 
@@ -357,7 +361,7 @@ class SimulatedClient implements EmulatorClient {
   async editNetwork(path: string, id: number, changes: Partial<EmuNetworkSpec>): Promise<void> {
     await this.write();
     const lab = this.emu.writableLab(path);
-    const network = lab.networks.find((n) => n.id === id);
+    const network = findById(lab.networks, id);
     if (!network) throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
     if (changes.type !== undefined && !NETWORK_TYPES.find((t) => t.id === changes.type)?.supported) {
       throw new EmuError('refused', `Network type ${changes.type} is not available on this emulator.`);
@@ -369,8 +373,7 @@ class SimulatedClient implements EmulatorClient {
   async deleteNetwork(path: string, id: number): Promise<void> {
     await this.write();
     const lab = this.emu.writableLab(path);
-    if (!lab.networks.some((n) => n.id === id))
-      throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
+    if (!findById(lab.networks, id)) throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
     lab.networks = lab.networks.filter((n) => n.id !== id);
     for (const node of lab.nodes) node.links = node.links.map((n) => (n === id ? 0 : n));
     this.emu.changed();
@@ -383,7 +386,7 @@ class SimulatedClient implements EmulatorClient {
     if (!Number.isInteger(index) || index < 0 || index >= node.links.length) {
       throw new EmuError('refused', `Node ${node.name} has no interface ${index}.`);
     }
-    if (networkId !== 0 && !lab.networks.some((n) => n.id === networkId)) {
+    if (networkId !== 0 && !findById(lab.networks, networkId)) {
       throw new EmuError('not_found', `Network ${networkId} does not exist in lab ${path}.`);
     }
     const previous = node.links[index];
