@@ -4,6 +4,7 @@
  * certificate fingerprint), then serves until SIGINT or SIGTERM.
  */
 import { parseArgs } from 'node:util';
+import { isMainThread } from 'node:worker_threads';
 import { DEFAULT_PORT } from '../common/api/contract';
 import type { AgentUser } from './context';
 import {
@@ -144,4 +145,5 @@ async function main(): Promise<void> {
   );
 }
 
-void main();
+// The bundle also runs as the validate worker (projects/validate-workers.ts): only the main thread serves.
+if (isMainThread) void main();

@@ -45,11 +45,13 @@ import {
   validateProject,
 } from './handlers/projects';
 import { ApiError, toApiError } from './http/api-error';
-import { BodyBudget, BodyTooLargeError, readJsonObject } from './http/body';
+import { BodyBudget, BodyTooLargeError, readBody, readJsonObject } from './http/body';
 import { answerClientError } from './http/client-error';
 import { sendData, sendError } from './http/respond';
 import { RouteTable } from './http/routes';
 import { ApplyJournal } from './projects/apply-journal';
+import { loadCatalogueData } from './projects/catalogue';
+import { ValidateWorkers } from './projects/validate-workers';
 import { LabActivity } from './projects/lab-activity';
 import { SessionStore } from './sessions';
 import { loadOrCreateCertificate } from './tls';
@@ -106,10 +108,14 @@ const STOP_GRACE_MS = 5_000;
 /** After answering, connections get this long to flush before they are cut. */
 const FLUSH_GRACE_MS = 500;
 
+/** Validate bodies larger than this are handled on a worker thread (validate-workers.ts). */
+const WORKER_VALIDATE_BYTES = 256 * 1024;
+
 /** What the HTTP layer keeps for the life of one agent. */
 interface HttpState {
   routes: RouteTable;
   bodies: BodyBudget;
+  validateWorkers: ValidateWorkers;
   /** Requests being handled; stop() lets them answer. */
   inFlight: Set<Promise<void>>;
   stopping: boolean;
@@ -188,7 +194,13 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     log,
   };
   const routes = new RouteTable();
-  const http: HttpState = { routes, bodies: new BodyBudget(BODY_BUDGET_BYTES), inFlight: new Set(), stopping: false };
+  const http: HttpState = {
+    routes,
+    bodies: new BodyBudget(BODY_BUDGET_BYTES),
+    validateWorkers: new ValidateWorkers(),
+    inFlight: new Set(),
+    stopping: false,
+  };
 
   const https = createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }, (req, res) => {
     const handled = handleRequest(ctx, http, req, res);
@@ -273,7 +285,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
         await Promise.race([Promise.all(ended), sleep(FLUSH_GRACE_MS)]);
         for (const socket of sockets) socket.destroy();
         https.closeAllConnections();
-        await Promise.all([closed, stopped]);
+        await Promise.all([closed, stopped, http.validateWorkers.close()]);
         await backend.close();
       })();
       return closing;
@@ -314,6 +326,13 @@ async function handleRequest(
     // The bearer is checked from the headers before a byte of the body is read, so a caller
     // without a session can make the agent hold no more than a login's worth of memory.
     const session = isPublic(operationId) ? undefined : ctx.sessions.authenticate(req.headers.authorization);
+    if (session && operationId === 'validateProject' && Number(req.headers['content-length']) > WORKER_VALIDATE_BYTES) {
+      // A large document is read, parsed and checked off the event loop (validate-workers.ts).
+      const raw = await readBody(req, http.bodies);
+      await session.emulator.status();
+      sendData(res, await http.validateWorkers.validate(raw, await loadCatalogueData(session.emulator)), closing(http));
+      return;
+    }
     const body =
       spec.method === 'POST'
         ? await readJsonObject(req, http.bodies, session ? MAX_BODY_BYTES : PUBLIC_BODY_BYTES)

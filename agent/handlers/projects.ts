@@ -38,7 +38,7 @@ import {
   requireYaml,
   type CheckedDocument,
 } from '../projects/project-input';
-import { validateDocument, hasErrors } from '../projects/validate';
+import { validateBody } from '../projects/validate-body';
 import { parseLab } from '../../common/lab/parse';
 import type { AgentSession } from '../sessions';
 import type { SessionHandler } from './handler';
@@ -109,12 +109,8 @@ async function makePlan(
 
 // ---------------------------------------------------------------- handlers
 
-export const validateProject: SessionHandler = async ({ session, body }): Promise<ValidateData> => {
-  const input = readProjectInput(body);
-  const doc = session.documents.parse(requireYaml(input));
-  const diagnostics = validateDocument(doc, input.files, await loadCatalogue(session.emulator));
-  return { status: hasErrors(diagnostics) ? 'invalid' : 'valid', diagnostics };
-};
+export const validateProject: SessionHandler = async ({ session, body }): Promise<ValidateData> =>
+  validateBody(body, await loadCatalogue(session.emulator), (yaml) => session.documents.parse(yaml));
 
 export const planProject: SessionHandler = async ({ ctx, session, body }): Promise<ProjectPlan> => {
   const { plan, input } = await makePlan(ctx, session, body);

@@ -37,17 +37,22 @@ export class BodyBudget {
   }
 }
 
-/**
- * Reads a JSON object body. The limit is checked against Content-Length before
- * reading and against a running count while streaming, so an oversized body is
- * refused without buffering what is over the limit (the rest is discarded as it
- * arrives, which lets the client read the 413 before the connection closes).
- */
-export function readJsonObject(
+/** Reads a JSON object body (see readBody). */
+export async function readJsonObject(
   req: IncomingMessage,
   budget: BodyBudget,
   limit = MAX_BODY_BYTES,
 ): Promise<Record<string, unknown>> {
+  return parseObject((await readBody(req, budget, limit)).toString('utf8'));
+}
+
+/**
+ * Reads a body. The limit is checked against Content-Length before
+ * reading and against a running count while streaming, so an oversized body is
+ * refused without buffering what is over the limit (the rest is discarded as it
+ * arrives, which lets the client read the 413 before the connection closes).
+ */
+export function readBody(req: IncomingMessage, budget: BodyBudget, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limit) {
@@ -88,13 +93,9 @@ export function readJsonObject(
       chunks.push(chunk);
     };
     const onEnd = () => {
-      try {
-        resolve(parseObject(Buffer.concat(chunks, received).toString('utf8')));
-      } catch (e) {
-        reject(e instanceof Error ? e : new Error(String(e)));
-      } finally {
-        releaseAll();
-      }
+      // The budget is given back once the bytes are handed on: parsing them is the caller's.
+      resolve(Buffer.concat(chunks, received));
+      releaseAll();
     };
     try {
       grow(Number.isFinite(declared) ? declared : 0);
@@ -110,7 +111,7 @@ export function readJsonObject(
   });
 }
 
-function parseObject(text: string): Record<string, unknown> {
+export function parseObject(text: string): Record<string, unknown> {
   if (text.trim() === '')
     throw new ApiError('invalid_json', 'The request body is empty; send a JSON object (for example {}).');
   let value: unknown;

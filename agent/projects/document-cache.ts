@@ -6,14 +6,18 @@
  */
 import { parseLab, updateLab } from '../../common/lab/parse';
 import type { LabDocument } from '../../common/lab/types';
+import { documentLimitProblem, DocumentRefused } from './document-limits';
 
 export class DocumentCache {
   private last: LabDocument | undefined;
 
+  /** Throws DocumentRefused for a document over the agent's limits (document-limits.ts). */
   parse(text: string): LabDocument {
     const last = this.last;
     let doc: LabDocument;
     if (last?.text === text) return last;
+    const problem = documentLimitProblem(text);
+    if (problem) throw new DocumentRefused(problem);
     if (last && text.length > 4096) {
       // The differing stretch: after the common prefix and before the common suffix.
       const old = last.text;

@@ -139,3 +139,24 @@ test('console calls ignore fields the ConsolePayload does not have; an empty nod
     }
   }
 });
+
+test('a document nested too deeply is a clear diagnostic (validate) and invalid_lab (plan), not a stack overflow', async () => {
+  const depth = 100 * 1024;
+  const yaml = `name: deep\nnodes:\n  r1:\n    template: ${'['.repeat(depth)}${']'.repeat(depth)}\n`;
+  const validated = await agent.call('POST', '/api/v1/projects/validate', { yaml }, token);
+  assert.equal(validated.status, 200);
+  assert.equal(validated.body.data.status, 'invalid');
+  assert.deepEqual(
+    validated.body.data.diagnostics.map((d: { code: string }) => d.code),
+    ['nesting-too-deep'],
+  );
+  assert.doesNotMatch(JSON.stringify(validated.body), /call stack/);
+  const planned = await agent.call('POST', '/api/v1/projects/plan', { yaml }, token);
+  assert.equal(planned.status, 422);
+  assert.equal(planned.body.code, 'invalid_lab');
+  assert.equal(planned.body.data.diagnostics[0].code, 'nesting-too-deep');
+  // Brackets inside quotes and comments do not count.
+  const quoted = `name: fine # [[[[\ndescription: "${'['.repeat(200)}"\nnodes:\n  r1: {template: vios}\n`;
+  const fine = await agent.call('POST', '/api/v1/projects/validate', { yaml: quoted }, token);
+  assert.equal(fine.body.data.status, 'valid', JSON.stringify(fine.body.data.diagnostics));
+});

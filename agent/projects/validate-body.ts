@@ -1,0 +1,26 @@
+import type { ValidateData } from '../../common/api/contract';
+import { parseLab } from '../../common/lab/parse';
+import type { LabDocument } from '../../common/lab/types';
+import type { Body } from '../http/fields';
+import type { Catalogue } from './catalogue';
+import { documentLimitProblem } from './document-limits';
+import { readProjectInput, requireYaml } from './project-input';
+import { hasErrors, validateDocument } from './validate';
+
+/**
+ * The validate call on a request body. Validate never fails on a bad document (decisions §5):
+ * one the agent will not read is a diagnostic. `parse` is the session's cached parser on the
+ * main thread, a plain parse in a worker.
+ */
+export function validateBody(
+  body: Body,
+  catalogue: Catalogue,
+  parse: (yaml: string) => LabDocument = parseLab,
+): ValidateData {
+  const input = readProjectInput(body);
+  const yaml = requireYaml(input);
+  const refused = documentLimitProblem(yaml);
+  if (refused) return { status: 'invalid', diagnostics: [refused] };
+  const diagnostics = validateDocument(parse(yaml), input.files, catalogue);
+  return { status: hasErrors(diagnostics) ? 'invalid' : 'valid', diagnostics };
+}
