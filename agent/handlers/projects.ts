@@ -189,6 +189,7 @@ async function removeLab(client: EmulatorClient, live: EmuLab, wipe: boolean, si
   await runBounded(
     live.nodes.map((node) => async () => {
       if (node.status !== EmuNodeStatus.stopped) await client.stopNode(live.path, node.id, 1);
+      signal.throwIfAborted();
       if (wipe) await client.wipeNode(live.path, node.id);
     }),
     client.maxConcurrentWrites ?? 1,

@@ -111,6 +111,7 @@ export async function applyChanges(input: {
           return async () => {
             const id = nodeId(change.name);
             await client.stopNode(lab, id, 1);
+            signal.throwIfAborted();
             await unlessGone(client.deleteNode(lab, id));
             nodeIds.delete(change.name);
           };
@@ -152,7 +153,9 @@ export async function applyChanges(input: {
               left: 0,
               top: 0,
             });
+            signal.throwIfAborted();
             await attach(a, bridge.id);
+            signal.throwIfAborted();
             await attach(b, bridge.id);
           };
         const [end, net] = 'network' in a ? [b, a] : [a, b];
