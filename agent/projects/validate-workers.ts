@@ -9,7 +9,7 @@
  * module, chosen by workerData.role.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { ValidateData } from '../../common/api/contract';
+import type { ErrorCode, ValidateData } from '../../common/api/contract';
 import { ApiError } from '../http/api-error';
 import { parseObject } from '../http/body';
 import { catalogueOf, type CatalogueData } from './catalogue';
@@ -24,7 +24,7 @@ interface Job {
   body: Uint8Array;
   catalogue: CatalogueData;
 }
-type Verdict = { ok: true; data: ValidateData } | { ok: false; code: string; message: string; data?: unknown };
+type Verdict = { ok: true; data: ValidateData } | { ok: false; code: ErrorCode; message: string; data?: unknown };
 
 function work(job: Job): Verdict {
   try {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { chainLab, makeDataDir, startTestAgent, type TestAgent } from './harness';
+import { chainLab, makeDataDir, startTestAgent, type TestAgent } from '../support/agent';
 
 /** A chain of linux nodes with a network at each end. */
 function labWith(nodes: number): string {
@@ -37,7 +37,7 @@ test('applies run side by side yet leave the lab exactly as planned, and saved s
     assert.equal(reconciled.status, 200, JSON.stringify(reconciled.body));
     assert.ok(reconciled.body.data.summary.delete > 60, JSON.stringify(reconciled.body.data.summary));
     assert.deepEqual(await planSummary(first, token, small), { create: 0, update: 0, delete: 0, unchanged: 123 });
-    await first.dispose();
+    await first.stop();
 
     // What the simulated emulator saved is what it served: a restarted agent plans no change.
     const second = await startTestAgent({ dataDir });
@@ -45,7 +45,7 @@ test('applies run side by side yet leave the lab exactly as planned, and saved s
       const again = await second.login();
       assert.deepEqual(await planSummary(second, again, small), { create: 0, update: 0, delete: 0, unchanged: 123 });
     } finally {
-      await second.dispose();
+      await second.stop();
     }
     const saved = JSON.parse(readFileSync(join(dataDir, 'emulator-state.json'), 'utf8')) as {
       labs: { path: string; nodes: { id: number; left: number; top: number }[]; networks: { id: number }[] }[];
