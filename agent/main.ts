@@ -15,12 +15,14 @@ import {
   type AgentOptions,
   type EmulatorKind,
 } from './server';
+import { EVE_NG_FLAGS, EVE_NG_USAGE, eveNgFromFlags } from './emulator/eveng/command-line';
 
 const USAGE = `Usage: node dist/agent.js [options]
 
 The Lab Agent reference agent: the v1 agent API over HTTPS, in front of a
 simulated EVE-NG style emulator, or of real labs on this Linux machine
-(network namespaces and FRRouting; needs root and: apt-get install frr iputils-ping).
+(network namespaces and FRRouting; needs root and: apt-get install frr iputils-ping),
+or of a real EVE-NG server.
 
 Options:
   --host HOST           address to listen on (default 127.0.0.1)
@@ -28,9 +30,10 @@ Options:
   --user NAME:PASSWORD  a user who may log in; repeat for more users
                         (default: the demo user "lab" with password "lab")
   --data-dir DIR        certificate, emulator labs and apply journal (default .agent-data)
-  --emulator KIND       simulated (default) or linux (real labs: namespaces + FRR)
+  --emulator KIND       simulated (default), linux (real labs: namespaces + FRR)
+                        or eve-ng (a real EVE-NG server: the --emu-* flags below)
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
-  --help                show this help
+${EVE_NG_USAGE}  --help                show this help
 `;
 
 class UsageError extends Error {}
@@ -50,6 +53,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
         'boot-ms': { type: 'string' },
         emulator: { type: 'string' },
         help: { type: 'boolean' },
+        ...EVE_NG_FLAGS,
       },
     });
   } catch (e) {
@@ -73,6 +77,12 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
   if (v['data-dir'] !== undefined && v['data-dir'].trim() === '') throw new UsageError('--data-dir must not be empty.');
   if (v.emulator !== undefined && !(EMULATOR_KINDS as readonly string[]).includes(v.emulator))
     throw new UsageError(`--emulator must be ${EMULATOR_KINDS.join(' or ')}, not "${v.emulator}".`);
+  let eveNg;
+  try {
+    eveNg = eveNgFromFlags(v, process.env);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   return {
     host: v.host,
     port: integer('--port', v.port, 65535),
@@ -80,6 +90,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
     dataDir: v['data-dir'] ?? '.agent-data',
     bootMs: integer('--boot-ms', v['boot-ms'], 600_000),
     emulator: v.emulator as EmulatorKind | undefined,
+    ...(eveNg ? { eveNg } : {}),
     log: (message) => console.error(`[agent] ${message}`),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The reference agent as a library: startAgent() serves the whole v1 API over
- * HTTPS in front of the simulated emulator, or the Linux one (real labs in
- * network namespaces). main.ts is a thin CLI over it; tests start agents
+ * HTTPS in front of the simulated emulator, the Linux one (real labs in
+ * network namespaces) or a real EVE-NG server. main.ts is a thin CLI over it; tests start agents
  * in-process with it.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -17,6 +17,7 @@ import { handleStreamUpgrade, upgradeRequired } from './console/stream';
 import { ConsoleTickets } from './console/tickets';
 import type { AgentContext, AgentUser } from './context';
 import type { EmulatorBackend } from './emulator/backend';
+import { EveNgBackend, type EveNgSettings } from './emulator/eveng/eveng-backend';
 import { LinuxEmulator } from './emulator/linux/linux-emulator';
 import { SimulatedEmulator } from './emulator/simulated/simulated-emulator';
 import type { PublicHandler, SessionHandler } from './handlers/handler';
@@ -67,6 +68,8 @@ export interface AgentOptions {
   dataDir: string;
   /** Which emulator the agent fronts (default simulated). */
   emulator?: EmulatorKind;
+  /** The EVE-NG server, when `emulator` is eve-ng. */
+  eveNg?: EveNgSettings;
   /** Simulated node boot time in ms (default 1500). */
   bootMs?: number;
   /** Time source for session, emulator-session and ticket expiry and node boots (default Date.now). */
@@ -77,8 +80,8 @@ export interface AgentOptions {
   log?: (message: string) => void;
 }
 
-export type EmulatorKind = 'simulated' | 'linux';
-export const EMULATOR_KINDS: readonly EmulatorKind[] = ['simulated', 'linux'];
+export type EmulatorKind = 'simulated' | 'linux' | 'eve-ng';
+export const EMULATOR_KINDS: readonly EmulatorKind[] = ['simulated', 'linux', 'eve-ng'];
 
 export interface RunningAgent {
   url: string;
@@ -173,6 +176,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     backend = linux;
     emulator = linux.description;
     if ('problems' in linux) emulatorProblems = linux.problems;
+  } else if (options.emulator === 'eve-ng') {
+    if (!options.eveNg) throw new Error('The eve-ng emulator needs the EVE-NG server settings (eveNg).');
+    // Logs in before listening: a wrong URL, certificate or password stops the start with its reason.
+    backend = await EveNgBackend.open(options.eveNg, clock, log);
+    emulator = `EVE-NG at ${new URL(options.eveNg.url).origin}`;
   } else {
     backend = new SimulatedEmulator({
       dataDir,

@@ -196,7 +196,7 @@ test('expired_emu_session: the emulator session ends after an hour idle, under a
   const timed = await startTestAgent();
   try {
     const user = await timed.loggedIn();
-    timed.clock.advance(61 * 60 * 1000);
+    timed.expireEmulatorSession();
     await rejectsWith(user.getCapabilities(), 'expired_emu_session', 'getCapabilities');
   } finally {
     await timed.stop();

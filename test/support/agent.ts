@@ -11,10 +11,20 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAgent, type EmulatorKind, type RunningAgent } from '../../agent/server';
+import { FakeEveServer } from '../eveng/fake-server';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
 
 export const TEST_USER = { username: 'lab', password: 'lab' };
+
+/**
+ * With LAB_AGENT_TEST_EMULATOR=eve-ng, test agents that name no emulator front the fake EVE-NG
+ * server (test/eveng/fake-server.ts) through the EVE-NG backend instead of the simulated emulator.
+ */
+export const TEST_EMULATOR_ENV = 'LAB_AGENT_TEST_EMULATOR';
+const EVE_ACCOUNT = { username: 'lab-agent-svc', password: 'eve-service-secret' };
+/** The emulator session's idle lifetime (EVE-NG: one hour, sliding). */
+const EMU_SESSION_MS = 60 * 60 * 1000;
 
 /** Real time plus an offset the test can advance (so boots still progress on their own). */
 export class FakeClock {
@@ -37,7 +47,7 @@ export interface TestAgentOptions {
   users?: { username: string; password: string }[];
   /** Default: a free port. */
   port?: number;
-  /** Default: the simulated emulator. */
+  /** Default: eve-ng when LAB_AGENT_TEST_EMULATOR says so, else the simulated emulator. */
   emulator?: EmulatorKind;
 }
 
@@ -55,6 +65,14 @@ export interface TestAgent {
   certPem: string;
   dataDir: string;
   clock: FakeClock;
+  /** The fake EVE-NG server behind an eve-ng test agent. */
+  fakeEve?: FakeEveServer;
+  /**
+   * Makes the emulator session behind every agent session expire for good: an hour passes, and on
+   * EVE-NG someone else also logs in with the service account after each login of the agent
+   * (one session per user), so logging in again does not help.
+   */
+  expireEmulatorSession(): void;
   /** A client pinned to this agent's certificate; closed by stop(). */
   client(connection?: Partial<AgentConnection>, hooks?: ClientHooks): AgentClient;
   /** A pinned client already logged in as the test user. */
@@ -73,8 +91,21 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   const ownsDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? makeDataDir();
   const clock = new FakeClock();
+  const emulator = options.emulator ?? (process.env[TEST_EMULATOR_ENV] === 'eve-ng' ? 'eve-ng' : undefined);
   let running: RunningAgent;
+  let fakeEve: FakeEveServer | undefined;
   try {
+    if (emulator === 'eve-ng') {
+      fakeEve = new FakeEveServer({
+        clock: clock.now,
+        bootMs: options.bootMs ?? 50,
+        writeDelayMs: options.writeDelayMs ?? 0,
+        users: [EVE_ACCOUNT],
+        // An agent restarted on the same data directory finds the same EVE-NG labs.
+        stateFile: join(dataDir, 'fake-eve-ng.json'),
+      });
+      await fakeEve.listen();
+    }
     running = await startAgent({
       host: '127.0.0.1',
       port: options.port ?? 0,
@@ -83,9 +114,11 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       writeDelayMs: options.writeDelayMs ?? 1,
       clock: options.clock ?? clock.now,
       users: options.users,
-      emulator: options.emulator,
+      emulator,
+      ...(fakeEve ? { eveNg: { url: fakeEve.url, ...EVE_ACCOUNT, allowHttp: true } } : {}),
     });
   } catch (err) {
+    await fakeEve?.close();
     if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -113,6 +146,11 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     certPem: running.certPem,
     dataDir,
     clock,
+    fakeEve,
+    expireEmulatorSession() {
+      clock.advance(EMU_SESSION_MS + 60_000);
+      fakeEve?.stealSessionsOf(EVE_ACCOUNT.username);
+    },
     client,
     async loggedIn(hooks) {
       const made = client({}, hooks);
@@ -130,6 +168,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       httpsAgent.destroy();
       await Promise.all(clients.map((c) => c.close()));
       await running.close();
+      await fakeEve?.close();
       if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
