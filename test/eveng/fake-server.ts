@@ -32,7 +32,7 @@ import { FAKE_ICONS, FAKE_TEMPLATES, interfaceName, isProvisioned, type FakeTemp
 /** What the server thinks its name is (EVE-NG's SERVER_NAME); deliberately not resolvable. */
 export const FAKE_SERVER_NAME = 'eve-ng.fake.invalid';
 const SESSION_MS = 3600 * 1000;
-const FILE_LOCK_TIMEOUT_MS = 3000;
+const DEFAULT_FILE_LOCK_TIMEOUT_MS = 3000;
 const CONSOLE_PORT_BASE = 32768;
 
 export interface FakeEveOptions {
@@ -44,6 +44,8 @@ export interface FakeEveOptions {
   bootMs?: number;
   /** Time each lab write holds the file lock. */
   writeDelayMs?: number;
+  /** How long a write waits for a busy lab file lock before the 60061 failure (default 3 s). */
+  fileLockTimeoutMs?: number;
   /** Keep labs in this JSON file (loaded at start when present, written after each change). */
   stateFile?: string;
 }
@@ -164,6 +166,11 @@ export class FakeEveServer {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
+  /** Ends a user's session, as a login of the same user elsewhere would. */
+  endSessionOf(username: string): void {
+    this.sessions.delete(username);
+  }
+
   /** Simulates a person logging in with the same account after every login of `username`. */
   stealSessionsOf(username: string): void {
     this.stolen.add(username);
@@ -211,7 +218,10 @@ export class FakeEveServer {
   private async withFileLock<T>(path: string, write: () => Promise<T>): Promise<T | Reply> {
     const held = this.fileLocks.get(path);
     if (held) {
-      const gotIt = await Promise.race([held.then(() => true), sleep(FILE_LOCK_TIMEOUT_MS).then(() => false)]);
+      const gotIt = await Promise.race([
+        held.then(() => true),
+        sleep(this.options.fileLockTimeoutMs ?? DEFAULT_FILE_LOCK_TIMEOUT_MS).then(() => false),
+      ]);
       if (!gotIt) return fail(400, 'Failed to lock the lab file (60061).');
       return this.withFileLock(path, write);
     }
