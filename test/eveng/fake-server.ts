@@ -124,6 +124,11 @@ function envelope(code: number, message: string, data?: unknown, extra: Record<s
   return { code, status, message, ...(data !== undefined ? { data } : {}), ...extra };
 }
 
+/** A request field as text: strings and numbers as they are, anything else as `fallback`. */
+function str(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : fallback;
+}
+
 const ok = (message: string, data?: unknown, http = 200) => new Reply(http, envelope(http, message, data));
 const fail = (http: number, message: string) => new Reply(http, envelope(http, message));
 
@@ -164,6 +169,11 @@ export class FakeEveServer {
     this.consoles.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The cookie of a user's current session (to check that recordings do not contain it). */
+  cookieOf(username: string): string | undefined {
+    return this.sessions.get(username)?.cookie;
   }
 
   /** Ends a user's session, as a login of the same user elsewhere would. */
@@ -335,11 +345,11 @@ export class FakeEveServer {
     if (!user) return new Reply(200, envelope(400, 'Cannot authenticate the user (90014).'));
     const cookie = randomUUID();
     // html5 is optional on Community and defaults to 1 (Guacamole console URLs).
-    const html5 = body.html5 === undefined ? true : String(body.html5) === '1';
+    const html5 = body.html5 === undefined ? true : str(body.html5) === '1';
     this.sessions.set(user.username, { cookie, expiresAt: this.clock() + SESSION_MS, html5 });
     // One session per user: someone else logging in with the same account ends ours.
     if (this.stolen.has(user.username))
-      this.sessions.set(user.username, { ...this.sessions.get(user.username)!, cookie: randomUUID() });
+      this.sessions.set(user.username, { cookie: randomUUID(), expiresAt: this.clock() + SESSION_MS, html5 });
     return new Reply(200, envelope(200, 'User logged in (90013).'), {
       'Set-Cookie': `unetlab_session=${cookie}; path=/api/; domain=${FAKE_SERVER_NAME}; HttpOnly`,
     });
@@ -384,8 +394,8 @@ export class FakeEveServer {
 
   private foldersRoute(method: string, pathname: string, body: Record<string, unknown>): Reply {
     if (method === 'POST' && pathname === '/api/folders') {
-      const parent = String(body.path ?? '/');
-      const path = `${parent === '/' ? '' : parent}/${String(body.name)}`;
+      const parent = str(body.path, '/');
+      const path = `${parent === '/' ? '' : parent}/${str(body.name)}`;
       if (!this.folders.has(parent)) return fail(404, 'Folder does not exist (60008).');
       if (this.folders.has(path)) return fail(400, 'Folder already exists (60013).');
       this.folders.add(path);
@@ -407,17 +417,17 @@ export class FakeEveServer {
   }
 
   private async createLab(body: Record<string, unknown>): Promise<Reply> {
-    const folder = String(body.path ?? '/');
-    const name = String(body.name ?? '');
+    const folder = str(body.path, '/');
+    const name = str(body.name, '');
     if (!/^[A-Za-z0-9_+\s-]+$/.test(name)) return fail(400, 'Lab name is not valid (60018).');
     if (!this.folders.has(folder)) return fail(400, 'Folder does not exist (60008).');
     const path = `${folder === '/' ? '' : folder}/${name}.unl`;
     if (this.labs.has(path)) return fail(400, 'Lab already exists (60016).');
-    return this.withFileLock(path, async () => {
-      this.labs.set(path, newLab(path, name, String(body.description ?? ''), String(body.author ?? '')));
+    return this.withFileLock(path, () => {
+      this.labs.set(path, newLab(path, name, str(body.description, ''), str(body.author, '')));
       // The 2019 builds answer 200 without an id.
-      return ok('Lab has been created (60019).');
-    }).then((r) => r as Reply);
+      return Promise.resolve(ok('Lab has been created (60019).'));
+    });
   }
 
   private async labRoute(
@@ -433,7 +443,7 @@ export class FakeEveServer {
     for (const node of lab.nodes) this.settle(node, now);
     const write = (change: () => Reply | Promise<Reply>): Promise<Reply> => {
       if (lab.lock) return Promise.resolve(fail(400, 'Lab is locked and cannot be edited (60062).'));
-      return this.withFileLock(path, async () => change()).then((r) => r as Reply);
+      return this.withFileLock(path, async () => change());
     };
 
     if (sub === '') {
@@ -482,7 +492,7 @@ export class FakeEveServer {
         );
       if (method === 'POST')
         return write(() => {
-          const type = String(body.type ?? 'bridge');
+          const type = str(body.type, 'bridge');
           if (
             !/^(bridge|ovs|pnet\d)$/.test(type) &&
             !(this.edition === 'pro' && /^(nat0|internal|private)$/.test(type))
@@ -491,7 +501,7 @@ export class FakeEveServer {
           const id = Math.max(0, ...lab.networks.map((n) => n.id)) + 1;
           lab.networks.push({
             id,
-            name: String(body.name ?? `Net-${id}`),
+            name: str(body.name, `Net-${id}`),
             type,
             left: Number(body.left ?? 0),
             top: Number(body.top ?? 0),
@@ -507,7 +517,7 @@ export class FakeEveServer {
       if (method === 'GET') return ok('Successfully listed network (60005).', networkView(lab, network));
       if (method === 'PUT')
         return write(() => {
-          for (const key of ['name', 'type'] as const) if (body[key] !== undefined) network[key] = String(body[key]);
+          for (const key of ['name', 'type'] as const) if (body[key] !== undefined) network[key] = str(body[key]);
           for (const key of ['left', 'top', 'visibility'] as const)
             if (body[key] !== undefined) network[key] = Number(body[key]);
           return ok('Lab has been saved (60023).', undefined, 201);
@@ -534,7 +544,7 @@ export class FakeEveServer {
         for (const node of lab.nodes) await this.lifecycle(lab, node, action);
         return ok(`Nodes ${action === 'stop' ? 'stopped' : action === 'start' ? 'started' : 'wiped'} (80049).`);
       };
-      return action === 'start' ? this.withFileLock(path, run).then((r) => r as Reply) : run();
+      return action === 'start' ? this.withFileLock(path, run) : run();
     }
     const nodeMatch = /^\/nodes\/(\d+)(\/.*)?$/.exec(sub);
     if (nodeMatch) {
@@ -570,7 +580,7 @@ export class FakeEveServer {
         });
       if (method === 'PUT')
         return write(() => {
-          lab.configs[node.id] = String(body.data ?? '');
+          lab.configs[node.id] = str(body.data, '');
           return ok('Lab has been saved (60023).', undefined, 201);
         });
     }
@@ -578,22 +588,22 @@ export class FakeEveServer {
   }
 
   private addNode(lab: FakeLab, body: Record<string, unknown>): Reply {
-    const template = FAKE_TEMPLATES[String(body.template)];
+    const template = FAKE_TEMPLATES[str(body.template)];
     if (!template) return fail(400, 'Requested template is not valid (60031).');
     const id = Math.max(0, ...lab.nodes.map((n) => n.id)) + 1;
     const ethernet = Number(body.ethernet ?? template.ethernet);
     const node: FakeNode = {
       id,
-      name: String(body.name ?? `${String(body.template).toUpperCase()}${id}`),
-      type: String(body.type ?? template.type),
-      template: String(body.template),
-      image: String(body.image ?? template.images[template.images.length - 1] ?? ''),
-      icon: String(body.icon ?? template.icon),
+      name: str(body.name, `${str(body.template).toUpperCase()}${id}`),
+      type: str(body.type, template.type),
+      template: str(body.template),
+      image: str(body.image, template.images[template.images.length - 1] ?? ''),
+      icon: str(body.icon, template.icon),
       cpu: Number(body.cpu ?? template.cpu),
       ram: Number(body.ram ?? template.ram),
       ethernet,
-      console: String(body.console ?? template.console),
-      config: String(body.config) === 'Saved' || String(body.config) === '1' ? 1 : 0,
+      console: str(body.console, template.console),
+      config: str(body.config) === 'Saved' || str(body.config) === '1' ? 1 : 0,
       delay: Number(body.delay ?? 0),
       left: Number(body.left ?? 0),
       top: Number(body.top ?? 0),
@@ -607,10 +617,10 @@ export class FakeEveServer {
 
   private editNode(node: FakeNode, body: Record<string, unknown>): Reply {
     for (const key of ['name', 'image', 'icon', 'console'] as const)
-      if (body[key] !== undefined) node[key] = String(body[key]);
+      if (body[key] !== undefined) node[key] = str(body[key]);
     for (const key of ['cpu', 'ram', 'left', 'top', 'delay'] as const)
       if (body[key] !== undefined) node[key] = Number(body[key]);
-    if (body.config !== undefined) node.config = String(body.config) === '1' || body.config === 'Saved' ? 1 : 0;
+    if (body.config !== undefined) node.config = str(body.config) === '1' || body.config === 'Saved' ? 1 : 0;
     if (body.ethernet !== undefined) {
       if (node.status !== 0) return fail(400, 'Cannot change interfaces of a running node (40016).');
       node.ethernet = Number(body.ethernet);
@@ -808,10 +818,15 @@ function fixtureLabs(): FakeLab[] {
     }
     for (const [name, type] of networks)
       lab.networks.push({ id: lab.networks.length + 1, name, type, left: 400, top: 0, visibility: 1 });
-    const node = (name: string) => lab.nodes.find((n) => n.name === name)!;
+    const byName = <T extends { name: string }>(list: T[], name: string): T => {
+      const found = list.find((item) => item.name === name);
+      if (!found) throw new Error(`fixture ${path}: no ${name}`);
+      return found;
+    };
+    const node = (name: string) => byName(lab.nodes, name);
     for (const [a, b] of links) {
       if (typeof b === 'string') {
-        node(a[0]).links[a[1]] = lab.networks.find((n) => n.name === b)!.id;
+        node(a[0]).links[a[1]] = byName(lab.networks, b).id;
         continue;
       }
       const id = lab.networks.length + 1;

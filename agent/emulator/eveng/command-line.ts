@@ -37,7 +37,9 @@ const readText = (flag: string, file: string): string => {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new Error(`${flag}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    throw new Error(`${flag}: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, {
+      cause: e,
+    });
   }
 };
 

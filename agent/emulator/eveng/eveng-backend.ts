@@ -110,7 +110,8 @@ export class EveNgBackend implements EmulatorBackend {
     return backend;
   }
 
-  async connect(): Promise<EmulatorClient> {
+  /** Every agent user works through the one service-account session. */
+  async connect(_username: string): Promise<EmulatorClient> {
     if (!this.http.loggedIn) await this.http.login();
     return new EveLabClient(this.server);
   }

@@ -8,7 +8,7 @@
  * and/or a pinned certificate fingerprint (common/api/tls.ts); plain http only
  * when asked for.
  */
-import type { Dispatcher, Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TlsCheckError } from '../../../common/api/errors';
 import { createTlsConnector } from '../../../common/api/tls';
@@ -41,10 +41,8 @@ export class EveHttpSession {
   private loggingIn: Promise<void> | undefined;
 
   constructor(readonly connection: EveConnection) {
-    // undici loads on first use (it is slow to load and the simulated emulator does not need it).
-    const { Pool: UndiciPool } = require('undici') as typeof import('undici');
     const https = connection.baseUrl.startsWith('https:');
-    this.pool = new UndiciPool(connection.baseUrl, {
+    this.pool = new Pool(connection.baseUrl, {
       connections: 8,
       headersTimeout: REQUEST_TIMEOUT_MS,
       bodyTimeout: REQUEST_TIMEOUT_MS,
@@ -82,7 +80,7 @@ export class EveHttpSession {
   }
 
   /** One API call; a failure becomes an EmuError. */
-  async call(method: string, path: string, body?: unknown): Promise<EveAnswer> {
+  async call(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<EveAnswer> {
     if (!this.cookie) await this.login();
     let answer = await this.exchange(method, path, body);
     if (answer.code === 412) {
@@ -107,12 +105,12 @@ export class EveHttpSession {
     return answer;
   }
 
-  private async exchange(method: string, path: string, body?: unknown): Promise<EveAnswer> {
+  private async exchange(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<EveAnswer> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     let response: Dispatcher.ResponseData;
     try {
       response = await this.pool.request({
-        method: method as Dispatcher.HttpMethod,
+        method,
         path,
         headers: {
           accept: 'application/json',
@@ -139,7 +137,7 @@ export class EveHttpSession {
   }
 }
 
-function failure(method: string, path: string, answer: EveAnswer): EmuError {
+function failure(method: Dispatcher.HttpMethod, path: string, answer: EveAnswer): EmuError {
   const what = `${method} ${path}: ${answer.message || `HTTP ${answer.http}`}`;
   if (answer.code === 404 || answer.http === 404)
     return new EmuError('not_found', `EVE-NG has no such object (${what}).`);
