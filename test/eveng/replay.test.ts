@@ -1,0 +1,92 @@
+/**
+ * Recordings (`--record DIR`) played back. Every recording under
+ * test/eveng/recordings/ (the shipped one made against the fake server, and
+ * any a user sends from a real EVE-NG server) is checked: nothing secret is in
+ * it, and the backend's readers understand every answer. The shipped one is
+ * also replayed whole: the agent on the EVE-NG backend runs the scenario
+ * against it and gets the same outcome, using every exchange.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readAnswer } from '../../agent/emulator/eveng/envelope';
+import {
+  parseIcons,
+  parseNetworkTypes,
+  parseTemplateDetail,
+  parseTemplateList,
+} from '../../agent/emulator/eveng/catalogue';
+import { parseInterfaces, parseNetwork, parseNode } from '../../agent/emulator/eveng/lab-client';
+import { itemsOf, record } from '../../agent/emulator/eveng/envelope';
+import { readRecording, ReplayServer } from './replay-server';
+import { runScenario, scenarioAgent } from './scenario';
+
+const RECORDINGS = join(__dirname, '..', '..', '..', 'test', 'eveng', 'recordings');
+const SHIPPED = 'fake-community';
+
+/** The reader the backend applies to each kind of answer, by request path. */
+const READERS: [RegExp, (data: unknown) => unknown][] = [
+  [/^\/api\/list\/templates\/$/, parseTemplateList],
+  [/^\/api\/list\/templates\/[^/]+$/, (d) => parseTemplateDetail('t', d, undefined)],
+  [/^\/api\/list\/networks$/, parseNetworkTypes],
+  [/^\/api\/icons$/, parseIcons],
+  [/\/nodes$/, (d) => itemsOf(d).map((n) => parseNode(n, [], undefined, 'h'))],
+  [/\/nodes\/\d+$/, (d) => parseNode(record(d), [], undefined, 'h')],
+  [/\/nodes\/\d+\/interfaces$/, parseInterfaces],
+  [/\/networks$/, (d) => itemsOf(d).map(parseNetwork)],
+];
+
+const recordings = readdirSync(RECORDINGS);
+
+test('a recording ships with the repository', () => {
+  assert.ok(recordings.includes(SHIPPED), `recordings: ${recordings.join(', ')}`);
+});
+
+for (const name of recordings) {
+  test(`recording ${name}: no cookie or password, and every answer is readable`, () => {
+    const exchanges = readRecording(join(RECORDINGS, name));
+    assert.ok(exchanges.length > 0);
+    for (const e of exchanges) {
+      const where = `exchange ${e.seq} (${e.request.method} ${e.request.path})`;
+      const body = e.request.body as Record<string, unknown> | undefined;
+      if (body && 'password' in body) assert.equal(body.password, '<redacted>', where);
+      for (const cookie of e.response.setCookie ?? []) assert.match(cookie, /^unetlab_session=<redacted>/, where);
+      const answer = readAnswer(
+        e.response.status,
+        e.response.body === undefined ? '' : JSON.stringify(e.response.body),
+      );
+      if (!answer.ok) continue;
+      for (const [pattern, read] of READERS) {
+        if (pattern.test(e.request.path)) assert.doesNotThrow(() => read(answer.data), where);
+      }
+    }
+  });
+}
+
+test(`the ${SHIPPED} recording replays: same outcome, every exchange used, nothing asked beyond it`, async () => {
+  const replay = new ReplayServer(readRecording(join(RECORDINGS, SHIPPED)));
+  const url = await replay.listen();
+  const dataDir = mkdtempSync(join(tmpdir(), 'eve-replay-'));
+  try {
+    const agent = await scenarioAgent(dataDir, url);
+    let outcome;
+    try {
+      outcome = await runScenario(agent);
+    } finally {
+      await agent.close();
+    }
+    assert.deepEqual(replay.misses, []);
+    assert.equal(replay.used.size, replay.exchanges.length, 'every recorded exchange was asked for');
+    assert.equal(outcome.templates, 9);
+    assert.ok(outcome.provisioned.includes('vios') && !outcome.provisioned.includes('xrv9k'));
+    assert.deepEqual(outcome.deployed, { lab: '/lab-agent/recorded.unl', nodes: 3, links: 3 });
+    assert.equal(outcome.started, 3);
+    assert.deepEqual(outcome.inspected, ['r1', 'r2', 'sw1']);
+    assert.equal(outcome.destroyed, 'destroyed');
+  } finally {
+    await replay.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
