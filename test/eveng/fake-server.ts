@@ -1,6 +1,6 @@
 /**
- * A fake EVE-NG server for tests, built only from /work/shared/eve-ng-rest-facts.md
- * (shipped as docs/eve-ng-rest-facts.md) and faithful to its quirks, so the
+ * A fake EVE-NG server for tests, built only from the facts in
+ * docs/eve-ng-rest-facts.md and faithful to their quirks, so the
  * agent's EVE-NG backend can be exercised where no EVE-NG server runs:
  *
  * - a cookie session `unetlab_session`, one per user (a new login ends the
