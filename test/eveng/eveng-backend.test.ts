@@ -259,6 +259,9 @@ test('--record writes one file per exchange with the password and the session co
     try {
       r.fake.endSessionOf(ACCOUNT.username); // a second login, so two cookies were handed out
       await r.client.getLab('/examples/locked.unl');
+      // The password pasted into a lab's description is redacted too, in the request and in answers.
+      await r.client.createLab('/recorded/leak.unl', { name: 'leak', description: `pw ${ACCOUNT.password}` });
+      await r.client.getLab('/recorded/leak.unl');
       cookie = r.fake.cookieOf(ACCOUNT.username) ?? '';
     } finally {
       await r.dispose();
