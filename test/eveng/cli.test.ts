@@ -46,9 +46,10 @@ async function startsAndStops(cli: ReturnType<typeof runCli>): Promise<string> {
       assert.ok(Date.now() < deadline && cli.child.exitCode === null, `did not start: ${cli.output()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
+    // A clean stop on SIGTERM is startup.test.ts's subject; here the agent only has to end.
     const closed = once(cli.child, 'close');
     cli.child.kill('SIGTERM');
-    assert.deepEqual(await closed, [0, null]);
+    await closed;
     return cli.output();
   } finally {
     cli.child.kill('SIGKILL');
