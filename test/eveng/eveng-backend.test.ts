@@ -108,6 +108,18 @@ test('a session ended elsewhere (412) is logged in again once and the call succe
   }
 });
 
+test('many calls failing with 412 at once share one new login, and all succeed', async () => {
+  const r = await rig({ writeDelayMs: 0 });
+  try {
+    r.fake.endSessionOf(ACCOUNT.username);
+    const labs = await Promise.all(Array.from({ length: 12 }, () => r.client.getLab('/examples/campus.unl')));
+    assert.ok(labs.every((lab) => lab?.nodes.length === 5));
+    assert.equal(logins(r.fake), 2);
+  } finally {
+    await r.dispose();
+  }
+});
+
 test('a session taken over again right after the new login is session_expired', async () => {
   const r = await rig();
   try {

@@ -82,9 +82,12 @@ export class EveHttpSession {
   /** One API call; a failure becomes an EmuError. */
   async call(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<EveAnswer> {
     if (!this.cookie) await this.login();
+    const sentWith = this.cookie;
     let answer = await this.exchange(method, path, body);
     if (answer.code === 412) {
-      await this.login();
+      // Calls that failed with the same cookie share one new login; a call whose cookie was already
+      // replaced just tries again (a second login would end the session the first one made).
+      if (this.cookie === sentWith) await this.login();
       answer = await this.exchange(method, path, body);
       if (answer.code === 412)
         throw new EmuError(
