@@ -29,7 +29,8 @@ export function scenarioAgent(dataDir: string, url: string, recordDir?: string):
     host: '127.0.0.1',
     port: 0,
     dataDir,
-    emulator: { kind: 'eve-ng', url, ...RECORDING_ACCOUNT, allowHttp: true, ...(recordDir ? { recordDir } : {}) },
+    emulator: 'eve-ng',
+    eveNg: { url, ...RECORDING_ACCOUNT, allowHttp: true, ...(recordDir ? { recordDir } : {}) },
   });
 }
 
