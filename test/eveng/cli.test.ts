@@ -84,7 +84,7 @@ test('missing or wrong EVE-NG settings are refused with a message', async () => 
       [['--emulator', 'eve-ng', '--emu-user', 'svc-cli'], { EVE_NG_PASSWORD: 'x' }, 2, /needs --emu-url/],
       [['--emu-password', 'x'], {}, 2, /Unknown option '--emu-password'/],
       [['--record', dir], {}, 2, /--record needs --emulator eve-ng/],
-      [['--emulator', 'gns3'], {}, 2, /"simulated" or "eve-ng"/],
+      [['--emulator', 'gns3'], {}, 2, /--emulator must be simulated or linux or eve-ng/],
       [
         ['--emulator', 'eve-ng', '--emu-url', url, '--emu-user', 'svc-cli', '--port', '0'],
         { EVE_NG_PASSWORD: ACCOUNT.password },
