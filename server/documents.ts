@@ -1,8 +1,11 @@
 /**
  * The open lab documents, each with its lab model parsed once per version.
- * Edits arrive as incremental changes and are applied to the model with
- * updateLab, which reparses only the part an edit touches: requests read the
- * cached model and never parse.
+ * Edits arrive as incremental changes. The text takes each one at once (that
+ * is cheap); the model takes them together: queued edits are coalesced into
+ * one change and applied with updateLab, which reparses only the part that
+ * change touches, when the message queue has drained or as soon as a request
+ * reads the model. A burst of edits therefore costs one reparse, not one per
+ * edit, and requests never see a model older than the text.
  */
 import { fileURLToPath } from 'node:url';
 import type {
@@ -21,16 +24,60 @@ import { UserFileError } from '../common/project/user-file';
 import type { AgentProblem } from './agent-problems';
 import type { Log } from './log';
 
+/** One applied (coalesced) edit: the model it applied to and the range it replaced there. */
+export interface AppliedEdit {
+  before: LabDocument;
+  start: number;
+  end: number;
+}
+
+/** The edits not yet applied to the model, as one: model.text[start, oldEnd) became text[start, newEnd). */
+interface PendingEdit {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
 export class LabFile {
+  private current: LabDocument;
+  private pending: PendingEdit | undefined;
+  /** Results computed from `model` (symbols, lenses), dropped with it. */
+  private derived = new Map<string, unknown>();
+
   constructor(
     readonly uri: string,
-    /** The text with its line index, kept in step with `model`; positions ↔ offsets go through it. */
+    /** The text with its line index; positions ↔ offsets go through it. */
     readonly text: TextDocument,
-    public model: LabDocument,
-  ) {}
+    model: LabDocument,
+    private readonly updated: (file: LabFile, edit: AppliedEdit) => void,
+    private readonly log: Log,
+  ) {
+    this.current = model;
+  }
+
+  /** The model of the current text: queued edits are applied first. */
+  get model(): LabDocument {
+    this.applyPending();
+    return this.current;
+  }
 
   get version(): number {
     return this.text.version;
+  }
+
+  /** What `compute` gives for the current model, computed once per model (per version). */
+  cached<T>(key: string, compute: (file: LabFile) => T): T {
+    const model = this.model;
+    if (this.derived.has(key)) return this.derived.get(key) as T;
+    const value = compute(this);
+    // A model applied while computing (it read `model` again) must not take this older value.
+    if (this.current === model) this.derived.set(key, value);
+    return value;
+  }
+
+  /** Whether edits wait to be applied to the model. */
+  get stale(): boolean {
+    return this.pending !== undefined;
   }
 
   /** The file system path of a file: URI; undefined for untitled or virtual documents. */
@@ -50,19 +97,66 @@ export class LabFile {
   toLspRange(range: Range): LspRange {
     return { start: this.text.positionAt(range.start), end: this.text.positionAt(range.end) };
   }
-}
 
-/** One applied edit: the model it applied to and the range it replaced there. */
-export interface AppliedEdit {
-  before: LabDocument;
-  start: number;
-  end: number;
+  /** Takes one change into the text and the pending edit; the model follows in applyPending. */
+  change(change: TextDocumentContentChangeEvent, version: number): void {
+    const length = this.text.getText().length;
+    let from = 0;
+    let to = length;
+    if ('range' in change) {
+      const a = this.text.offsetAt(change.range.start);
+      const b = this.text.offsetAt(change.range.end);
+      // TextDocument.update accepts a reversed range by swapping its ends; do the same here.
+      [from, to] = a <= b ? [a, b] : [b, a];
+    }
+    TextDocument.update(this.text, [change], version);
+    const newEnd = to + this.text.getText().length - length;
+    const pending = this.pending;
+    if (!pending) {
+      this.pending = { start: from, oldEnd: to, newEnd };
+      return;
+    }
+    // Merge: the union of both replaced stretches, its end mapped back into the model's text.
+    const end = Math.max(pending.newEnd, to);
+    this.pending = {
+      start: Math.min(pending.start, from),
+      oldEnd: pending.oldEnd + (end - pending.newEnd),
+      newEnd: end + (newEnd - to),
+    };
+  }
+
+  /** Applies the queued edits to the model as one change; tells the owner. */
+  applyPending(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    this.derived = new Map();
+    const before = this.current;
+    const text = this.text.getText();
+    const change = { start: pending.start, end: pending.oldEnd, text: text.slice(pending.start, pending.newEnd) };
+    try {
+      this.current = updateLab(before, change);
+    } catch (error) {
+      this.log.error(`incremental update of ${this.uri} failed; reparsing the whole document`, error);
+      this.current = parseLab(text);
+    }
+    // The model must describe exactly the editor's text; if an incremental update ever drifts, reparse.
+    if (this.current.text.length !== text.length) {
+      this.log.warn(`incremental update of ${this.uri} drifted from the text; reparsed it`);
+      this.current = parseLab(text);
+    }
+    this.updated(this, { before, start: pending.start, end: pending.oldEnd });
+  }
 }
 
 export class LabDocuments {
   private readonly files = new Map<string, LabFile>();
 
-  constructor(private readonly log: Log) {}
+  /** `updated` hears of every new model, after its edits were applied. */
+  constructor(
+    private readonly log: Log,
+    private readonly updated: (file: LabFile, edit: AppliedEdit) => void,
+  ) {}
 
   get(uri: string): LabFile | undefined {
     return this.files.get(uri);
@@ -74,48 +168,27 @@ export class LabDocuments {
 
   open(params: DidOpenTextDocumentParams): LabFile {
     const { uri, languageId, version, text } = params.textDocument;
-    const file = new LabFile(uri, TextDocument.create(uri, languageId, version, text), parseLab(text));
+    const document = TextDocument.create(uri, languageId, version, text);
+    const file = new LabFile(uri, document, parseLab(text), this.updated, this.log);
     this.files.set(uri, file);
     return file;
   }
 
-  /** Applies the changes of one didChange; undefined for a document that is not open. */
-  change(params: DidChangeTextDocumentParams): { file: LabFile; edits: AppliedEdit[] } | undefined {
+  /** Takes the changes of one didChange into the text; the model follows later. Undefined for a document not open. */
+  change(params: DidChangeTextDocumentParams): LabFile | undefined {
     const file = this.files.get(params.textDocument.uri);
     if (!file) return undefined;
-    const edits = params.contentChanges.map((change) => this.applyChange(file, change, params.textDocument.version));
-    // The model must describe exactly the editor's text; if an incremental update ever drifts, reparse.
-    if (file.model.text.length !== file.text.getText().length) {
-      this.log.warn(`incremental update of ${file.uri} drifted from the text; reparsed it`);
-      file.model = parseLab(file.text.getText());
-    }
-    return { file, edits };
+    for (const change of params.contentChanges) file.change(change, params.textDocument.version);
+    return file;
+  }
+
+  /** Applies every document's queued edits. */
+  applyPending(): void {
+    for (const file of this.files.values()) file.applyPending();
   }
 
   close(uri: string): void {
     this.files.delete(uri);
-  }
-
-  private applyChange(file: LabFile, change: TextDocumentContentChangeEvent, version: number): AppliedEdit {
-    const before = file.model;
-    if (!('range' in change)) {
-      TextDocument.update(file.text, [change], version);
-      file.model = parseLab(change.text);
-      return { before, start: 0, end: before.text.length };
-    }
-    // Offsets are taken in the text before this change, as updateLab expects.
-    const from = file.text.offsetAt(change.range.start);
-    const to = file.text.offsetAt(change.range.end);
-    // TextDocument.update accepts a reversed range by swapping its ends; do the same here.
-    const [start, end] = from <= to ? [from, to] : [to, from];
-    TextDocument.update(file.text, [change], version);
-    try {
-      file.model = updateLab(file.model, { start, end, text: change.text });
-    } catch (error) {
-      this.log.error(`incremental update of ${file.uri} failed; reparsing the whole document`, error);
-      file.model = parseLab(file.text.getText());
-    }
-    return { before, start, end };
   }
 }
 

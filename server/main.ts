@@ -4,6 +4,8 @@
  * tests and other editors over --stdio.
  */
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { MessageQueue } from './message-queue';
 import { startServer } from './server';
 
-startServer(createConnection(ProposedFeatures.all));
+const queue = new MessageQueue();
+startServer(createConnection(ProposedFeatures.all, { messageStrategy: queue }), queue);

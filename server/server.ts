@@ -21,6 +21,7 @@ import {
 import { Catalogue } from './catalogue';
 import { LabDocuments, type LabFile } from './documents';
 import { Log } from './log';
+import type { MessageQueue } from './message-queue';
 import { AgentSession } from './session';
 import { CodeLensService } from './services/codeLens';
 import { CompletionService } from './services/completion';
@@ -31,16 +32,18 @@ import { prepareRename, renameSymbol } from './services/rename';
 import { documentSymbols } from './services/symbols';
 import { freeInterfaces, topologyEdit, topologyOf } from './services/topology';
 
-export function startServer(connection: Connection): void {
+export function startServer(connection: Connection, queue: MessageQueue): void {
   const log = new Log(connection);
   const session = new AgentSession(connection, log);
-  const documents = new LabDocuments(log);
+  // Each new model publishes its local diagnostics (the service is made below; models only change after that).
+  const documents = new LabDocuments(log, (file, edit) => diagnostics.documentChanged(file, [edit]));
   const catalogue = new Catalogue(session);
   // Known only once the client says what it supports (initialize).
   const clientSupports = { codeLensRefresh: false, completionEditRangeDefault: false };
   const completion = new CompletionService(catalogue, () => clientSupports.completionEditRangeDefault);
   const hover = new HoverService(catalogue, session);
   const diagnostics = new DiagnosticsService(connection, documents, session, log);
+  const applyEdits = (): void => void guarded('applying edits', undefined, () => documents.applyPending());
   const codeLens = new CodeLensService(connection, documents, session, log, () => clientSupports.codeLensRefresh);
   let initialSession: unknown = null;
 
@@ -97,8 +100,8 @@ export function startServer(connection: Connection): void {
   connection.onDidChangeTextDocument(
     (params) =>
       void guarded('didChange', undefined, () => {
-        const changed = documents.change(params);
-        if (changed) diagnostics.documentChanged(changed.file, changed.edits);
+        // The model follows once the edits already queued behind this one are in too: one reparse for a burst.
+        if (documents.change(params)) queue.whenDrained(applyEdits);
       }),
   );
   connection.onDidCloseTextDocument(

@@ -20,6 +20,12 @@ export const AGENT_SOURCE = 'lab-agent';
 /** Pause after the last edit before asking the agent. */
 const VALIDATE_DELAY_MS = 300;
 const VALIDATE_TIMEOUT_MS = 15_000;
+/**
+ * Diagnostics published per document at most, the summary included: a badly
+ * broken file can have thousands (megabytes per publish), and the first ones
+ * are the ones to fix.
+ */
+export const MAX_DIAGNOSTICS = 1000;
 
 /** What the agent said about the last version it validated; paths are re-located in newer versions. */
 interface AgentFindings {
@@ -43,6 +49,12 @@ export class DiagnosticsService {
   private readonly pending = new Map<string, PendingValidation>();
   private readonly findings = new Map<string, AgentFindings>();
   private readonly local = new Map<string, LocalFindings>();
+  /**
+   * Documents whose diagnostics are being written to the client, and whether a
+   * newer set waits: one publish per document is in flight, so a client that
+   * reads slowly never makes the server hold a backlog of stale publishes.
+   */
+  private readonly writing = new Map<string, { again: boolean }>();
 
   constructor(
     private readonly connection: Connection,
@@ -125,11 +137,24 @@ export class DiagnosticsService {
   }
 
   private publish(file: LabFile): void {
+    const writing = this.writing.get(file.uri);
+    if (writing) {
+      writing.again = true;
+      return;
+    }
     const local = this.localFindings(file);
     const agent = file.model.syntaxErrors.length > 0 ? [] : this.agentDiagnostics(file, local.keys);
+    const mine = { again: false };
+    this.writing.set(file.uri, mine);
     void this.connection
-      .sendDiagnostics({ uri: file.uri, version: file.version, diagnostics: [...local.diagnostics, ...agent] })
-      .catch((error: unknown) => this.log.error('could not publish diagnostics', error));
+      .sendDiagnostics({ uri: file.uri, version: file.version, diagnostics: capped([...local.diagnostics, ...agent]) })
+      .catch((error: unknown) => this.log.error('could not publish diagnostics', error))
+      .finally(() => {
+        this.writing.delete(file.uri);
+        // The newest diagnostics of a document still open follow the ones just written.
+        const current = this.documents.get(file.uri);
+        if (mine.again && current) this.publish(current);
+      });
   }
 
   private localFindings(file: LabFile): LocalFindings {
@@ -183,6 +208,22 @@ export class DiagnosticsService {
     return result;
   }
 }
+
+/** At most MAX_DIAGNOSTICS, the last one saying how many more there are. */
+function capped(diagnostics: Diagnostic[]): Diagnostic[] {
+  if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
+  const shown = diagnostics.slice(0, MAX_DIAGNOSTICS - 1);
+  const more = diagnostics.length - shown.length;
+  shown.push({
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Warning,
+    source: LOCAL_SOURCE,
+    code: 'more-problems',
+    message: `${more} more problems in this file are not listed (at most ${MAX_DIAGNOSTICS} are); fix the ones listed first`,
+  });
+  return shown;
+}
+
 
 function touches(edit: AppliedEdit, finding: ProjectDiagnostic): boolean {
   const range = edit.before.rangeOfPath(finding.path ?? []);

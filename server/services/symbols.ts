@@ -9,7 +9,12 @@ import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver/node';
 import type { Located, Range } from '../../common/lab/types';
 import type { LabFile } from '../documents';
 
+/** The outline of the current version, computed once per version. */
 export function documentSymbols(file: LabFile): DocumentSymbol[] {
+  return file.cached('documentSymbols', outline);
+}
+
+function outline(file: LabFile): DocumentSymbol[] {
   const { model } = file;
   const symbol = (
     name: string,
