@@ -74,11 +74,11 @@ export interface Layout {
   syntaxErrors: SyntaxError[];
   /**
    * Where syntax errors may have made pieces read differently from how they
-   * would read in a clean context: absent for a document without errors,
-   * everything after a full parse with errors, else the stretch an incremental
-   * re-read found errors in. Pieces outside it read as they would anywhere.
+   * would read in a clean context (see unsettled.ts): absent for a document
+   * without errors, else sorted disjoint regions that hold every error. Pieces
+   * outside them read as they would anywhere.
    */
-  unsettled?: Range;
+  unsettled?: Range[];
 }
 
 export class ParsedLab implements LabDocument {

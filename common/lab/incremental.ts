@@ -7,7 +7,8 @@
  *    alone and shifts the pieces after it. A 2,000-node lab then costs a parse
  *    of a few lines instead of half a second. Refused when the document or the
  *    new piece has syntax errors (an unclosed quote or bracket can swallow what
- *    follows), when a line is indented to or left of the piece's own
+ *    follows) or lies in a region where errors may have changed how it reads
+ *    (Layout.unsettled; errors elsewhere do not matter), when a line is indented to or left of the piece's own
  *    indentation (it would start a new item or section), for tabs in
  *    indentation, aliases, or a changed section key.
  *
@@ -19,7 +20,8 @@
  *    (the parser is back in step), and the pieces after it are shifted and
  *    renumbered. Otherwise it grows, up to the end of the text. This covers new
  *    items, half-typed text and syntax errors that stay local; the stretch with
- *    errors is remembered (Layout.unsettled) and re-read with the next edit.
+ *    errors is remembered (Layout.unsettled) and re-read with the next edit
+ *    that touches it. Regions elsewhere are kept (moved by the edit).
  */
 import { ParsedLab, lastStartingAtOrBefore, type Layout, type Piece, type Section } from './document';
 import { addItems, addSections, hasPlainKey, itemsOf, lineStartOf, readItem, type LayoutDraft } from './layout';
@@ -27,7 +29,7 @@ import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type 
 import { readTopLevelEntry } from './read';
 import { resolveNode } from './resolve';
 import { shiftFragment } from './shift';
-import type { NodeFields, SyntaxError, TextChange } from './types';
+import type { NodeFields, Range, SyntaxError, TextChange } from './types';
 import { parseYaml, syntaxErrorsOf } from './yaml-text';
 
 /** The updated document by a shortcut, or undefined when a full parse is needed. */
@@ -38,11 +40,12 @@ export function reparse(previous: ParsedLab, change: TextChange, text: string): 
 
 function reparsePiece(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
   const layout = previous.layout;
-  if (layout.unsettled) return undefined;
   const index = lastStartingAtOrBefore(layout.pieces, change.start);
   if (index < 0) return undefined;
   const piece = layout.pieces[index];
   if (!piece.sliceable) return undefined;
+  // A piece where errors may have changed how it reads is re-read with them, in a window.
+  if (layout.unsettled?.some((r) => r.start < piece.end && piece.start < r.end)) return undefined;
   const insideEnd = change.end < piece.end || (change.end === piece.end && piece.end === previous.text.length);
   if (!insideEnd) return undefined;
 
@@ -84,42 +87,67 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
     if (s === section && piece.kind === 'section') return { ...s, keyRange: (outline as OutlineEntry).keyRange };
     return s;
   });
-  return new ParsedLab(text, withCurrentDefaults({ ...layout, sections, pieces }, layout));
+  const kept = keptAround(layout, piece.start, piece.end, delta);
+  const updated: Layout = { ...layout, sections, pieces, ...withErrors(kept.before, [], kept.after) };
+  return new ParsedLab(text, withCurrentDefaults(updated, layout));
 }
 
 function reparseWindow(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
   const layout = previous.layout;
-  const { sections, pieces, unsettled } = layout;
-  const from = Math.min(change.start, unsettled?.start ?? Infinity);
-  const sectionIndex = lastStartingAtOrBefore(sections, from);
-  if (sectionIndex < 0) return undefined;
-  // The first piece to re-read: the one the edit is in, or the first of a section whose key line holds the edit.
-  let first = lastStartingAtOrBefore(pieces, from);
-  const inHeader = first < sections[sectionIndex].firstPiece;
-  if (inHeader) first = sections[sectionIndex].firstPiece;
-  const editStart = inHeader ? sections[sectionIndex].start : pieces[first].start;
-  // The piece before it is re-read too, so that the parser meets the edited text in the state the whole text
-  // leaves it in (after a real entry, at its depth); with broken text, the recovery depends on that state.
-  const context = pieces[first - 1];
-  if (!context) return undefined;
-  const contextSection = sections[context.section];
-  if (!contextSection.sliceable) return undefined;
-  const header = context.kind !== 'section' ? `${contextSection.key}:\n` : '';
-  const boundary = header ? context.start : contextSection.start;
+  const { sections, pieces } = layout;
+  const regions = layout.unsettled ?? [];
+  // The window covers the edit and every unsettled region it touches, which is re-read with it.
+  let from = change.start;
+  let settledFrom = change.end;
+  let first: number;
+  let inHeader: boolean;
+  let context: Piece | undefined;
+  let boundary: number;
+  let header: string;
+  for (;;) {
+    const sectionIndex = lastStartingAtOrBefore(sections, from);
+    if (sectionIndex < 0) return undefined;
+    // The first piece to re-read: the one the edit is in, or the first of a section whose key line holds the edit.
+    first = lastStartingAtOrBefore(pieces, from);
+    inHeader = first < sections[sectionIndex].firstPiece;
+    if (inHeader) first = sections[sectionIndex].firstPiece;
+    // The piece before it is re-read too, so that the parser meets the edited text in the state the whole text
+    // leaves it in (after a real entry, at its depth); with broken text, the recovery depends on that state.
+    context = pieces[first - 1];
+    if (!context) return undefined;
+    const contextSection = sections[context.section];
+    if (!contextSection.sliceable) return undefined;
+    header = context.kind !== 'section' ? `${contextSection.key}:\n` : '';
+    boundary = header ? context.start : contextSection.start;
+    const start = boundary;
+    const touched = regions.filter((r) => r.start <= settledFrom && r.end > start);
+    const newFrom = Math.min(from, ...touched.map((r) => r.start));
+    settledFrom = Math.max(settledFrom, ...touched.map((r) => r.end));
+    if (newFrom === from) break;
+    from = newFrom;
+  }
+  const editStart = inHeader ? sections[pieces[first].section].start : pieces[first].start;
   const delta = change.text.length - (change.end - change.start);
 
   // Pieces wholly after the edit (and after anything unsettled) are unchanged text that read right; the window
   // grows until its last pieces read exactly as before, which shows the parser is back in step.
-  const settledFrom = Math.max(change.end, unsettled?.end ?? 0);
-  const firstUnchanged = Math.max(
-    first + 1,
-    settledFrom === Infinity ? pieces.length : lastStartingAtOrBefore(pieces, settledFrom - 1) + 1,
-  );
-  for (let extra = 4; ; extra *= 8) {
+  for (let extra = 4; ;) {
+    const firstUnchanged = Math.max(
+      first + 1,
+      settledFrom === Infinity ? pieces.length : lastStartingAtOrBefore(pieces, settledFrom - 1) + 1,
+    );
     const end = windowEnd(layout, firstUnchanged, extra);
+    const endOffset = end < pieces.length ? pieces[end].start : Infinity;
+    // A region the window runs into is re-read whole.
+    const reached = regions.find((r) => r.start < endOffset && r.end > settledFrom);
+    if (reached) {
+      settledFrom = reached.end;
+      continue;
+    }
     const attempt = readWindow(previous, text, { first, context, boundary, header, editStart, end, delta });
     if (attempt !== 'no-resync') return attempt;
     if (end === pieces.length) return undefined;
+    extra *= 8;
   }
 }
 
@@ -199,15 +227,50 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
     settledAgain = draft.pieces[inStep].start;
     appendRest(layout, draft, w);
   }
+  const kept = keptAround(layout, w.boundary, toEnd ? Infinity : pieces[w.end].start, w.delta);
+  const region = syntaxErrors.length > 0 ? { start: w.editStart, end: settledAgain } : undefined;
   const updated: Layout = {
     sliceable: true,
     sections: draft.sections,
     pieces: draft.pieces,
     rootIssues: [],
-    syntaxErrors,
+    ...withErrors(kept.before, region ? [{ errors: syntaxErrors, region }] : [], kept.after),
   };
-  if (syntaxErrors.length > 0) updated.unsettled = { start: w.editStart, end: settledAgain };
   return new ParsedLab(text, withCurrentDefaults(updated, layout));
+}
+
+interface Unsettled {
+  region: Range;
+  errors: SyntaxError[];
+}
+
+/** The unsettled regions (with their errors) before `from` and from `to` on, the latter moved by `delta`. */
+function keptAround(
+  layout: Layout,
+  from: number,
+  to: number,
+  delta: number,
+): { before: Unsettled[]; after: Unsettled[] } {
+  const before: Unsettled[] = [];
+  const after: Unsettled[] = [];
+  for (const region of layout.unsettled ?? []) {
+    const inside = (e: SyntaxError) => e.range.start >= region.start && e.range.start < region.end;
+    const errors = layout.syntaxErrors.filter(inside);
+    if (region.end <= from) before.push({ region, errors });
+    else if (region.start >= to)
+      after.push({
+        region: shiftRange(region, delta),
+        errors: errors.map((e) => ({ message: e.message, range: shiftRange(e.range, delta) })),
+      });
+  }
+  return { before, after };
+}
+
+/** The layout's errors and unsettled regions, from the groups in document order. */
+function withErrors(...groups: Unsettled[][]): Pick<Layout, 'syntaxErrors' | 'unsettled'> {
+  const all = groups.flat();
+  const syntaxErrors = all.flatMap((u) => u.errors);
+  return { syntaxErrors, unsettled: all.length > 0 ? all.map((u) => u.region) : undefined };
 }
 
 /** How many pieces at the end of a window must read as before to show that the parser is back in step. */

@@ -24,9 +24,7 @@ export function layoutOf(
 ): Layout {
   const draft: LayoutDraft = { sections: [], pieces: [] };
   addSections(text, draft, root.entries, sliceable, defaultsIn(root.entries));
-  const layout: Layout = { sliceable, sections: draft.sections, pieces: draft.pieces, rootIssues: [], syntaxErrors };
-  if (syntaxErrors.length > 0) layout.unsettled = { start: 0, end: Infinity };
-  return layout;
+  return { sliceable, sections: draft.sections, pieces: draft.pieces, rootIssues: [], syntaxErrors };
 }
 
 /** The node defaults written in the first `defaults` among these top-level entries. */

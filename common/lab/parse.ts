@@ -11,6 +11,7 @@ import { reparse } from './incremental';
 import { layoutOf, lineStartOf } from './layout';
 import { buildOutline } from './outline';
 import type { FormatIssue, LabDocument, TextChange } from './types';
+import { unsettledRegions } from './unsettled';
 import { parseYaml, syntaxErrorsOf } from './yaml-text';
 
 export function parseLab(text: string): LabDocument {
@@ -77,7 +78,10 @@ function parseWhole(text: string): ParsedLab {
     !root.flow &&
     root.entries.length > 0 &&
     isPlainPrefix(text, lineStartOf(text, root.range.start));
-  return new ParsedLab(text, layoutOf(text, root, sliceable, syntaxErrors));
+  const layout = layoutOf(text, root, sliceable, syntaxErrors);
+  const unsettled = unsettledRegions(text, layout);
+  if (unsettled) layout.unsettled = unsettled;
+  return new ParsedLab(text, layout);
 }
 
 function unreadable(text: string, message: string): ParsedLab {

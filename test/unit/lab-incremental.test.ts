@@ -268,3 +268,51 @@ test('edits with offsets out of range are clamped, never thrown', () => {
     assertSameAsFullParse(updated, JSON.stringify(change));
   }
 });
+
+/** Ways to break a generated lab near its top that leave the rest readable. */
+const BROKEN_STARTS: [string, (text: string) => string][] = [
+  ['an unclosed [ in the first node', (text) => text.replace('template: ', 'template: [')],
+  ['an unclosed { in a position', (text) => text.replace('position: {', 'position: {{')],
+  ['an unclosed quote in a template', (text) => text.replace('template: ', 'template: "')],
+  ['a half-typed key', (text) => text.replace('    template: ', '    templ\n    template: ')],
+  ['a tab in the first node', (text) => text.replace('    template: ', '\ttemplate: ')],
+];
+
+test('in a broken document, updateLab equals a full parse after each of many random edits', () => {
+  BROKEN_STARTS.forEach(([what, breakIt], round) => {
+    const pick = random(round + 101);
+    let doc = parseLab(breakIt(generateLab(12 + round * 2, { seed: round + 7 })));
+    assert.ok(doc.syntaxErrors.length > 0, `${what}: the start is broken`);
+    for (let step = 0; step < 80; step++) {
+      const change = randomChange(doc.text, pick);
+      const expected = apply(doc.text, change);
+      doc = updateLab(doc, change);
+      assert.equal(doc.text, expected);
+      assertSameAsFullParse(doc, `${what}, step ${step}: ${JSON.stringify(change)}`);
+    }
+  });
+});
+
+test('with an unclosed bracket at the top, an edit further down re-reads only around the edit', () => {
+  const generated = generateLab(60, { seed: 8 });
+  let doc = parseLab(generated.replace('template: ', 'template: ['));
+  assert.ok(doc.syntaxErrors.length > 0);
+  const nodes = doc.nodes;
+  const middle = nodes[30];
+  // A digit changed, a new key typed character by character, and a new node pasted, in the middle of the lab.
+  const digit = middle.fields.ethernet?.range.start ?? assert.fail('the node has an ethernet count');
+  doc = updateLab(doc, { start: digit, end: digit + 1, text: '7' });
+  assertSameAsFullParse(doc, 'digit');
+  let at = doc.nodes[30].range.end;
+  for (const char of '\n    cpu: 4') {
+    doc = updateLab(doc, { start: at, end: at, text: char });
+    at += char.length;
+    assertSameAsFullParse(doc, `after typing ${JSON.stringify(char)}`);
+  }
+  const line = doc.text.indexOf('\n', doc.nodes[20].range.start) + 1;
+  doc = updateLab(doc, { start: line, end: line, text: '  n900:\n    template: vios\n' });
+  assertSameAsFullParse(doc, 'pasted node');
+  assert.equal(doc.nodes[0], nodes[0], 'the broken node is not read again');
+  assert.equal(doc.nodes[10], nodes[10], 'nodes between the error and the edits are not read again');
+  assert.ok(doc.syntaxErrors.length > 0, 'the unclosed bracket is still reported');
+});

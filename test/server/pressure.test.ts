@@ -1,0 +1,91 @@
+/**
+ * The server under a burst of edits, over stdio as an editor drives it: edits
+ * queued behind each other are applied together (one reparse and one publish
+ * for a burst, not one per edit), the model after thousands of random edits
+ * (broken documents included) equals a fresh parse of the text, and a badly
+ * broken document publishes a bounded number of diagnostics.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Diagnostic, DocumentSymbol } from 'vscode-languageserver-protocol';
+import { generateLab } from '../support/generate-lab';
+import { LspClient } from '../support/lsp';
+import { TypingSimulator, withUnclosedBracket } from '../support/typing';
+
+const MAX_DIAGNOSTICS = 1000;
+
+let client: LspClient;
+
+before(async () => {
+  client = await LspClient.start({ initializationOptions: { session: null } });
+});
+after(async () => {
+  await client.stop();
+});
+
+/** Everything a client sees of a document's model. */
+async function observe(uri: string): Promise<{ symbols: DocumentSymbol[]; diagnostics: Diagnostic[] }> {
+  const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+  const diagnostics = await client.waitForDiagnostics(uri, () => true, {
+    version: (client.diagnostics.get(uri) ?? []).at(-1)?.version,
+  });
+  return { symbols, diagnostics };
+}
+
+for (const [name, broken] of [
+  ['valid', false],
+  ['with an unclosed bracket', true],
+] as const) {
+  test(`bursts of random edits (${name}): coalesced, and the model equals a fresh parse`, async () => {
+    const start = generateLab(150, { seed: 4 });
+    const typing = new TypingSimulator(broken ? withUnclosedBracket(start) : start, broken ? 11 : 7);
+    const uri = `untitled:pressure-${broken ? 'broken' : 'valid'}.lab.yaml`;
+    await client.open(uri, typing.text);
+    await client.waitForDiagnostics(uri, () => true);
+    const BURSTS = 40;
+    const PER_BURST = 25;
+    for (let burst = 0; burst < BURSTS; burst++) {
+      // The whole burst is written before the server can answer: it arrives as one backlog.
+      const sent: Promise<number>[] = [];
+      for (let i = 0; i < PER_BURST; i++) sent.push(client.change(uri, [typing.next()]));
+      const version = Math.max(...(await Promise.all(sent)));
+      await client.waitForDiagnostics(uri, () => true, { version });
+    }
+    const publications = client.publicationCount(uri);
+    assert.ok(
+      publications <= BURSTS * 3,
+      `${publications} publications for ${BURSTS * PER_BURST} edits in ${BURSTS} bursts: queued edits are not coalesced`,
+    );
+
+    const fresh = `untitled:pressure-fresh-${broken ? 'broken' : 'valid'}.lab.yaml`;
+    await client.open(fresh, typing.text);
+    await client.waitForDiagnostics(fresh, () => true);
+    assert.deepEqual(await observe(uri), await observe(fresh), 'the edited model differs from a fresh parse');
+    assert.equal(client.exitCode, null);
+  });
+}
+
+test('a request right after an edit sees that edit', async () => {
+  const uri = 'untitled:pressure-request.lab.yaml';
+  await client.open(uri, 'nodes:\n  r1:\n    template: vios\n');
+  await client.change(uri, [
+    { range: { start: { line: 1, character: 4 }, end: { line: 1, character: 4 } }, text: 'x' },
+  ]);
+  const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+  assert.deepEqual(
+    symbols[0].children?.map((s) => s.name),
+    ['r1x'],
+  );
+});
+
+test(`a document with thousands of problems publishes at most ${MAX_DIAGNOSTICS}, the last one saying how many more`, async () => {
+  const uri = 'untitled:pressure-many-problems.lab.yaml';
+  const nodes = Array.from({ length: 3000 }, (_, i) => `  r${i}:\n    templat: vios\n`).join('');
+  await client.open(uri, `nodes:\n${nodes}`);
+  const diagnostics = await client.waitForDiagnostics(uri, () => true);
+  assert.equal(diagnostics.length, MAX_DIAGNOSTICS);
+  const summary = diagnostics[diagnostics.length - 1];
+  const message = typeof summary.message === 'string' ? summary.message : summary.message.value;
+  assert.match(message, /^\d+ more problems in this file are not listed/);
+  assert.deepEqual(summary.range.start, { line: 0, character: 0 });
+});
