@@ -37,13 +37,13 @@ for (const [name, broken] of [
   ['with an unclosed bracket', true],
 ] as const) {
   test(`bursts of random edits (${name}): coalesced, and the model equals a fresh parse`, async () => {
-    const start = generateLab(150, { seed: 4 });
+    const start = generateLab(60, { seed: 4 });
     const typing = new TypingSimulator(broken ? withUnclosedBracket(start) : start, broken ? 11 : 7);
     const uri = `untitled:pressure-${broken ? 'broken' : 'valid'}.lab.yaml`;
     await client.open(uri, typing.text);
     await client.waitForDiagnostics(uri, () => true);
-    const BURSTS = 40;
-    const PER_BURST = 25;
+    const BURSTS = 30;
+    const PER_BURST = 20;
     for (let burst = 0; burst < BURSTS; burst++) {
       // The whole burst is written before the server can answer: it arrives as one backlog.
       const sent: Promise<number>[] = [];

@@ -19,33 +19,35 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Whole lines a person types or pastes: new keys, nodes and links, some of them wrong. */
+/** Lines a person types, character by character: new keys, nodes and links, some of them wrong. */
 const LINES = [
-  '    cpu: 2\n',
-  '    console: vnc\n',
-  '    foo: bar\n',
-  '  n900:\n    template: vios\n',
-  '  - endpoints: [r1:Gi0/7, sw2:Gi3/3]\n',
-  '  - endpoints: [r1:\n',
-  '    position: {x: 1, y: 2}\n',
-  '      - r1:\n',
-  '# a comment\n',
-  '\n',
+  '    cpu: 2',
+  '    console: vnc',
+  '    foo: bar',
+  '  n900:\n    template: vios',
+  '  - endpoints: [r1:Gi0/7, sw2:Gi3/3]',
+  '  - endpoints: [r1:',
+  '    position: {x: 1, y: 2}',
+  '      - r1:',
+  '# a comment',
+  '',
 ];
-/** What is typed at the cursor: characters, and brackets and quotes in pairs, as the editor closes them. */
-const TYPED = [...'abcxyz0123456789::  -\n\n', '[]', '{}', '""'];
-/** Characters that stay unbalanced when typed alone (rarely, as when the editor's auto-close is undone). */
-const BREAKING = [...'[]{}"\'#'];
+/** What is typed at the cursor between lines: words, and brackets and quotes in pairs, as the editor closes them. */
+const TYPED = [...'abcxyz0123456789 ', '[]', '{}', '""'];
+/** Characters that stay unbalanced (rarely: as when the editor's auto-close is undone). */
+const BREAKING = [...'[]{}"\':-#'];
 
 export class TypingSimulator {
   readonly document: TextDocument;
   private cursor: number;
+  /** What is left to type of the current line, one character per edit. */
+  private queue: string[] = [];
   private readonly random: () => number;
 
   constructor(text: string, seed: number) {
     this.document = TextDocument.create('mirror:', 'lab-yaml', 1, text);
     this.random = seededRandom(seed);
-    this.cursor = this.pick(text.length + 1);
+    this.cursor = this.lineEnd(this.pick(text.length + 1));
   }
 
   get text(): string {
@@ -55,28 +57,35 @@ export class TypingSimulator {
   /** The next edit, already applied to the mirror. */
   next(): TextDocumentContentChangeEvent {
     const length = this.text.length;
-    const roll = this.random();
     let start = this.cursor;
     let end = this.cursor;
     let inserted: string;
-    if (roll < 0.03) {
-      // A jump: elsewhere in the file, at a line start.
-      this.cursor = this.lineStart(this.pick(length + 1));
+    const roll = this.random();
+    // Words are typed after a line's indentation: at the start of a line, the cursor goes to the end of the one before.
+    if (this.queue.length === 0 && start > 0 && start === this.lineStart(start)) start = end = this.cursor = start - 1;
+    if (this.queue.length > 0) {
+      inserted = this.queue.shift() ?? '';
+    } else if (roll < 0.03) {
+      // A jump elsewhere in the file.
+      this.cursor = this.lineEnd(this.pick(length + 1));
       start = end = this.cursor;
       inserted = TYPED[this.pick(TYPED.length)];
-    } else if (roll < 0.035) {
-      inserted = BREAKING[this.pick(BREAKING.length)];
-    } else if (roll < 0.08) {
-      start = end = this.lineStart(this.cursor);
-      inserted = LINES[this.pick(LINES.length)];
     } else if (roll < 0.1) {
+      // A new line, then its text typed one character at a time.
+      this.cursor = this.lineEnd(this.cursor);
+      start = end = this.cursor;
+      inserted = '\n';
+      this.queue = [...LINES[this.pick(LINES.length)]];
+    } else if (roll < 0.11) {
+      // A whole line deleted.
       start = this.lineStart(this.cursor);
-      const newline = this.text.indexOf('\n', start);
-      end = newline < 0 ? length : newline + 1;
+      end = Math.min(length, this.lineEnd(this.cursor) + 1);
       inserted = '';
-    } else if (roll < 0.25 && this.cursor > 0) {
+    } else if (roll < 0.26 && this.cursor > 0 && this.text[this.cursor - 1] !== '\n') {
       start = this.cursor - 1;
       inserted = '';
+    } else if (roll < 0.265) {
+      inserted = BREAKING[this.pick(BREAKING.length)];
     } else {
       inserted = TYPED[this.pick(TYPED.length)];
     }
@@ -92,6 +101,11 @@ export class TypingSimulator {
 
   private lineStart(offset: number): number {
     return this.text.lastIndexOf('\n', offset - 1) + 1;
+  }
+
+  private lineEnd(offset: number): number {
+    const newline = this.text.indexOf('\n', offset);
+    return newline < 0 ? this.text.length : newline;
   }
 }
 
