@@ -6,12 +6,13 @@
  * and its target, then a summary of the targets met and missed.
  *
  * Usage: node test/bench/run.mjs [section ...] [--strict]
- *   sections      lsp, api-client, console, agent-load, agent-deploy, extension, refresh, topology (default: all)
+ *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology (default: all)
  *   --strict      exit 1 when a target is missed (a section that fails always does)
  * Environment:
  *   BENCH_OUT_DIR        the compiled bench (default out/test/bench)
  *   BENCH_AGENT_BUNDLE   another build of the agent to run (default dist/agent.js)
  *   BENCH_AGENT_NODE_ARGS  extra node options for the agent, e.g. --cpu-prof
+ *   BENCH_SERVER_BUNDLE  another build of the language server to run (default dist/server.js)
  *   BENCH_LAB_SCHEMA     the JSON Schema given to yaml-language-server (default syntaxes/lab.schema.json)
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -26,7 +27,8 @@ const FIGURE_PREFIX = '@@figure ';
 
 /** Each section and how long it may take (the whole bench stays under about 5 minutes). */
 const SECTIONS = [
-  { name: 'lsp', title: 'Language server over stdio (ours vs yaml-language-server)', limitMs: 200_000 },
+  { name: 'lsp', title: 'Language server over stdio (ours vs yaml-language-server)', limitMs: 400_000 },
+  { name: 'lsp-pressure', title: 'Language server under a fuzz of typing bursts', limitMs: 180_000 },
   { name: 'api-client', title: 'API client per-call overhead', limitMs: 90_000 },
   { name: 'console', title: 'Console stream', limitMs: 90_000 },
   { name: 'agent-load', title: 'Reference agent under load', limitMs: 60_000 },

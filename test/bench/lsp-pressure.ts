@@ -1,0 +1,124 @@
+/**
+ * The language server under a long fuzz of typing over stdio: bursts of
+ * random edits as a person makes them (new keys, new links, half-typed lines,
+ * brackets left open) on the 2,000-node lab, first valid, then with an
+ * unclosed bracket near the top. Figures: edits per second sustained (the
+ * edits over the time until the server has published for the last one),
+ * p95 from the last edit of a burst to diagnostics for it (or a newer
+ * version), peak RSS sampled throughout, and how long the server took to
+ * catch up after the last edit (no backlog: about one reparse).
+ */
+import { join } from 'node:path';
+import { generateLab } from '../support/generate-lab';
+import { TypingSimulator, withUnclosedBracket } from '../support/typing';
+import { LspServer } from './support/lsp-server';
+import { DIST } from './support/paths';
+import { MiB, progress, report, runSection } from './support/report';
+import { percentile, rssOf, since, sleep } from './support/stats';
+
+const NODES = Number(process.env.BENCH_PRESSURE_NODES ?? 2000);
+/** Edits per run; BENCH_PRESSURE_EDITS shortens it (e.g. against a slow build). */
+const EDITS = Number(process.env.BENCH_PRESSURE_EDITS ?? 6000);
+const MAX_BURST = 40;
+/** A run that has not caught up this long after its last edit counts as a backlog. */
+const CATCH_UP_LIMIT_MS = 60_000;
+
+interface Run {
+  edits: number;
+  seconds: number;
+  latencies: number[];
+  catchUpMs: number;
+}
+
+async function fuzz(server: LspServer, uri: string, text: string, seed: number): Promise<Run> {
+  const typing = new TypingSimulator(text, seed);
+  await server.open(uri, 'lab-yaml', text);
+  await server.waitForPublication(uri, 0, () => true, 120_000);
+  const latencies: number[] = [];
+  const pending: { version: number; at: number }[] = [];
+  let newest = 1;
+  const seen = (): void => {
+    const list = server.publications.get(uri) ?? [];
+    const published = list.length > 0 ? (list[list.length - 1].version ?? 0) : 0;
+    while (pending.length > 0 && pending[0].version <= published) {
+      const burst = pending.shift();
+      if (burst) latencies.push(list[list.length - 1].at - burst.at);
+    }
+  };
+  const started = performance.now();
+  let sent = 0;
+  let burst = 0;
+  while (sent < EDITS) {
+    const size = 1 + ((burst++ * 7919) % MAX_BURST);
+    const versions: Promise<number>[] = [];
+    for (let i = 0; i < size && sent < EDITS; i++, sent++) versions.push(server.change(uri, [typing.next()]));
+    newest = Math.max(...(await Promise.all(versions)));
+    pending.push({ version: newest, at: performance.now() });
+    // A person pauses between bursts now and then; the server must keep up either way.
+    await sleep(burst % 5 === 0 ? 5 : 0);
+    seen();
+  }
+  const lastEdit = performance.now();
+  let catchUpMs = Infinity;
+  try {
+    await server.waitForPublication(uri, 0, (p) => (p.version ?? 0) >= newest, CATCH_UP_LIMIT_MS);
+    catchUpMs = since(lastEdit);
+  } catch {
+    // A backlog: the figures below show it (edits per second counts the limit as the time taken).
+  }
+  seen();
+  return {
+    edits: sent,
+    seconds: (lastEdit - started + Math.min(catchUpMs, CATCH_UP_LIMIT_MS)) / 1000,
+    latencies,
+    catchUpMs,
+  };
+}
+
+async function main(): Promise<void> {
+  const server = await LspServer.start({
+    name: 'lab-agent server',
+    script: process.env.BENCH_SERVER_BUNDLE ?? join(DIST, 'server.js'),
+    nodeArgs: ['--optimize-for-size'],
+    initializationOptions: { session: null },
+  });
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssOf(server.pid) ?? 0);
+  }, 100);
+  try {
+    const lab = generateLab(NODES);
+    for (const [name, text, seed] of [
+      ['valid', lab, 1],
+      ['unclosed bracket at the top', withUnclosedBracket(lab), 2],
+    ] as const) {
+      progress(`lsp-pressure: ${EDITS} edits on the ${NODES}-node lab (${name})`);
+      const run = await fuzz(server, `untitled:pressure-${seed}.lab.yaml`, text, seed);
+      report({
+        name: `lsp fuzz edits per second (${NODES} nodes, ${name})`,
+        value: run.edits / run.seconds,
+        unit: 'edits/s',
+        targets: [{ on: 'value', op: '>=', limit: 1000 }],
+        note: `${run.edits} edits in bursts of 1–${MAX_BURST}, until diagnostics for the last one`,
+      });
+      report({
+        name: `lsp fuzz burst → diagnostics p95 (${NODES} nodes, ${name})`,
+        value: percentile(run.latencies, 95),
+        unit: 'ms',
+        note: `${run.latencies.length} bursts; ${Number.isFinite(run.catchUpMs) ? `caught up ${Math.round(run.catchUpMs)} ms after the last edit` : `still behind ${CATCH_UP_LIMIT_MS / 1000} s after the last edit`}`,
+      });
+    }
+    peakRss = Math.max(peakRss, rssOf(server.pid) ?? 0);
+    report({
+      name: `lsp fuzz peak RSS (${NODES} nodes)`,
+      value: peakRss / MiB,
+      unit: 'MiB',
+      targets: [{ on: 'value', op: '<=', limit: 300 }],
+    });
+  } finally {
+    clearInterval(sampler);
+    await server.stop();
+  }
+}
+
+runSection(main);
