@@ -14,7 +14,7 @@ import { TypingSimulator, withUnclosedBracket } from '../support/typing';
 import { LspServer } from './support/lsp-server';
 import { DIST } from './support/paths';
 import { MiB, progress, report, runSection } from './support/report';
-import { percentile, rssOf, since, sleep } from './support/stats';
+import { percentile, since, sleep } from './support/stats';
 
 const NODES = Number(process.env.BENCH_PRESSURE_NODES ?? 2000);
 /** Edits per run; BENCH_PRESSURE_EDITS shortens it (e.g. against a slow build). */
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   });
   let peakRss = 0;
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, rssOf(server.pid) ?? 0);
+    peakRss = Math.max(peakRss, server.rss() ?? 0);
   }, 100);
   try {
     const lab = generateLab(NODES);
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
         note: `${run.latencies.length} bursts; ${Number.isFinite(run.catchUpMs) ? `caught up ${Math.round(run.catchUpMs)} ms after the last edit` : `still behind ${CATCH_UP_LIMIT_MS / 1000} s after the last edit`}`,
       });
     }
-    peakRss = Math.max(peakRss, rssOf(server.pid) ?? 0);
+    peakRss = Math.max(peakRss, server.rss() ?? 0);
     report({
       name: `lsp fuzz peak RSS (${NODES} nodes)`,
       value: peakRss / MiB,
