@@ -14,6 +14,7 @@ import {
   SessionChangedNotification,
 } from '../../common/protocol';
 import { LspClient, messageOf } from '../support/lsp';
+import { seededRandom } from '../support/typing';
 import { applyEdits, fileUri, startAgentSession, type AgentFixture } from './fixture';
 
 let fixture: AgentFixture;
@@ -28,16 +29,7 @@ after(async () => {
   await fixture.close();
 });
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const GARBAGE: Record<string, string> = {
   binary: Array.from({ length: 4000 }, (_, i) => String.fromCharCode((i * 7919) % 65536)).join(''),
