@@ -224,7 +224,6 @@ function capped(diagnostics: Diagnostic[]): Diagnostic[] {
   return shown;
 }
 
-
 function touches(edit: AppliedEdit, finding: ProjectDiagnostic): boolean {
   const range = edit.before.rangeOfPath(finding.path ?? []);
   return range === undefined || (edit.start <= range.end && range.start <= edit.end);

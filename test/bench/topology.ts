@@ -16,7 +16,10 @@ import { buildGraph } from '../../client/topology/graphModel';
 import type { GraphData } from '../../client/topology/messages';
 import { PAGE_BODY } from '../../client/topology/page';
 import { parseLab, updateLab } from '../../common/lab/parse';
+import type { Connection } from 'vscode-languageserver/node';
+import type { LabDocument } from '../../common/lab/types';
 import { LabFile } from '../../server/documents';
+import { Log } from '../../server/log';
 import { topologyOf } from '../../server/services/topology';
 import CHROMIUM_ARGS from '../support/chromium-args.json';
 import { generateLab } from '../support/generate-lab';
@@ -32,22 +35,25 @@ const UPDATE_TARGET_MS = 100;
 
 const URI = 'file:///bench/lab.lab.yaml';
 
+/** The server's view of a document, outside a server: nothing listens for updates or logs. */
+function labFile(version: number, text: string, model: LabDocument): LabFile {
+  const silent = new Log({ console: { warn: () => undefined, error: () => undefined } } as unknown as Connection);
+  return new LabFile(URI, TextDocument.create(URI, 'lab-yaml', version, text), model, () => undefined, silent);
+}
+
 /** The graph of a generated lab, and of the same lab after one node's position line changed. */
 function graphs(nodes: number): { first: GraphData; edited: GraphData } {
   const text = generateLab(nodes);
   const model = parseLab(text);
   const live = { connected: false, mode: 'managed' as const };
-  const first = buildGraph(topologyOf(new LabFile(URI, TextDocument.create(URI, 'lab-yaml', 1, text), model)), live);
+  const first = buildGraph(topologyOf(labFile(1, text, model)), live);
   const found = /position: \{x: (\d+)/.exec(text);
   if (!found) throw new Error('the generated lab has no position to edit');
   const start = found.index + found[0].length - found[1].length;
   const value = String(Number(found[1]) + 40);
   const editedText = text.slice(0, start) + value + text.slice(start + found[1].length);
   const editedModel = updateLab(model, { start, end: start + found[1].length, text: value });
-  const edited = buildGraph(
-    topologyOf(new LabFile(URI, TextDocument.create(URI, 'lab-yaml', 2, editedText), editedModel)),
-    live,
-  );
+  const edited = buildGraph(topologyOf(labFile(2, editedText, editedModel)), live);
   return { first, edited };
 }
 
