@@ -6,13 +6,13 @@
  * and its target, then a summary of the targets met and missed.
  *
  * Usage: node test/bench/run.mjs [section ...] [--strict]
- *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology (default: all)
+ *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology, linux-lab (default: all)
  *   --strict      exit 1 when a target is missed (a section that fails always does)
  * Environment:
  *   BENCH_OUT_DIR        the compiled bench (default out/test/bench)
  *   BENCH_AGENT_BUNDLE   another build of the agent to run (default dist/agent.js)
  *   BENCH_AGENT_NODE_ARGS  extra node options for the agent, e.g. --cpu-prof
- *   BENCH_SERVER_BUNDLE  another build of the language server to run (default dist/server.js)
+ *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology, linux-lab (default: all)
  *   BENCH_LAB_SCHEMA     the JSON Schema given to yaml-language-server (default syntaxes/lab.schema.json)
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -25,7 +25,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outDir = process.env.BENCH_OUT_DIR ?? join(root, 'out', 'test', 'bench');
 const FIGURE_PREFIX = '@@figure ';
 
-/** Each section and how long it may take (the whole bench stays under about 5 minutes). */
+/** Each section and how long it may take (the whole bench stays under about 13 minutes, 8 of them linux-lab). */
 const SECTIONS = [
   { name: 'lsp', title: 'Language server over stdio (ours vs yaml-language-server)', limitMs: 400_000 },
   { name: 'lsp-pressure', title: 'Language server under a fuzz of typing bursts', limitMs: 180_000 },
@@ -36,6 +36,7 @@ const SECTIONS = [
   { name: 'extension', title: 'Extension bundle and VSIX', limitMs: 120_000 },
   { name: 'refresh', title: 'Live views: agent requests of an idle extension', limitMs: 60_000 },
   { name: 'topology', title: 'Topology webview in headless Chromium', limitMs: 180_000 },
+  { name: 'linux-lab', title: 'Real labs on the Linux emulator (namespaces + FRR)', limitMs: 480_000 },
 ];
 
 const args = process.argv.slice(2);

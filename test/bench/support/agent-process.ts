@@ -28,11 +28,23 @@ export interface AgentProcess {
   stop(): Promise<void>;
 }
 
-export async function startAgentProcess(options: { bootMs?: number } = {}): Promise<AgentProcess> {
+export async function startAgentProcess(
+  options: { bootMs?: number; emulator?: 'simulated' | 'linux' } = {},
+): Promise<AgentProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lab-bench-agent-'));
   const child = spawn(
     process.execPath,
-    [...AGENT_NODE_ARGS, AGENT_BUNDLE, '--port', '0', '--data-dir', dataDir, '--boot-ms', String(options.bootMs ?? 50)],
+    [
+      ...AGENT_NODE_ARGS,
+      AGENT_BUNDLE,
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--boot-ms',
+      String(options.bootMs ?? 50),
+      ...(options.emulator ? ['--emulator', options.emulator] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -61,7 +73,8 @@ export async function startAgentProcess(options: { bootMs?: number } = {}): Prom
   if (pid === undefined) throw new Error('the agent process has no pid');
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Never leave an agent behind, even when the bench dies (e.g. its output pipe closed).
-  const killOnExit = () => child.kill('SIGKILL');
+  // A Linux emulator agent gets SIGTERM instead: it then removes its namespaces and daemons by itself.
+  const killOnExit = () => child.kill(options.emulator === 'linux' ? 'SIGTERM' : 'SIGKILL');
   process.once('exit', killOnExit);
   return {
     url,
@@ -76,7 +89,8 @@ export async function startAgentProcess(options: { bootMs?: number } = {}): Prom
     rss: () => rssOf(pid),
     async stop() {
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      // The Linux emulator removes its namespaces and daemons on SIGTERM, which takes longer than a simulated lab.
+      const timer = setTimeout(() => child.kill('SIGKILL'), options.emulator === 'linux' ? 60_000 : 3000);
       await exited;
       clearTimeout(timer);
       process.off('exit', killOnExit);
