@@ -33,7 +33,7 @@ const BASELINE_ROUTERS = 10;
 /** How long every adjacency may take to reach Full after the last router started. */
 const CONVERGE_LIMIT_MS = 90_000;
 /** Routers asked per exec-many call while polling (each is one vtysh process on the agent's machine). */
-const POLL_BATCH = 25;
+const POLL_BATCH = 10;
 /** Memory a router may need (zebra, staticd, ospfd), to refuse a size this machine cannot hold. */
 const ROUTER_MEMORY_BUDGET = 40 * MiB;
 const BASELINE = 'emulator primitives without the agent';
@@ -101,13 +101,16 @@ async function untilConverged(client: AgentClient, ring: Ring, state: unknown, e
         `${waiting.size} of ${ring.routers.length} routers still lack a Full neighbour after ${CONVERGE_LIMIT_MS / 1000} s: ${[...waiting].slice(0, 10).join(', ')}`,
       );
     const batch = [...waiting].slice(0, POLL_BATCH);
-    const { results } = await client.execConsoleMany({
-      yaml: ring.yaml,
-      files: ring.files,
-      state,
-      timeout_ms: 20_000,
-      targets: batch.map((node) => ({ node, command: 'show ip ospf neighbor' })),
-    });
+    const { results } = await client.execConsoleMany(
+      {
+        yaml: ring.yaml,
+        files: ring.files,
+        state,
+        timeout_ms: 20_000,
+        targets: batch.map((node) => ({ node, command: 'show ip ospf neighbor' })),
+      },
+      { timeoutMs: 60_000 },
+    );
     for (const r of results ?? [])
       if (r.ok && r.node && fullNeighbours(r.output ?? '') >= expected) waiting.delete(r.node);
     if (batch.every((node) => waiting.has(node))) await sleep(500);
