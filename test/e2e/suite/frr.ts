@@ -8,12 +8,9 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { LensCommand } from '../../../common/protocol';
+import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, screenshot } from './channel';
 
-const LOGIN = 'labAgent.login';
-const START_LAB = 'labAgent.startLab';
-const EXEC_CONSOLE = 'labAgent.execConsole';
 const LAB_FILE = 'ospf/ospf.lab.yaml';
 /** r1 has one OSPF neighbour (r2; its side towards h1 is passive), r2 two. */
 const EXPECTED_FULL = { r1: 1, r2: 2 } as const;
@@ -46,12 +43,11 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
 
   after(async () => {
     // Leave the machine as found even when a step failed; the runner then stops the agent.
-    if (deployed)
-      await vscode.commands.executeCommand(LensCommand.destroy, { uri: labUri.toString(), confirmed: true });
+    if (deployed) await vscode.commands.executeCommand(LabCommand.destroy, { uri: labUri.toString(), confirmed: true });
   });
 
   it('logs in to the Linux emulator agent', async () => {
-    const loggedIn = await vscode.commands.executeCommand<boolean>(LOGIN, {
+    const loggedIn = await vscode.commands.executeCommand<boolean>(LabCommand.login, {
       url: process.env.LAB_AGENT_E2E_LINUX_URL,
       username: process.env.LAB_AGENT_E2E_USER,
       password: process.env.LAB_AGENT_E2E_PASSWORD,
@@ -65,13 +61,13 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
     assert.ok(folder, 'no workspace folder is open');
     labUri = vscode.Uri.joinPath(folder.uri, LAB_FILE);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(labUri));
-    const result = await vscode.commands.executeCommand<{ lab?: string }>(LensCommand.deploy, {
+    const result = await vscode.commands.executeCommand<{ lab?: string }>(LabCommand.deploy, {
       uri: labUri.toString(),
       confirmed: true,
     });
     assert.ok(result?.lab, 'deploy failed');
     deployed = true;
-    const started = await vscode.commands.executeCommand<{ started?: number; failed?: number }>(START_LAB, {
+    const started = await vscode.commands.executeCommand<{ started?: number; failed?: number }>(LabCommand.startLab, {
       uri: labUri.toString(),
     });
     assert.strictEqual(started?.started, 5, `start: ${JSON.stringify(started)}`);
@@ -83,7 +79,7 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
     for (;;) {
       let done = true;
       for (const [node, expected] of Object.entries(EXPECTED_FULL)) {
-        const result = await vscode.commands.executeCommand<{ output?: string }>(EXEC_CONSOLE, {
+        const result = await vscode.commands.executeCommand<{ output?: string }>(LabCommand.execConsole, {
           uri: labUri.toString(),
           node,
           command: 'show ip ospf neighbor',
@@ -99,7 +95,7 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
   });
 
   it("shows r1's neighbours Full in its console terminal", async function () {
-    const name = await vscode.commands.executeCommand<string>(LensCommand.openConsole, {
+    const name = await vscode.commands.executeCommand<string>(LabCommand.openConsole, {
       uri: labUri.toString(),
       node: 'r1',
     });
@@ -119,7 +115,7 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
   });
 
   it('destroys the lab', async () => {
-    const destroyed = await vscode.commands.executeCommand<{ status?: string }>(LensCommand.destroy, {
+    const destroyed = await vscode.commands.executeCommand<{ status?: string }>(LabCommand.destroy, {
       uri: labUri.toString(),
       confirmed: true,
     });
