@@ -15,7 +15,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Commands, handlers and language services are peers: what two of them share lives in a module of its own ' +
-        '(client/project/, agent/projects/, server/), not in one of the peers.',
+        '(client/project/, agent/project/, server/), not in one of the peers.',
       from: { path: '^(client/commands|agent/handlers|server/services)/[^/]+$' },
       to: {
         path: '^$1/[^/]+$',

@@ -1,6 +1,7 @@
 // Lint gate (npm run lint): typescript-eslint's type-aware rules over every TypeScript source.
 // Formatting is Prettier's business (npm run format:check), so no stylistic rules here.
 import js from '@eslint/js';
+import checkFile from 'eslint-plugin-check-file';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -34,6 +35,14 @@ export default tseslint.config(
       // Handlers and backend methods are async by contract, so a throw becomes a rejection even
       // where the body has nothing to await (the simulated emulator answers from memory).
       '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // One spelling for file and folder names: kebab-case (`refresh-pacer.ts`, `code-lens.ts`).
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': ['error', { '**/*.ts': 'KEBAB_CASE' }, { ignoreMiddleExtensions: true }],
+      'check-file/folder-naming-convention': ['error', { '{agent,client,common,server,test}/**/': 'KEBAB_CASE' }],
     },
   },
   {

@@ -5,7 +5,7 @@
 import type { EmulatorBackend } from './emulator/backend';
 import type { ConsoleTickets } from './console/tickets';
 import type { ConsoleRunner } from './console/console-runner';
-import type { LabActivity } from './projects/lab-activity';
+import type { LabActivity } from './project/lab-activity';
 import type { SessionStore } from './sessions';
 
 export interface AgentUser {

@@ -50,10 +50,10 @@ import { BodyBudget, BodyTooLargeError, readBody, readJsonObject } from './http/
 import { answerClientError } from './http/client-error';
 import { sendData, sendError } from './http/respond';
 import { RouteTable } from './http/routes';
-import { ApplyJournal } from './projects/apply-journal';
-import { loadCatalogueData } from './projects/catalogue';
-import { ValidateWorkers } from './projects/validate-workers';
-import { LabActivity } from './projects/lab-activity';
+import { ApplyJournal } from './project/apply-journal';
+import { loadCatalogueData } from './project/catalogue';
+import { ValidateWorkers } from './project/validate-workers';
+import { LabActivity } from './project/lab-activity';
 import { SessionStore } from './sessions';
 import { loadOrCreateCertificate } from './tls';
 

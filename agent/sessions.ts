@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { SESSION_IDLE_MS } from '../common/api/contract';
 import type { EmulatorClient } from './emulator/backend';
-import { DocumentCache } from './projects/document-cache';
+import { DocumentCache } from './project/document-cache';
 import { ApiError } from './http/api-error';
 
-export interface AgentSession {
+export interface LoginSession {
   token: string;
   username: string;
   lastUsedAt: number;
@@ -24,13 +24,13 @@ export interface AgentSession {
 const EXPIRED_MEMORY_MS = 7 * 24 * 60 * 60 * 1000;
 
 export class SessionStore {
-  private readonly sessions = new Map<string, AgentSession>();
+  private readonly sessions = new Map<string, LoginSession>();
 
   constructor(private readonly clock: () => number) {}
 
-  create(username: string, emulator: EmulatorClient): AgentSession {
+  create(username: string, emulator: EmulatorClient): LoginSession {
     this.forgetOld();
-    const session: AgentSession = {
+    const session: LoginSession = {
       token: randomBytes(32).toString('hex'),
       username,
       lastUsedAt: this.clock(),
@@ -43,7 +43,7 @@ export class SessionStore {
   }
 
   /** The session of a bearer token; every successful use slides its idle timer. */
-  authenticate(authorization: string | undefined): AgentSession {
+  authenticate(authorization: string | undefined): LoginSession {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match)
       throw new ApiError('unauthenticated', 'Log in first: this call needs an "Authorization: Bearer <token>" header.');
@@ -61,7 +61,7 @@ export class SessionStore {
     return session;
   }
 
-  end(session: AgentSession): void {
+  end(session: LoginSession): void {
     this.sessions.delete(session.token);
   }
 

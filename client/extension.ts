@@ -5,25 +5,25 @@
  */
 import * as vscode from 'vscode';
 import { registerConnectionCommands } from './commands/connection';
-import { registerExecCommands } from './commands/exec';
-import { registerImportCommand } from './commands/importLab';
-import { PlanDocuments } from './commands/planDocument';
+import { registerExecCommands } from './commands/lifecycle';
+import { registerImportCommand } from './commands/import-lab';
+import { PlanDocuments } from './commands/plan-document';
 import { registerProjectCommands } from './commands/project';
 import { Reports } from './commands/reports';
 import { registerSampleCommand } from './commands/sample';
 import { Session } from './connection/session';
 import { registerConsoleExec } from './consoles/exec';
 import { registerConsoleTerminals } from './consoles/terminal';
-import { trackContextKeys } from './contextKeys';
-import { LabLanguageClient } from './languageClient';
+import { trackContextKeys } from './context-keys';
+import { LabLanguageClient } from './language-client';
 import { createLog, logFailure } from './log';
 import type { Services } from './services';
-import { StatusBar } from './statusBar';
+import { StatusBar } from './status-bar';
 import { registerTopologyView } from './topology/register';
-import { registerConsolesView } from './views/consolesTree';
-import { registerLabsView } from './views/labsTree';
-import { registerNetworkTypesView } from './views/networkTypesTree';
-import { registerTemplatesView } from './views/templatesTree';
+import { registerConsolesView } from './views/consoles-tree';
+import { registerLabsView } from './views/labs-tree';
+import { registerNetworkTypesView } from './views/network-types-tree';
+import { registerTemplatesView } from './views/templates-tree';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();

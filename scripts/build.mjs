@@ -3,6 +3,7 @@
 // With --watch (npm run watch): esbuild rebuilds the bundles and tsc recompiles out/ on every save.
 import { context } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -49,7 +50,10 @@ if (watch) {
   await Promise.all(contexts.map((ctx) => ctx.rebuild()));
   await Promise.all(contexts.map((ctx) => ctx.dispose()));
   if (!process.argv.includes('--bundles-only')) {
-    // Tests import modules directly; tsc emits them to out/ (typecheck happens here too).
+    // Tests import modules directly; tsc emits them to out/ (typecheck happens here too). Emptied
+    // first, so a renamed or deleted test does not linger there and run again.
+    for (const dir of ['agent', 'client', 'common', 'server', 'test'])
+      rmSync(`out/${dir}`, { recursive: true, force: true });
     execFileSync(process.execPath, tsc, { stdio: 'inherit' });
     // The webview has DOM types and no Node: type-checked on its own (esbuild bundles it).
     execFileSync(process.execPath, webviewTsc, { stdio: 'inherit' });

@@ -6,7 +6,7 @@
  */
 import type { Icon, Iface, NetworkType, Template, TemplateDetail, TemplateImagesData } from '../common/api/contract';
 import type { AgentClient } from '../common/api/client';
-import type { AgentSession } from './session';
+import type { RemoteAgent } from './remote-agent';
 
 /** Catalogue calls serve completion and hover, which must not hang on a slow agent. */
 const CATALOGUE_TIMEOUT_MS = 5000;
@@ -16,8 +16,8 @@ const INTERFACES_TIMEOUT_MS = 2000;
 export class Catalogue {
   private entries = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly session: AgentSession) {
-    session.onDidChange(() => this.clear());
+  constructor(private readonly agent: RemoteAgent) {
+    agent.onDidChange(() => this.clear());
   }
 
   clear(): void {
@@ -75,8 +75,8 @@ export class Catalogue {
     const entries = this.entries;
     const existing = entries.get(key) as Promise<T | undefined> | undefined;
     if (existing) return existing;
-    if (!this.session.active) return Promise.resolve(undefined);
-    const pending = this.session.call(fetch).then((outcome) => {
+    if (!this.agent.active) return Promise.resolve(undefined);
+    const pending = this.agent.call(fetch).then((outcome) => {
       if (outcome?.ok) return outcome.value;
       if (entries.get(key) === pending) entries.delete(key);
       return undefined;

@@ -22,8 +22,8 @@ import { Catalogue } from './catalogue';
 import { LabDocuments, type LabFile } from './documents';
 import { Log } from './log';
 import type { MessageQueue } from './message-queue';
-import { AgentSession } from './session';
-import { CodeLensService } from './services/codeLens';
+import { RemoteAgent } from './remote-agent';
+import { CodeLensService } from './services/code-lens';
 import { CompletionService } from './services/completion';
 import { findDefinition } from './services/definition';
 import { DiagnosticsService } from './services/diagnostics';
@@ -34,20 +34,20 @@ import { freeInterfaces, topologyEdit, topologyOf } from './services/topology';
 
 export function startServer(connection: Connection, queue: MessageQueue): void {
   const log = new Log(connection);
-  const session = new AgentSession(connection, log);
+  const agent = new RemoteAgent(connection, log);
   // Each new model publishes its local diagnostics (the service is made below; models only change after that).
   const documents = new LabDocuments(log, (file, edit) => diagnostics.documentChanged(file, [edit]));
-  const catalogue = new Catalogue(session);
+  const catalogue = new Catalogue(agent);
   // Known only once the client says what it supports (initialize).
   const clientSupports = { codeLensRefresh: false, completionEditRangeDefault: false };
   const completion = new CompletionService(catalogue, () => clientSupports.completionEditRangeDefault);
-  const hover = new HoverService(catalogue, session);
-  const diagnostics = new DiagnosticsService(connection, documents, session, log);
+  const hover = new HoverService(catalogue, agent);
+  const diagnostics = new DiagnosticsService(connection, documents, agent, log);
   const applyEdits = (): void => void guarded('applying edits', undefined, () => documents.applyPending());
-  const codeLens = new CodeLensService(connection, documents, session, log, () => clientSupports.codeLensRefresh);
+  const codeLens = new CodeLensService(connection, documents, agent, log, () => clientSupports.codeLensRefresh);
   let initialSession: unknown = null;
 
-  session.onDidChange(() => {
+  agent.onDidChange(() => {
     diagnostics.revalidateAll();
     codeLens.sessionChanged();
   });
@@ -91,8 +91,8 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   });
 
   // Status notifications may only follow the initialize answer.
-  connection.onInitialized(() => void guarded('initialized', undefined, () => session.update(initialSession)));
-  connection.onShutdown(() => guarded('shutdown', undefined, () => session.close()));
+  connection.onInitialized(() => void guarded('initialized', undefined, () => agent.update(initialSession)));
+  connection.onShutdown(() => guarded('shutdown', undefined, () => agent.close()));
 
   connection.onDidOpenTextDocument(
     (params) => void guarded('didOpen', undefined, () => diagnostics.documentChanged(documents.open(params))),
@@ -144,7 +144,7 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   );
   connection.onRequest(FreeInterfacesRequest, (params) =>
     withFile('freeInterfaces', params?.uri, { error: 'The lab file is not open.' }, (file) =>
-      freeInterfaces(file, params.node, catalogue, session),
+      freeInterfaces(file, params.node, catalogue, agent),
     ),
   );
   connection.onCodeLensResolve((lens) => guarded('codeLens/resolve', lens, () => codeLens.resolve(lens)));
@@ -152,7 +152,7 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   // Parameters are typed, but what arrives is still checked: a client may send anything.
   connection.onNotification(
     SessionChangedNotification,
-    (params) => void guarded('sessionChanged', undefined, () => session.update(params?.session ?? null)),
+    (params) => void guarded('sessionChanged', undefined, () => agent.update(params?.session ?? null)),
   );
   connection.onRequest(RefreshCatalogueRequest, () =>
     guarded('refreshCatalogue', null, () => {

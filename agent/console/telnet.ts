@@ -1,5 +1,5 @@
 /** The console server's side of telnet: its greeting and the two ways of reading input (a device's, and a client's). */
-import { DO, DONT, IAC, SB, SE, TelnetOption, WILL } from '../../common/telnet/session';
+import { DO, DONT, IAC, SB, SE, TelnetOption, WILL } from '../../common/telnet/protocol';
 
 const { BINARY, ECHO, SGA } = TelnetOption;
 const ESC = 0x1b;

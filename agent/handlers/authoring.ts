@@ -9,7 +9,7 @@ import { compileEthFormat, type EthFormat } from '../../common/lab/eth-format';
 import type { LabDocument } from '../../common/lab/types';
 import { invalidRequest } from '../http/api-error';
 import { optionalBoolean, optionalObject, optionalString, rejectLocalPaths } from '../http/fields';
-import { loadCatalogue, type Catalogue } from '../projects/catalogue';
+import { loadCatalogue, type Catalogue } from '../project/catalogue';
 import type { SessionHandler, SessionRequest } from './handler';
 
 interface Subject {

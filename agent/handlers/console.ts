@@ -10,9 +10,9 @@ import {
 import { EmuError, EmuNodeStatus, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
-import { requireLab } from '../projects/lab-guards';
-import { labOf, readProjectInput } from '../projects/project-input';
-import type { AgentSession } from '../sessions';
+import { requireLab } from '../project/lab-guards';
+import { labOf, readProjectInput } from '../project/project-input';
+import type { LoginSession } from '../sessions';
 import type { SessionHandler, SessionRequest } from './handler';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -25,14 +25,14 @@ interface Target {
 }
 
 /** The lab of a ConsolePayload, read from its own fields only: the contract says to ignore any others. */
-function labOfConsolePayload(session: AgentSession, body: Body): string {
+function labOfConsolePayload(session: LoginSession, body: Body): string {
   rejectLocalPaths(body);
   const { lab, yaml, files, state, manifest } = body;
   return labOf(session, readProjectInput({ lab, yaml, files, state, manifest }));
 }
 
 /** A running node with a telnet console, or the reason there is none. */
-async function consoleTarget(session: AgentSession, lab: string, name: string): Promise<Target> {
+async function consoleTarget(session: LoginSession, lab: string, name: string): Promise<Target> {
   const live = await requireLab(session.emulator, lab);
   const node = live.nodes.find((n) => n.name === name);
   if (!node)

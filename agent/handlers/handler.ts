@@ -1,6 +1,6 @@
 import type { AgentContext } from '../context';
 import type { Body } from '../http/fields';
-import type { AgentSession } from '../sessions';
+import type { LoginSession } from '../sessions';
 
 export interface PublicRequest {
   ctx: AgentContext;
@@ -10,7 +10,7 @@ export interface PublicRequest {
 }
 
 export interface SessionRequest extends PublicRequest {
-  session: AgentSession;
+  session: LoginSession;
 }
 
 export type PublicHandler = (req: PublicRequest) => Promise<unknown>;

@@ -3,8 +3,8 @@ import type { BulkResult } from '../../common/api/contract';
 import { EmuError, EmuNodeStatus, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString } from '../http/fields';
-import { labOf, readProjectInput, readStopmode } from '../projects/project-input';
-import { ensureWritable, requireLab } from '../projects/lab-guards';
+import { labOf, readProjectInput, readStopmode } from '../project/project-input';
+import { ensureWritable, requireLab } from '../project/lab-guards';
 import type { SessionHandler } from './handler';
 
 const ACTIONS = ['start', 'stop', 'wipe'] as const;

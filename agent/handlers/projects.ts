@@ -18,18 +18,18 @@ import type { AgentContext } from '../context';
 import { EmuNodeStatus, type EmulatorClient, type EmuLab } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString, requiredString } from '../http/fields';
-import { applyChanges } from '../projects/apply';
-import { runBounded } from '../projects/bounded';
-import { loadCatalogue } from '../projects/catalogue';
-import { desiredTopology } from '../projects/desired';
-import { diffFromEmulator, diffToEmulator, type Diff } from '../projects/diff';
-import { editDocument, newDocumentText } from '../projects/document-edit';
-import { IMPORTED_ROOT, MANAGED_ROOT } from '../projects/lab-path';
+import { applyChanges } from '../project/apply';
+import { runBounded } from '../project/bounded';
+import { loadCatalogue } from '../project/catalogue';
+import { desiredTopology } from '../project/desired';
+import { diffFromEmulator, diffToEmulator, type Diff } from '../project/diff';
+import { editDocument, newDocumentText } from '../project/document-edit';
+import { IMPORTED_ROOT, MANAGED_ROOT } from '../project/lab-path';
 import { labPathProblem } from '../../common/api/lab-path';
-import { inspection, labState, nodeState, nodeStatus, projectState } from '../projects/observation';
-import { observedTopology } from '../projects/observed';
-import { ensureWritable, requireLab } from '../projects/lab-guards';
-import { buildPlan, type ProjectPlan } from '../projects/plan';
+import { inspection, labState, nodeState, nodeStatus, projectState } from '../project/observation';
+import { observedTopology } from '../project/observed';
+import { ensureWritable, requireLab } from '../project/lab-guards';
+import { buildPlan, type ProjectPlan } from '../project/plan';
 import {
   checkedDocument,
   labOf,
@@ -37,10 +37,10 @@ import {
   readProjectInput,
   requireYaml,
   type CheckedDocument,
-} from '../projects/project-input';
-import { validateBody } from '../projects/validate-body';
+} from '../project/project-input';
+import { validateBody } from '../project/validate-body';
 import { parseLab } from '../../common/lab/parse';
-import type { AgentSession } from '../sessions';
+import type { LoginSession } from '../sessions';
 import type { SessionHandler } from './handler';
 
 // ---------------------------------------------------------------- shared checks
@@ -78,7 +78,7 @@ interface PlanContext {
 
 async function makePlan(
   ctx: AgentContext,
-  session: AgentSession,
+  session: LoginSession,
   body: Record<string, unknown>,
   direction = readDirection(body),
 ): Promise<PlanContext & { input: ReturnType<typeof readProjectInput> }> {

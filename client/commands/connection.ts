@@ -4,7 +4,7 @@
  * is never logged.
  */
 import type * as vscode from 'vscode';
-import { loginArgsOf } from '../model/commandArgs';
+import { loginArgsOf } from '../model/command-args';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
 import { LabCommand } from '../../common/commands';

@@ -9,9 +9,9 @@ import * as vscode from 'vscode';
 import { AgentError } from '../../common/api/client';
 import type { DeployData, ReconcileData, ValidateData } from '../../common/api/contract';
 import { isLabActionAllowed } from '../model/capabilities';
-import { booleanArg, directionOf, fieldOf } from '../model/commandArgs';
-import { validationLines } from '../model/reportText';
-import { applyPulledContent } from '../project/applyPulled';
+import { booleanArg, directionOf, fieldOf } from '../model/command-args';
+import { validationLines } from '../model/report-text';
+import { applyPulledContent } from '../project/apply-pulled';
 import { allowedClient } from '../project/gate';
 import {
   observationPayload,
@@ -20,7 +20,7 @@ import {
   resolveLab,
   storeLabState,
   type LabContext,
-} from '../project/labContext';
+} from '../project/lab-context';
 import { withCancellableProgress } from '../project/progress';
 import { pushLab } from '../project/push';
 import type { Services } from '../services';

@@ -5,11 +5,11 @@
  */
 import * as vscode from 'vscode';
 import type { InspectionData, OpenData, ProjectStatusData } from '../../common/api/contract';
-import { ReadOnlyDocuments } from '../documents/readOnlyDocuments';
-import { booleanArg, fieldOf } from '../model/commandArgs';
-import { renderInspection, renderOpen, renderStatus } from '../model/reportText';
+import { ReadOnlyDocuments } from '../documents/read-only-documents';
+import { booleanArg, fieldOf } from '../model/command-args';
+import { renderInspection, renderOpen, renderStatus } from '../model/report-text';
 import { allowedClient } from '../project/gate';
-import { loadLab, observationPayload, resolveLab, type LabContext } from '../project/labContext';
+import { loadLab, observationPayload, resolveLab, type LabContext } from '../project/lab-context';
 import { withCancellableProgress } from '../project/progress';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';

@@ -5,7 +5,7 @@
  * user closes it.
  */
 import * as vscode from 'vscode';
-import { parseAgentUrlInput } from '../model/agentUrl';
+import { parseAgentUrlInput } from '../model/agent-url';
 
 export async function askUrl(current: string): Promise<string | undefined> {
   return vscode.window.showInputBox({

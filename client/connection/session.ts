@@ -13,8 +13,8 @@ import { AgentClient, AgentError, normalizeFingerprint } from '../../common/api/
 import type { CapabilitiesData } from '../../common/api/contract';
 import type { AgentSessionSettings } from '../../common/protocol';
 import { logFailure, type Log } from '../log';
-import { parseAgentUrlInput, tokenSecretKey } from '../model/agentUrl';
-import type { LoginArgs } from '../model/commandArgs';
+import { parseAgentUrlInput, tokenSecretKey } from '../model/agent-url';
+import type { LoginArgs } from '../model/command-args';
 import { describeError } from '../model/errors';
 import { askPassword, askPasswordAgain, askUrl, askUsername, offerPasswordPrompt } from './prompts';
 import {
@@ -29,11 +29,11 @@ import {
   type SessionEffect,
   type SessionEvent,
   type SessionInfo,
-} from './sessionMachine';
+} from './session-machine';
 import { readCaFile, readConnectionSettings, updateSetting } from './settings';
 import { askToRepin, askToTrust } from './trust';
 
-export type { SessionInfo } from './sessionMachine';
+export type { SessionInfo } from './session-machine';
 
 /** How long a probe or heartbeat may wait for the agent. */
 const CHECK_TIMEOUT_MS = 5000;

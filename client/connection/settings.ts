@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { DEFAULT_AGENT_URL } from '../model/agentUrl';
+import { DEFAULT_AGENT_URL } from '../model/agent-url';
 
 const SECTION = 'labAgent';
 

@@ -11,7 +11,7 @@ import type { AgentClient } from '../../common/api/client';
 import type { ConsoleExecData, ConsoleExecManyData, ConsoleExecResult } from '../../common/api/contract';
 import { registerGuarded } from '../commands/guard';
 import { isLabActionAllowed } from '../model/capabilities';
-import { fieldOf, nodeListOf, stringArg, targetOfArg } from '../model/commandArgs';
+import { fieldOf, nodeListOf, stringArg, targetOfArg } from '../model/command-args';
 import { allowedClient } from '../project/gate';
 import {
   consolePayload,
@@ -20,10 +20,10 @@ import {
   resolveLab,
   resolveNode,
   type LabContext,
-} from '../project/labContext';
+} from '../project/lab-context';
 import { withCancellableProgress } from '../project/progress';
 import type { Services } from '../services';
-import { consoleFamily, errorLookingLine, execManySummary } from '../model/outputErrors';
+import { consoleFamily, errorLookingLine, execManySummary } from '../model/output-errors';
 import { LabCommand } from '../../common/commands';
 
 /** Extra time the HTTP call gets beyond the command's own timeout. */

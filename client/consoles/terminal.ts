@@ -9,11 +9,11 @@ import { openConsole } from '../../common/api/client';
 import { attachTelnet, type TelnetConnection } from '../../common/telnet';
 import { registerGuarded } from '../commands/guard';
 import { logFailure } from '../log';
-import { ConsoleInputGuard, keyWhileDisconnected } from '../model/consoleInput';
-import { ConsoleOutput, disconnectedBanner } from '../model/consoleOutput';
+import { ConsoleInputGuard, keyWhileDisconnected } from '../model/console-input';
+import { ConsoleOutput, disconnectedBanner } from '../model/console-output';
 import { describeError } from '../model/errors';
 import { allowedClient } from '../project/gate';
-import { consolePayload, loadLab, resolveLab, resolveNode } from '../project/labContext';
+import { consolePayload, loadLab, resolveLab, resolveNode } from '../project/lab-context';
 import type { Services } from '../services';
 import { LabCommand } from '../../common/commands';
 

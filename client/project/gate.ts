@@ -2,7 +2,7 @@
 import { AgentError, type AgentClient } from '../../common/api/client';
 import type { Session } from '../connection/session';
 import { labActionDenial, type LabAction } from '../model/capabilities';
-import type { LabContext } from './labContext';
+import type { LabContext } from './lab-context';
 
 /** The session's client when the agent allows `action` on this lab; else throws the reason. */
 export function allowedClient(session: Session, action: LabAction, lab: Pick<LabContext, 'mode'>): AgentClient {

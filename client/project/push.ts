@@ -5,10 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { ReconcileData } from '../../common/api/contract';
-import { planSummaryLine } from '../model/planText';
+import { planSummaryLine } from '../model/plan-text';
 import type { Services } from '../services';
 import { allowedClient } from './gate';
-import { projectPayload, storeLabState, type LabContext } from './labContext';
+import { projectPayload, storeLabState, type LabContext } from './lab-context';
 import { withCancellableProgress } from './progress';
 
 export async function pushLab(

@@ -14,12 +14,12 @@ import {
   type TopologyData,
 } from '../../common/protocol';
 import { reportFailure } from '../commands/guard';
-import { PromptCancelled } from '../project/labContext';
-import type { LabLanguageClient } from '../languageClient';
+import { PromptCancelled } from '../project/lab-context';
+import type { LabLanguageClient } from '../language-client';
 import { describeError } from '../model/errors';
 import type { Services } from '../services';
-import { buildGraph, linkId, networkId, nodeId, type LiveInfo } from './graphModel';
-import { fetchLiveInfo } from './liveState';
+import { buildGraph, linkId, networkId, nodeId, type LiveInfo } from './graph-model';
+import { fetchLiveInfo } from './live-state';
 import type { HostMessage, NodeAction, WebviewMessage } from './messages';
 import { PAGE_BODY } from './page';
 

@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { registerGuarded } from '../commands/guard';
-import type { LabLanguageClient } from '../languageClient';
-import { resolveLab } from '../project/labContext';
+import type { LabLanguageClient } from '../language-client';
+import { resolveLab } from '../project/lab-context';
 import type { Services } from '../services';
 import { TopologyPanel } from './panel';
 

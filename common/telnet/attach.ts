@@ -1,9 +1,9 @@
 /**
- * Binds a TelnetSession to a console socket (from openConsole): server output
+ * Binds a TelnetProtocol to a console socket (from openConsole): server output
  * arrives as text, negotiation answers are written back, user input is encoded.
  */
 import type { Duplex } from 'node:stream';
-import { TelnetSession } from './session';
+import { TelnetProtocol } from './protocol';
 
 export interface TelnetHandlers {
   /** Console output, telnet commands removed, UTF-8 decoded. */
@@ -24,7 +24,7 @@ const CLOSE_GRACE_MS = 2000;
 
 export function attachTelnet(socket: Duplex, handlers: TelnetHandlers): TelnetConnection {
   let closed = false;
-  const session = new TelnetSession((bytes) => {
+  const session = new TelnetProtocol((bytes) => {
     if (socket.writable) socket.write(bytes);
   });
   const finish = (reason?: string): void => {

@@ -1,3 +1,3 @@
 /** The telnet layer shared by console terminals and tests. */
-export { TelnetSession, TelnetOption, IAC, DO, DONT, WILL, WONT, SB, SE } from './session';
+export { TelnetProtocol, TelnetOption, IAC, DO, DONT, WILL, WONT, SB, SE } from './protocol';
 export { attachTelnet, type TelnetConnection } from './attach';

@@ -13,7 +13,7 @@ import { validateLab, type LocalDiagnostic } from '../../common/lab/validate';
 import type { AgentProblem } from '../agent-problems';
 import { projectPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
-import type { AgentSession } from '../session';
+import type { RemoteAgent } from '../remote-agent';
 
 export const LOCAL_SOURCE = 'lab-yaml';
 export const AGENT_SOURCE = 'lab-agent';
@@ -59,7 +59,7 @@ export class DiagnosticsService {
   constructor(
     private readonly connection: Connection,
     private readonly documents: LabDocuments,
-    private readonly session: AgentSession,
+    private readonly agent: RemoteAgent,
     private readonly log: Log,
   ) {}
 
@@ -97,7 +97,7 @@ export class DiagnosticsService {
 
   private schedule(file: LabFile): void {
     // The agent cannot say anything useful about text that is not YAML; the local syntax errors say it all.
-    if (!this.session.active || file.model.syntaxErrors.length > 0) return;
+    if (!this.agent.active || file.model.syntaxErrors.length > 0) return;
     const pending: PendingValidation = { abort: new AbortController() };
     pending.timer = setTimeout(() => {
       pending.timer = undefined;
@@ -122,7 +122,7 @@ export class DiagnosticsService {
     const outcome =
       'problem' in built
         ? { ok: false as const, problem: built.problem, cancelled: false }
-        : await this.session.call((client) =>
+        : await this.agent.call((client) =>
             client.validateProject(built.payload, { timeoutMs: VALIDATE_TIMEOUT_MS, signal }),
           );
     // A newer version (or session) took over while the agent worked: its own validation will publish.

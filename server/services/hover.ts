@@ -10,7 +10,7 @@ import type { LabNode, Located, LinkEndpoint } from '../../common/lab/types';
 import type { Catalogue } from '../catalogue';
 import { abortSignalOf } from '../cancellation';
 import type { LabFile } from '../documents';
-import type { AgentSession } from '../session';
+import type { RemoteAgent } from '../remote-agent';
 
 const PREVIEW_TIMEOUT_MS = 3000;
 /** Enough interfaces to recognise the naming scheme without flooding the hover. */
@@ -19,7 +19,7 @@ const LISTED_INTERFACES = 8;
 export class HoverService {
   constructor(
     private readonly catalogue: Catalogue,
-    private readonly session: AgentSession,
+    private readonly agent: RemoteAgent,
   ) {}
 
   async provide(file: LabFile, position: Position, token: CancellationToken): Promise<Hover | null> {
@@ -56,7 +56,7 @@ export class HoverService {
       node: node.name,
       ...(node.resolved.template ? { template: node.resolved.template } : {}),
     };
-    const outcome = await this.session.call((client) =>
+    const outcome = await this.agent.call((client) =>
       client.previewInterfaces(request, { timeoutMs: PREVIEW_TIMEOUT_MS, signal: abortSignalOf(token) }),
     );
     if (!outcome?.ok) return hover(nodeLine(node));

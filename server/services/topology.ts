@@ -14,8 +14,8 @@ import type {
 } from '../../common/protocol';
 import type { Catalogue } from '../catalogue';
 import type { LabFile } from '../documents';
-import type { AgentSession } from '../session';
-import { topologyEdits } from '../topologyEdits';
+import type { RemoteAgent } from '../remote-agent';
+import { topologyEdits } from '../topology-edits';
 
 /** Problems listed by name; the rest are counted. */
 const LISTED_PROBLEMS = 5;
@@ -75,13 +75,13 @@ export async function freeInterfaces(
   file: LabFile,
   nodeName: string,
   catalogue: Catalogue,
-  session: AgentSession,
+  agent: RemoteAgent,
 ): Promise<FreeInterfacesResult> {
   const node = findNode(file.model, nodeName);
   if (!node) return { error: `There is no node ${nodeName} in the lab.` };
   const template = node.resolved.template;
   if (!template) return { error: `${nodeName} has no template, so its interfaces are not known.` };
-  if (!session.active) return { error: 'Not logged in to an agent: the interfaces of a template come from it.' };
+  if (!agent.active) return { error: 'Not logged in to an agent: the interfaces of a template come from it.' };
   // Read before waiting: the model may be replaced by an edit meanwhile.
   const used = interfacesInUse(file.model, nodeName);
   const all = await catalogue.interfaces(template, node.resolved.ethernet);

@@ -14,8 +14,8 @@
 import type { Duplex } from 'node:stream';
 import { openConsole, type AgentClient } from '../../common/api/client';
 import type { ConsolePayload } from '../../common/api/contract';
-import { ConsoleOutput } from '../../client/model/consoleOutput';
-import { attachTelnet, TelnetSession } from '../../common/telnet';
+import { ConsoleOutput } from '../../client/model/console-output';
+import { attachTelnet, TelnetProtocol } from '../../common/telnet';
 import { startAgentProcess } from './support/agent-process';
 import { MiB, progress, report, runSection } from './support/report';
 import { median, percentile, sleep } from './support/stats';
@@ -269,7 +269,7 @@ async function main(): Promise<void> {
     const total = recorded.reduce((n, b) => n + b.length, 0);
     const cpu: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const session = new TelnetSession(() => undefined);
+      const session = new TelnetProtocol(() => undefined);
       const output = new ConsoleOutput();
       const start = performance.now();
       let chars = 0;
@@ -282,7 +282,7 @@ async function main(): Promise<void> {
       name: 'console terminal path alone (CPU, recorded stream)',
       value: median(cpu),
       unit: 'MB/s',
-      note: 'no socket: TelnetSession.receive() then ConsoleOutput.write() over the recorded chunks',
+      note: 'no socket: TelnetProtocol.receive() then ConsoleOutput.write() over the recorded chunks',
     });
 
     progress('console: keystroke → echo');

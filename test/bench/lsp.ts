@@ -183,7 +183,7 @@ async function main(): Promise<void> {
     name: 'lab-agent server',
     script: join(DIST, 'server.js'),
     // BENCH_SERVER_NODE_ARGS: node options for our server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-    // As client/languageClient.ts starts it.
+    // As client/language-client.ts starts it.
     nodeArgs: ['--optimize-for-size', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)],
     initializationOptions: { session: { baseUrl: agent.url, token, pin: agent.fingerprint } },
   });

@@ -1,7 +1,7 @@
 /**
  * Requests the agent receives per minute from an idle extension with five labs
  * visible: the Labs view (getProjectStatus per lab) and the Consoles view
- * (listProjectConsoles per lab), each loading at the pace client/model/refreshPacer.ts
+ * (listProjectConsoles per lab), each loading at the pace client/model/refresh-pacer.ts
  * decides, plus the session's heartbeat (getCapabilities when no call spoke with
  * the agent lately). Ten minutes run on a simulated clock, so the section stays
  * short, while every load is real: real requests to a real agent, counted as
@@ -9,8 +9,8 @@
  * Baseline: the same views polling at the configured interval without back-off.
  */
 import type { AgentClient } from '../../common/api/client';
-import { heartbeatDue, HEARTBEAT_MS } from '../../client/connection/sessionMachine';
-import { afterLoad, initialPace, intervalMsOf, type PaceState } from '../../client/model/refreshPacer';
+import { heartbeatDue, HEARTBEAT_MS } from '../../client/connection/session-machine';
+import { afterLoad, initialPace, intervalMsOf, type PaceState } from '../../client/model/refresh-pacer';
 import { startAgentProcess } from './support/agent-process';
 import { fitToAgent, generatedProject } from './support/labs';
 import { progress, report, runSection } from './support/report';

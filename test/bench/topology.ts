@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { buildGraph } from '../../client/topology/graphModel';
+import { buildGraph } from '../../client/topology/graph-model';
 import type { GraphData } from '../../client/topology/messages';
 import { PAGE_BODY } from '../../client/topology/page';
 import { parseLab, updateLab } from '../../common/lab/parse';

@@ -2,15 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect, type Socket } from 'node:net';
 import { once } from 'node:events';
-import { TelnetSession, attachTelnet, IAC, DO, DONT, WILL, WONT, SB, SE, TelnetOption } from '../../common/telnet';
+import { TelnetProtocol, attachTelnet, IAC, DO, DONT, WILL, WONT, SB, SE, TelnetOption } from '../../common/telnet';
 
 const { BINARY, ECHO, SGA, NAWS } = TelnetOption;
 const TTYPE = 24;
 
 /** A session plus every reply it wrote, one entry per reply batch. */
-function newSession(): { session: TelnetSession; replies: number[][]; all: () => number[] } {
+function newSession(): { session: TelnetProtocol; replies: number[][]; all: () => number[] } {
   const replies: number[][] = [];
-  const session = new TelnetSession((bytes) => replies.push([...bytes]));
+  const session = new TelnetProtocol((bytes) => replies.push([...bytes]));
   return { session, replies, all: () => replies.flat() };
 }
 
@@ -269,7 +269,7 @@ test('attachTelnet: a reset connection is reported with a reason', async (t) => 
 });
 
 test('ASCII after a character split across chunks is decoded with that character, not on its own', () => {
-  const session = new TelnetSession(() => {});
+  const session = new TelnetProtocol(() => {});
   const euro = Buffer.from('€', 'utf8'); // three bytes
   assert.equal(session.receive(Buffer.concat([Buffer.from('a'), euro.subarray(0, 2)])), 'a');
   assert.equal(session.receive(Buffer.concat([euro.subarray(2), Buffer.from('b')])), '€b');

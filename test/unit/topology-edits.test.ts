@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLab } from '../../common/lab/parse';
 import type { TopologyChange } from '../../common/protocol';
-import { topologyEdits, type OffsetEdit } from '../../server/topologyEdits';
+import { topologyEdits, type OffsetEdit } from '../../server/topology-edits';
 
 const SAMPLE = readFileSync(join(__dirname, '..', '..', '..', 'samples', 'campus.lab.yaml'), 'utf8');
 

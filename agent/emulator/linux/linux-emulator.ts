@@ -22,7 +22,7 @@ import {
   type EmuStatus,
   type EmuTemplate,
 } from '../backend';
-import { normaliseConfig } from '../../projects/desired';
+import { normaliseConfig } from '../../project/desired';
 import { LabStore, pruneHiddenNetworks } from '../simulated/lab-store';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
 import { routerAlive, runningConfig } from './frr';

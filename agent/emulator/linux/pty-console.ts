@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Duplex } from 'node:stream';
-import { IAC } from '../../../common/telnet/session';
+import { IAC } from '../../../common/telnet/protocol';
 import { consoleGreeting, TelnetDecoder } from '../../console/telnet';
 
 const CR = 0x0d;

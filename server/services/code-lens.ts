@@ -1,0 +1,213 @@
+/**
+ * Code lenses: a plan summary and the lab actions at the top of the file, and
+ * node actions above each node. The plan asks the agent, so it is computed
+ * only when the editor resolves the lens, and kept per document version.
+ */
+import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } from 'vscode-languageserver/node';
+import type { PlanData } from '../../common/api/contract';
+import { projectPayload, type LabDocuments, type LabFile } from '../documents';
+import type { Log } from '../log';
+import type { RemoteAgent } from '../remote-agent';
+import { LabCommand, type LensCommandArgs } from '../../common/commands';
+
+/** A lens may wait this long for a plan; the agent's own limit (180 s) is for explicit plans. */
+const PLAN_TIMEOUT_MS = 30_000;
+const MAX_REASON_LENGTH = 500;
+
+interface PlanLensData {
+  uri: string;
+}
+
+interface PlanLensTitle {
+  title: string;
+  tooltip?: string;
+}
+
+export class CodeLensService {
+  private plans = new Map<string, { version: number; title: Promise<PlanLensTitle> }>();
+  /** Whether each lab exists on the emulator, as its last plan said; unknown before one. */
+  private exists = new Map<string, boolean>();
+  /** Bumped when lenses may change without a new version (session, lab state): part of the cache key. */
+  private generation = 0;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: LabDocuments,
+    private readonly agent: RemoteAgent,
+    private readonly log: Log,
+    private readonly canRefresh: () => boolean,
+  ) {}
+
+  /** The lenses of the current version, computed once per version (a lab of 2,000 nodes has 6,000). */
+  provide(file: LabFile): CodeLens[] {
+    return file.cached(`codeLens ${this.generation}`, (f) => this.lenses(f));
+  }
+
+  private lenses(file: LabFile): CodeLens[] {
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const args: LensCommandArgs = { uri: file.uri };
+    const lenses: CodeLens[] = [];
+    if (this.agent.active) lenses.push({ range: top, data: { uri: file.uri } satisfies PlanLensData });
+    lenses.push(
+      { range: top, command: lensCommand('Deploy', LabCommand.deploy, args) },
+      { range: top, command: lensCommand('Reconcile', LabCommand.reconcile, args) },
+      { range: top, command: lensCommand('Destroy', LabCommand.destroy, args) },
+    );
+    const deployed = this.exists.get(file.uri) !== false;
+    for (const node of file.model.nodes) {
+      const range = file.toLspRange(node.nameRange);
+      const nodeArgs: LensCommandArgs = { uri: file.uri, node: node.name };
+      if (!deployed) {
+        // Nothing to start or attach to yet: say so, and offer what can be done.
+        lenses.push({ range, command: lensCommand('Not deployed: Deploy first', LabCommand.deploy, args) });
+        continue;
+      }
+      lenses.push(
+        { range, command: lensCommand('Start', LabCommand.startNode, nodeArgs) },
+        { range, command: lensCommand('Stop', LabCommand.stopNode, nodeArgs) },
+        { range, command: lensCommand('Console', LabCommand.openConsole, nodeArgs) },
+      );
+    }
+    return lenses;
+  }
+
+  async resolve(lens: CodeLens): Promise<CodeLens> {
+    if (lens.command) return lens;
+    const uri = (lens.data as Partial<PlanLensData> | undefined)?.uri;
+    const file = typeof uri === 'string' ? this.documents.get(uri) : undefined;
+    const title = file
+      ? await this.planTitle(file)
+      : { title: 'Plan: unavailable', tooltip: 'The document is not open.' };
+    return {
+      ...lens,
+      command: {
+        ...lensCommand(title.title, LabCommand.plan, { uri: typeof uri === 'string' ? uri : '' }),
+        ...(title.tooltip ? { tooltip: title.tooltip } : {}),
+      },
+    };
+  }
+
+  /** The lab's stored state changed (deploy, import, reconcile): its plan is out of date. */
+  labStateChanged(uri: string): void {
+    this.plans.delete(uri);
+    this.generation++;
+    this.refresh();
+  }
+
+  sessionChanged(): void {
+    this.plans = new Map();
+    this.exists = new Map();
+    this.generation++;
+    this.refresh();
+  }
+
+  documentClosed(uri: string): void {
+    this.plans.delete(uri);
+    this.exists.delete(uri);
+  }
+
+  private planTitle(file: LabFile): Promise<PlanLensTitle> {
+    const cached = this.plans.get(file.uri);
+    if (cached?.version === file.version) return cached.title;
+    const entry = {
+      version: file.version,
+      title: this.computePlan(file).then(({ keep, ...title }) => {
+        // A failed plan is not kept: the next resolve may succeed (the agent is back, the lab is fixed).
+        if (!keep && this.plans.get(file.uri) === entry) this.plans.delete(file.uri);
+        return title;
+      }),
+    };
+    this.plans.set(file.uri, entry);
+    return entry.title;
+  }
+
+  private async computePlan(file: LabFile): Promise<PlanLensTitle & { keep: boolean }> {
+    if (file.model.syntaxErrors.length > 0)
+      return {
+        title: 'Plan: fix YAML errors first',
+        tooltip: 'The plan needs a document without syntax errors.',
+        keep: true,
+      };
+    const built = await projectPayload(file);
+    if ('problem' in built) return { title: 'Plan: a file was refused', tooltip: built.problem.message, keep: false };
+    const outcome = await this.agent.call((client) =>
+      client.planProject(built.payload, { timeoutMs: PLAN_TIMEOUT_MS }),
+    );
+    if (outcome === undefined)
+      return {
+        title: 'Plan: not logged in',
+        tooltip: 'Log in to an agent to see what a deploy would change.',
+        keep: false,
+      };
+    if (!outcome.ok) {
+      // The lens stays short; the whole message is in the tooltip and in the plan the lens opens.
+      return {
+        title: `Plan: ${shortReason(outcome.problem.code)}`,
+        tooltip: shorten(outcome.problem.message),
+        keep: false,
+      };
+    }
+    this.learnExists(file.uri, outcome.value.exists);
+    return { title: planSummaryTitle(outcome.value), keep: true };
+  }
+
+  /** A plan said whether the lab exists: node lenses follow (the refresh re-resolves the cached plan only). */
+  private learnExists(uri: string, exists: unknown): void {
+    if (typeof exists !== 'boolean' || this.exists.get(uri) === exists) return;
+    this.exists.set(uri, exists);
+    this.generation++;
+    this.refresh();
+  }
+
+  private refresh(): void {
+    if (!this.canRefresh()) return;
+    this.connection.sendRequest(CodeLensRefreshRequest.type).catch((error: unknown) => {
+      this.log.error('could not ask the editor to refresh code lenses', error);
+    });
+  }
+}
+
+/** "Plan: +3 ~1 −0", or "Plan: no changes"; blocked actions are counted because deploy will refuse them. */
+export function planSummaryTitle(plan: PlanData): string {
+  const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) ? n : 0);
+  const summary = plan.summary ?? {};
+  const create = count(summary.create);
+  const update = count(summary.update);
+  const remove = count(summary.delete);
+  const blocked = Array.isArray(plan.blocked) ? plan.blocked.length : 0;
+  const changes = create + update + remove === 0 ? 'no changes' : `+${create} ~${update} −${remove}`;
+  return `Plan: ${changes}${blocked > 0 ? ` (${blocked} blocked)` : ''}`;
+}
+
+function lensCommand(title: string, command: string, args: LensCommandArgs): Command {
+  return { title, command, arguments: [args] };
+}
+
+/** A few words for the lens; the message itself goes to the tooltip. */
+function shortReason(code: string): string {
+  switch (code) {
+    case 'agent_unreachable':
+      return 'agent unreachable';
+    case 'invalid_lab':
+      return 'lab has errors (see Problems)';
+    case 'timeout':
+      return 'agent timed out';
+    case 'unauthenticated':
+    case 'expired_agent_session':
+    case 'expired_emu_session':
+      return 'session expired, log in again';
+    case 'tls_required':
+    case 'tls_untrusted':
+    case 'tls_pin_mismatch':
+      return "agent's certificate not trusted";
+    case 'emu_unreachable':
+      return 'emulator unreachable';
+    default:
+      return 'unavailable';
+  }
+}
+
+function shorten(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length <= MAX_REASON_LENGTH ? oneLine : `${oneLine.slice(0, MAX_REASON_LENGTH - 1)}…`;
+}

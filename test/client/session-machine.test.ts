@@ -1,0 +1,177 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  initialState,
+  MAX_PROBE_MS,
+  probeDelayMs,
+  transition,
+  type MachineState,
+  type SessionEvent,
+} from '../../client/connection/session-machine';
+
+const URL = 'https://127.0.0.1:8787';
+
+/** Runs events in order; returns the final state and every effect, in order. */
+function run(events: SessionEvent[], from: MachineState = initialState) {
+  let state = from;
+  const effects: string[] = [];
+  for (const event of events) {
+    const next = transition(state, event);
+    state = next.state;
+    effects.push(...next.effects.map((e) => (e.type === 'probe' ? `probe ${e.afterMs}` : e.type)));
+  }
+  return { state, effects };
+}
+
+const connected: SessionEvent[] = [
+  { type: 'connecting', baseUrl: URL, username: 'lab' },
+  { type: 'connected', baseUrl: URL, username: 'lab', pin: 'AA' },
+];
+const unreachable: SessionEvent = { type: 'callFailed', code: 'agent_unreachable', message: 'Cannot reach the agent' };
+const expired: SessionEvent = { type: 'callFailed', code: 'unauthenticated', message: 'Log in again.' };
+
+test('log-in: connecting, then connected, and the rest of the extension is brought up to date', () => {
+  const { state, effects } = run(connected);
+  assert.equal(state.info.state, 'connected');
+  assert.equal(state.info.username, 'lab');
+  assert.equal(state.info.pin, 'AA');
+  assert.deepEqual(effects, ['resync']);
+});
+
+test('restore with a refused token: expired with user and agent known, and the user is told once', () => {
+  const { state, effects } = run([
+    { type: 'connecting', baseUrl: URL, username: 'lab' },
+    { type: 'restoredExpired', baseUrl: URL, username: 'lab', message: 'Your session expired.' },
+    expired,
+  ]);
+  assert.equal(state.info.state, 'expired');
+  assert.equal(state.info.username, 'lab');
+  assert.equal(state.info.baseUrl, URL);
+  assert.deepEqual(effects, ['sessionLost']);
+});
+
+test('restore with nothing answering: unreachable, probing', () => {
+  const { state, effects } = run([
+    { type: 'connecting', baseUrl: URL, username: 'lab' },
+    { type: 'restoredUnreachable', baseUrl: URL, username: 'lab', message: 'down' },
+  ]);
+  assert.equal(state.info.state, 'unreachable');
+  assert.deepEqual(effects, ['probe 1000']);
+});
+
+test('expiry: every report of the same loss (commands, views, language server) asks once', () => {
+  const { state, effects } = run([...connected, expired, expired, { ...expired, code: 'expired_agent_session' }]);
+  assert.equal(state.info.state, 'expired');
+  assert.equal(state.info.problem, 'Log in again.');
+  assert.deepEqual(effects, ['resync', 'sessionLost']);
+});
+
+test('re-authentication: connected again, with a resync, and a later loss is told again', () => {
+  const { state, effects } = run([...connected, expired, ...connected.slice(1), expired]);
+  assert.equal(state.info.state, 'expired');
+  assert.deepEqual(effects, ['resync', 'sessionLost', 'resync', 'sessionLost']);
+});
+
+test('re-authentication keeps what is known about the same agent until it is read again', () => {
+  const caps = { emuReachable: true, emuBaseUrl: 'https://emu' };
+  const { state } = run([
+    ...connected,
+    { type: 'agentInfo', capabilities: caps, version: '0.1.0' },
+    expired,
+    connected[1],
+  ]);
+  assert.equal(state.info.state, 'connected');
+  assert.equal(state.info.version, '0.1.0');
+  assert.equal(state.info.emuReachable, true);
+});
+
+test('unreachable: probes with back-off while the agent stays away, then recovers by itself on any success', () => {
+  const { state, effects } = run([
+    ...connected,
+    unreachable,
+    unreachable,
+    { type: 'probeFailed', message: 'still down' },
+    { type: 'probeFailed', message: 'still down' },
+    { type: 'probeFailed', message: 'still down' },
+  ]);
+  assert.equal(state.info.state, 'unreachable');
+  assert.equal(state.info.problem, 'still down');
+  assert.deepEqual(effects, ['resync', 'probe 1000', 'probe 2000', 'probe 4000', 'probe 8000']);
+  const back = run([{ type: 'callSucceeded' }], state);
+  assert.equal(back.state.info.state, 'connected');
+  assert.equal(back.state.info.problem, undefined);
+  assert.deepEqual(back.effects, ['resync']);
+  // And the back-off starts from the beginning the next time.
+  assert.deepEqual(run([unreachable], back.state).effects, ['probe 1000']);
+});
+
+test('the probe back-off is bounded', () => {
+  assert.equal(probeDelayMs(0), 1000);
+  assert.equal(probeDelayMs(3), 8000);
+  assert.equal(probeDelayMs(50), MAX_PROBE_MS);
+});
+
+test('an agent back without the session (restarted): expired, one question', () => {
+  const down = run([...connected, unreachable]).state;
+  const { state, effects } = run([expired, expired], down);
+  assert.equal(state.info.state, 'expired');
+  assert.deepEqual(effects, ['sessionLost']);
+});
+
+test('a lost session stays told while the agent goes away and comes back still without it', () => {
+  const { state, effects } = run([...connected, expired, unreachable, expired]);
+  assert.equal(state.info.state, 'expired');
+  assert.deepEqual(effects, ['resync', 'sessionLost', 'probe 1000']);
+});
+
+test('other failures (a refused operation, a slow answer) leave the session as it is', () => {
+  const up = run(connected).state;
+  for (const code of ['lab_not_found', 'timeout', 'invalid_lab', 'internal_error']) {
+    const next = transition(up, { type: 'callFailed', code, message: code });
+    assert.equal(next.state, up, code);
+    assert.deepEqual(next.effects, []);
+  }
+});
+
+test('reports without a session (logged out, connecting, error) change nothing', () => {
+  const states: MachineState[] = [
+    initialState,
+    run([connected[0]]).state,
+    run([...connected, { type: 'failed', problem: 'pin changed' }]).state,
+  ];
+  const events: SessionEvent[] = [unreachable, expired, { type: 'callSucceeded' }];
+  for (const from of states) {
+    for (const event of events) {
+      assert.equal(transition(from, event).state, from, `${from.info.state} + ${event.type}`);
+    }
+  }
+});
+
+test('re-pin: a changed certificate at restore is an error; the restore after re-pinning connects', () => {
+  const failed = run([
+    { type: 'connecting', baseUrl: URL, username: 'lab' },
+    { type: 'failed', problem: 'the certificate no longer matches the pin' },
+  ]).state;
+  assert.equal(failed.info.state, 'error');
+  assert.match(failed.info.problem ?? '', /certificate/);
+  const { state, effects } = run(connected, failed);
+  assert.equal(state.info.state, 'connected');
+  assert.deepEqual(effects, ['resync']);
+});
+
+test('an unchanged agent info read changes nothing (the views do not load again)', () => {
+  const caps = { emuReachable: true };
+  const up = run([...connected, { type: 'agentInfo', capabilities: caps, version: '1' }]).state;
+  assert.equal(transition(up, { type: 'agentInfo', capabilities: { ...caps } }).state, up);
+  const down = transition(up, { type: 'agentInfo', capabilities: { emuReachable: false } }).state;
+  assert.equal(down.info.emuReachable, false);
+});
+
+test('log-out forgets everything', () => {
+  const { state } = run([...connected, expired, { type: 'loggedOut', baseUrl: URL }]);
+  assert.deepEqual(state, {
+    info: { state: 'loggedOut', baseUrl: URL, problem: undefined },
+    failedProbes: 0,
+    lossAnnounced: false,
+  });
+});

@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { statusView } from '../../client/model/status-text';
+
+test('logged out invites to log in', () => {
+  const v = statusView({ state: 'loggedOut' }, undefined);
+  assert.equal(v.text, '$(debug-disconnect) Lab Agent: Log In');
+  assert.equal(v.tone, 'normal');
+});
+
+test('connected shows user, host and version; an unreachable emulator is a warning', () => {
+  const ok = statusView(
+    { state: 'connected', baseUrl: 'https://127.0.0.1:8787', username: 'lab', version: '1.2.0', emuReachable: true },
+    { state: 'connected' },
+  );
+  assert.equal(ok.text, '$(vm-connect) lab@127.0.0.1:8787 v1.2.0');
+  assert.equal(ok.tone, 'normal');
+  assert.match(ok.tooltip, /The emulator is reachable/);
+  const down = statusView(
+    { state: 'connected', baseUrl: 'https://127.0.0.1:8787', username: 'lab', emuReachable: false },
+    undefined,
+  );
+  assert.match(down.text, /emulator down/);
+  assert.equal(down.tone, 'warning');
+});
+
+test('a language server error shows in the tooltip and colours the item', () => {
+  const v = statusView(
+    { state: 'connected', baseUrl: 'https://a:1', emuReachable: true },
+    { state: 'error', message: 'session expired' },
+  );
+  assert.match(v.tooltip, /Editor features: session expired/);
+  assert.equal(v.tone, 'warning');
+});
+
+test('expired, unreachable and error states say what to do', () => {
+  assert.match(statusView({ state: 'expired' }, undefined).tooltip, /password again/);
+  assert.match(statusView({ state: 'unreachable', baseUrl: 'https://a:8787' }, undefined).text, /a:8787 unreachable/);
+  assert.equal(statusView({ state: 'error', problem: 'pin mismatch' }, undefined).tone, 'error');
+});
