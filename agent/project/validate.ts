@@ -22,6 +22,8 @@ function sample(names: string[]): string {
   return names.length > 4 ? `${names.slice(0, 4).join(', ')}, …` : names.join(', ');
 }
 
+type Add = (path: Path, severity: 'error' | 'warning', code: string, message: string) => void;
+
 export function validateDocument(
   doc: LabDocument,
   files: Record<string, string>,
@@ -34,9 +36,20 @@ export function validateDocument(
     code: d.code,
   }));
   const agent: ProjectDiagnostic[] = [];
-  const add = (path: Path, severity: 'error' | 'warning', code: string, message: string) =>
-    agent.push({ path, severity, code, message });
+  const add: Add = (path, severity, code, message) => agent.push({ path, severity, code, message });
 
+  checkLabName(doc, add);
+  const templates = checkNodes(doc, files, catalogue, add);
+  checkNetworks(doc, catalogue, add);
+  checkEndpoints(doc, templates, catalogue, add);
+
+  // A check the local rules already made at the same place is not repeated.
+  const localPaths = new Set(local.map((d) => JSON.stringify(d.path ?? [])));
+  return [...local, ...agent.filter((d) => !localPaths.has(JSON.stringify(d.path)))];
+}
+
+/** The lab name becomes the emulator's lab path, which allows fewer characters than YAML. */
+function checkLabName(doc: LabDocument, add: Add): void {
   if (doc.name && !labPathForName(doc.name.value)) {
     add(
       ['name'],
@@ -45,7 +58,15 @@ export function validateDocument(
       `The lab name "${doc.name.value}" cannot be an emulator lab path; use letters, digits, spaces, "_", "+" and "-".`,
     );
   }
+}
 
+/** Each node's fields against its template; returns the template of every node that has a known one (the endpoint checks need them). */
+function checkNodes(
+  doc: LabDocument,
+  files: Record<string, string>,
+  catalogue: Catalogue,
+  add: Add,
+): Map<string, EmuTemplate> {
   const templates = new Map<string, EmuTemplate>();
   for (const node of doc.nodes) {
     const r = node.resolved;
@@ -61,38 +82,7 @@ export function validateDocument(
       continue;
     }
     templates.set(node.name, template);
-    if (!template.provisioned) {
-      add(
-        fieldPath(node, 'template'),
-        'warning',
-        'template-not-provisioned',
-        `Template ${template.id} is not provisioned on the emulator (no images are uploaded), so ${node.name} cannot be deployed or started.`,
-      );
-    } else if (r.image !== undefined) {
-      const image = template.images.find((i) => i.id === r.image);
-      if (!template.images.length) {
-        add(
-          fieldPath(node, 'image'),
-          'error',
-          'unknown-image',
-          `Template ${template.id} takes no image; remove "image" from ${node.name}.`,
-        );
-      } else if (!image) {
-        add(
-          fieldPath(node, 'image'),
-          'error',
-          'unknown-image',
-          `Image "${r.image}" does not exist for template ${template.id}. Images: ${listInProse(template.images.map((i) => i.id))}.`,
-        );
-      } else if (!image.available) {
-        add(
-          fieldPath(node, 'image'),
-          'warning',
-          'image-unavailable',
-          `Image ${image.id} is listed but not available on the emulator, so ${node.name} cannot be deployed. Available: ${listInProse(template.images.filter((i) => i.available).map((i) => i.id)) || 'none'}.`,
-        );
-      }
-    }
+    checkImage(node, template, add);
     if (r.icon !== undefined && !catalogue.icons.has(r.icon)) {
       add(
         fieldPath(node, 'icon'),
@@ -101,41 +91,93 @@ export function validateDocument(
         `Icon "${r.icon}" does not exist on the emulator. Icons: ${sample([...catalogue.icons])}.`,
       );
     }
-    if (r.console !== undefined) {
-      const allowed = template.attributes.find((a) => a.name === 'console')?.values;
-      if (allowed && !allowed.includes(r.console)) {
-        add(
-          fieldPath(node, 'console'),
-          'error',
-          'unsupported-console',
-          `Template ${template.id} offers ${listInProse(allowed)} consoles, not ${r.console}.`,
-        );
-      }
-    }
-    if (r.config) {
-      if (files[r.config] === undefined) {
-        add(
-          fieldPath(node, 'config'),
-          'error',
-          'config-not-found',
-          `The startup config "${r.config}" of ${node.name} was not found beside the lab file (paths are relative to it).`,
-        );
-      } else if (!template.configSupported) {
-        add(
-          fieldPath(node, 'config'),
-          'warning',
-          'config-unsupported',
-          `Template ${template.id} does not take startup configs; "config" of ${node.name} is ignored.`,
-        );
-      }
-    }
+    checkConsole(node, template, add);
+    checkConfig(node, template, files, add);
   }
+  return templates;
+}
 
-  doc.networks.forEach((network) => {
+/** An unprovisioned template has no image to check against; otherwise the named image must exist and be uploaded. */
+function checkImage(node: LabNode, template: EmuTemplate, add: Add): void {
+  const wanted = node.resolved.image;
+  if (!template.provisioned) {
+    add(
+      fieldPath(node, 'template'),
+      'warning',
+      'template-not-provisioned',
+      `Template ${template.id} is not provisioned on the emulator (no images are uploaded), so ${node.name} cannot be deployed or started.`,
+    );
+    return;
+  }
+  if (wanted === undefined) return;
+  const image = template.images.find((i) => i.id === wanted);
+  if (!template.images.length) {
+    add(
+      fieldPath(node, 'image'),
+      'error',
+      'unknown-image',
+      `Template ${template.id} takes no image; remove "image" from ${node.name}.`,
+    );
+  } else if (!image) {
+    add(
+      fieldPath(node, 'image'),
+      'error',
+      'unknown-image',
+      `Image "${wanted}" does not exist for template ${template.id}. Images: ${listInProse(template.images.map((i) => i.id))}.`,
+    );
+  } else if (!image.available) {
+    add(
+      fieldPath(node, 'image'),
+      'warning',
+      'image-unavailable',
+      `Image ${image.id} is listed but not available on the emulator, so ${node.name} cannot be deployed. Available: ${listInProse(template.images.filter((i) => i.available).map((i) => i.id)) || 'none'}.`,
+    );
+  }
+}
+
+/** The template's console attribute lists the console types it offers. */
+function checkConsole(node: LabNode, template: EmuTemplate, add: Add): void {
+  const wanted = node.resolved.console;
+  if (wanted === undefined) return;
+  const allowed = template.attributes.find((a) => a.name === 'console')?.values;
+  if (allowed && !allowed.includes(wanted)) {
+    add(
+      fieldPath(node, 'console'),
+      'error',
+      'unsupported-console',
+      `Template ${template.id} offers ${listInProse(allowed)} consoles, not ${wanted}.`,
+    );
+  }
+}
+
+/** A startup config must be among the files sent beside the lab, and the template must take one. */
+function checkConfig(node: LabNode, template: EmuTemplate, files: Record<string, string>, add: Add): void {
+  const config = node.resolved.config;
+  if (!config) return;
+  if (files[config] === undefined) {
+    add(
+      fieldPath(node, 'config'),
+      'error',
+      'config-not-found',
+      `The startup config "${config}" of ${node.name} was not found beside the lab file (paths are relative to it).`,
+    );
+  } else if (!template.configSupported) {
+    add(
+      fieldPath(node, 'config'),
+      'warning',
+      'config-unsupported',
+      `Template ${template.id} does not take startup configs; "config" of ${node.name} is ignored.`,
+    );
+  }
+}
+
+/** Each network's type must exist on the emulator and be one it supports. */
+function checkNetworks(doc: LabDocument, catalogue: Catalogue, add: Add): void {
+  const supported = [...catalogue.networkTypes.values()].filter((t) => t.supported).map((t) => t.id);
+  for (const network of doc.networks) {
     const id = network.type?.value ?? DEFAULT_NETWORK_TYPE;
     const type = catalogue.networkTypes.get(id);
     const path: Path = network.type ? ['networks', network.name, 'type'] : ['networks', network.name];
-    const supported = [...catalogue.networkTypes.values()].filter((t) => t.supported).map((t) => t.id);
     if (!type)
       add(
         path,
@@ -150,8 +192,11 @@ export function validateDocument(
         'network-type-unsupported',
         `Network type ${id} (${type.label}) is not supported by this emulator. Use one of ${sample(supported)}.`,
       );
-  });
+  }
+}
 
+/** Every link endpoint must name an interface its node's template produces, and each interface takes one link. */
+function checkEndpoints(doc: LabDocument, templates: Map<string, EmuTemplate>, catalogue: Catalogue, add: Add): void {
   const nodeByName = new Map(doc.nodes.map((n) => [n.name, n]));
   const used = new Map<string, Path>();
   doc.links.forEach((link, linkIndex) => {
@@ -195,10 +240,6 @@ export function validateDocument(
       else used.set(key, path);
     });
   });
-
-  // A check the local rules already made at the same place is not repeated.
-  const localPaths = new Set(local.map((d) => JSON.stringify(d.path ?? [])));
-  return [...local, ...agent.filter((d) => !localPaths.has(JSON.stringify(d.path)))];
 }
 
 export function hasErrors(diagnostics: ProjectDiagnostic[]): boolean {
