@@ -55,43 +55,68 @@ export function changedNodeFields(desired: TopoNode, observed: TopoNode): Compar
   });
 }
 
-export function diffToEmulator(desired: Topology, observed: Topology | undefined, prune: boolean): Diff {
-  const linkDeletes: Change[] = [];
-  const nodeDeletes: Change[] = [];
-  const networkDeletes: Change[] = [];
-  const labChanges: Change[] = [];
-  const networkChanges: Change[] = [];
-  const nodeChanges: Change[] = [];
-  const linkCreates: Change[] = [];
-  const kept: TopoLink[] = [];
-  let unchanged = 0;
+const PRUNED = 'not in the document (prune)';
 
-  if (!observed) {
-    labChanges.push({ kind: 'lab', op: 'create', name: desired.name, fields: ['name', 'description'] });
-  } else {
-    const fields = [
-      desired.name !== observed.name ? 'name' : '',
-      (desired.description ?? '') !== (observed.description ?? '') ? 'description' : '',
-    ].filter(Boolean);
-    if (fields.length) labChanges.push({ kind: 'lab', op: 'update', name: desired.name, fields });
-  }
+export function diffToEmulator(desired: Topology, observed: Topology | undefined, prune: boolean): Diff {
   const live = observed ?? {
     nodes: new Map<string, TopoNode>(),
     networks: new Map<string, TopoNetwork>(),
     links: new Map<string, TopoLink>(),
   };
+  const nodes = nodesToEmulator(desired, live, prune);
+  const networks = networksToEmulator(desired, live, prune);
+  const links = linksToEmulator(desired, live, {
+    prune,
+    replaced: nodes.replaced,
+    deletedNodes: nodes.deleted,
+    deletedNetworks: networks.deleted,
+  });
+  return {
+    changes: [
+      ...links.deletes,
+      ...nodes.deletes,
+      ...networks.deletes,
+      ...labChanges(desired, observed),
+      ...networks.changes,
+      ...nodes.changes,
+      ...links.creates,
+    ],
+    unchanged: nodes.unchanged + networks.unchanged + links.unchanged,
+    kept: links.kept,
+  };
+}
 
-  // Nodes: a template cannot change in place, so such a node is replaced.
+/** The lab itself: created when there is no live lab, else updated where its name or description differ. */
+function labChanges(desired: Topology, observed: Topology | undefined): Change[] {
+  if (!observed) return [{ kind: 'lab', op: 'create', name: desired.name, fields: ['name', 'description'] }];
+  const fields = [
+    desired.name !== observed.name ? 'name' : '',
+    (desired.description ?? '') !== (observed.description ?? '') ? 'description' : '',
+  ].filter(Boolean);
+  return fields.length ? [{ kind: 'lab', op: 'update', name: desired.name, fields }] : [];
+}
+
+/** What one side lists and the other does not, in name order. */
+function onlyIn<T extends { name: string }>(side: Map<string, T>, other: Map<string, unknown>): T[] {
+  return [...side.values()].sort(byName).filter((o) => !other.has(o.name));
+}
+
+/** Nodes: a template cannot change in place, so such a node is replaced (deleted, then created). */
+function nodesToEmulator(desired: Topology, live: Pick<Topology, 'nodes'>, prune: boolean) {
+  const deletes: Change[] = [];
+  const changes: Change[] = [];
   const replaced = new Set<string>();
+  const deleted = new Set<string>();
+  let unchanged = 0;
   for (const node of [...desired.nodes.values()].sort(byName)) {
     const current = live.nodes.get(node.name);
     if (!current) {
-      nodeChanges.push({ kind: 'node', op: 'create', name: node.name, after: node, fields: nodeCreateFields(node) });
+      changes.push({ kind: 'node', op: 'create', name: node.name, after: node, fields: nodeCreateFields(node) });
     } else if (current.template !== node.template) {
       replaced.add(node.name);
       const reason = `template changes from ${current.template} to ${node.template}, so the node is replaced`;
-      nodeDeletes.push({ kind: 'node', op: 'delete', name: node.name, before: current, fields: [], reason });
-      nodeChanges.push({
+      deletes.push({ kind: 'node', op: 'delete', name: node.name, before: current, fields: [], reason });
+      changes.push({
         kind: 'node',
         op: 'create',
         name: node.name,
@@ -102,86 +127,73 @@ export function diffToEmulator(desired: Topology, observed: Topology | undefined
     } else {
       const fields = changedNodeFields(node, current);
       if (fields.length)
-        nodeChanges.push({ kind: 'node', op: 'update', name: node.name, after: node, before: current, fields });
+        changes.push({ kind: 'node', op: 'update', name: node.name, after: node, before: current, fields });
       else unchanged++;
     }
   }
-  const deletedNodes = new Set<string>();
   if (prune) {
-    for (const node of [...live.nodes.values()].sort(byName)) {
-      if (desired.nodes.has(node.name)) continue;
-      deletedNodes.add(node.name);
-      nodeDeletes.push({
-        kind: 'node',
-        op: 'delete',
-        name: node.name,
-        before: node,
-        fields: [],
-        reason: 'not in the document (prune)',
-      });
+    for (const node of onlyIn(live.nodes, desired.nodes)) {
+      deleted.add(node.name);
+      deletes.push({ kind: 'node', op: 'delete', name: node.name, before: node, fields: [], reason: PRUNED });
     }
   }
+  return { deletes, changes, replaced, deleted, unchanged };
+}
 
-  const deletedNetworks = new Set<string>();
+/** A network the changed side lacks or has with another type; undefined when both agree. */
+function networkChange(current: TopoNetwork | undefined, wanted: TopoNetwork): Change | undefined {
+  if (!current) return { kind: 'network', op: 'create', name: wanted.name, after: wanted, fields: ['type'] };
+  if (current.type === wanted.type) return undefined;
+  return { kind: 'network', op: 'update', name: wanted.name, before: current, after: wanted, fields: ['type'] };
+}
+
+function networksToEmulator(desired: Topology, live: Pick<Topology, 'networks'>, prune: boolean) {
+  const deletes: Change[] = [];
+  const changes: Change[] = [];
+  const deleted = new Set<string>();
+  let unchanged = 0;
   for (const network of [...desired.networks.values()].sort(byName)) {
-    const current = live.networks.get(network.name);
-    if (!current)
-      networkChanges.push({ kind: 'network', op: 'create', name: network.name, after: network, fields: ['type'] });
-    else if (current.type !== network.type)
-      networkChanges.push({
-        kind: 'network',
-        op: 'update',
-        name: network.name,
-        after: network,
-        before: current,
-        fields: ['type'],
-      });
+    const change = networkChange(live.networks.get(network.name), network);
+    if (change) changes.push(change);
     else unchanged++;
   }
   if (prune) {
-    for (const network of [...live.networks.values()].sort(byName)) {
-      if (desired.networks.has(network.name)) continue;
-      deletedNetworks.add(network.name);
-      networkDeletes.push({
-        kind: 'network',
-        op: 'delete',
-        name: network.name,
-        before: network,
-        fields: [],
-        reason: 'not in the document (prune)',
-      });
+    for (const network of onlyIn(live.networks, desired.networks)) {
+      deleted.add(network.name);
+      deletes.push({ kind: 'network', op: 'delete', name: network.name, before: network, fields: [], reason: PRUNED });
     }
   }
+  return { deletes, changes, deleted, unchanged };
+}
 
-  // Links: identity is the sorted endpoint pair.
+/**
+ * Links: identity is the sorted endpoint pair. A live link is deleted when it is in the way or
+ * cannot survive (removalReason), and kept otherwise; a link on a replaced node is made again.
+ */
+function linksToEmulator(
+  desired: Topology,
+  live: Pick<Topology, 'links'>,
+  context: { prune: boolean; replaced: Set<string>; deletedNodes: Set<string>; deletedNetworks: Set<string> },
+) {
+  const deletes: Change[] = [];
+  const creates: Change[] = [];
+  const kept: TopoLink[] = [];
+  let unchanged = 0;
   const wantedInterfaces = new Set([...desired.links.values()].flatMap(interfaceKeys));
   for (const link of [...live.links.values()].sort(byName)) {
-    if (desired.links.has(link.name) && !linkTouches(link, replaced)) {
+    if (desired.links.has(link.name) && !linkTouches(link, context.replaced)) {
       unchanged++;
       continue;
     }
-    const reason = removalReason(link, { prune, replaced, deletedNodes, deletedNetworks, wantedInterfaces, desired });
-    if (reason) linkDeletes.push({ kind: 'link', op: 'delete', name: link.name, link, fields: [], reason });
+    const reason = removalReason(link, { ...context, wantedInterfaces, desired });
+    if (reason) deletes.push({ kind: 'link', op: 'delete', name: link.name, link, fields: [], reason });
     else kept.push(link);
   }
   for (const link of [...desired.links.values()].sort(byName)) {
-    if (!live.links.has(link.name) || linkTouches(link, replaced))
-      linkCreates.push({ kind: 'link', op: 'create', name: link.name, link, fields: ['endpoints'] });
+    if (!live.links.has(link.name) || linkTouches(link, context.replaced))
+      creates.push({ kind: 'link', op: 'create', name: link.name, link, fields: ['endpoints'] });
   }
-
-  return {
-    changes: [
-      ...linkDeletes,
-      ...nodeDeletes,
-      ...networkDeletes,
-      ...labChanges,
-      ...networkChanges,
-      ...nodeChanges,
-      ...linkCreates,
-    ],
-    unchanged,
-    kept,
-  };
+  return { deletes, creates, kept, unchanged };
 }
 
 function nodeCreateFields(node: TopoNode): string[] {
@@ -254,18 +266,8 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
       });
   }
   for (const network of [...observed.networks.values()].sort(byName)) {
-    const current = desired.networks.get(network.name);
-    if (!current)
-      networkChanges.push({ kind: 'network', op: 'create', name: network.name, after: network, fields: ['type'] });
-    else if (current.type !== network.type)
-      networkChanges.push({
-        kind: 'network',
-        op: 'update',
-        name: network.name,
-        before: current,
-        after: network,
-        fields: ['type'],
-      });
+    const change = networkChange(desired.networks.get(network.name), network);
+    if (change) networkChanges.push(change);
     else unchanged++;
   }
   for (const node of [...observed.nodes.values()].sort(byName)) {
