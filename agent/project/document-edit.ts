@@ -5,7 +5,7 @@
  * from a document that has only a name.
  */
 import { isMap, isSeq, parseDocument, Document, YAMLMap, type Node as YamlNode } from 'yaml';
-import type { LabDocument } from '../../common/lab/types';
+import type { LabDocument, LabNode } from '../../common/lab/types';
 import type { Catalogue } from './catalogue';
 import type { Change } from './diff';
 import { LineEditor } from './text-edits';
@@ -151,78 +151,106 @@ function writeChanges(
   writer: DocumentWriter,
   input: { files: Record<string, string>; model: LabDocument; changes: Change[]; catalogue: Catalogue },
 ): { written: boolean; files: Record<string, string> } {
-  const { model, catalogue } = input;
-  const files = { ...input.files };
-  const modelNodes = new Map(model.nodes.map((n) => [n.name, n]));
+  const walk = new ChangeWalk(writer, input.model, input.catalogue, { ...input.files });
+  const written = input.changes.every((change) => walk.write(change));
+  return { written: written && walk.removeLinks(), files: walk.files };
+}
 
-  /** What the document resolves a field to when the node does not write it. */
-  const inherited = (field: 'icon' | 'cpu' | 'ram' | 'ethernet' | 'console', node: TopoNode): unknown => {
-    const fromDefaults = model.defaults[field]?.value;
-    if (fromDefaults !== undefined) return fromDefaults;
-    return catalogue.templates.get(node.template)?.defaults[field];
-  };
+/** One walk of the changes: the writer, what the document already says, and the config files written so far. */
+class ChangeWalk {
+  private readonly modelNodes: Map<string, LabNode>;
+  private readonly linkIndexes: Map<string, number>;
+  private readonly linkRemovals: number[] = [];
 
-  const setConfig = (name: string, text: string | undefined): boolean => {
-    const current = modelNodes.get(name)?.resolved.config;
-    if (text === undefined)
-      return modelNodes.get(name)?.fields.config ? writer.delete(['nodes', name, 'config']) : true;
-    const path = current || configPathFor(name);
-    files[path] = `${text}\n`;
-    return current === path || writer.set(['nodes', name, 'config'], path);
-  };
+  constructor(
+    private readonly writer: DocumentWriter,
+    private readonly model: LabDocument,
+    private readonly catalogue: Catalogue,
+    readonly files: Record<string, string>,
+  ) {
+    this.modelNodes = new Map(model.nodes.map((n) => [n.name, n]));
+    this.linkIndexes = documentLinkIndexes(model);
+  }
 
-  const linkIndexes = documentLinkIndexes(model);
-  const linkRemovals: number[] = [];
-  const write = (change: Change): boolean => {
+  write(change: Change): boolean {
     switch (change.kind) {
-      case 'node': {
-        if (change.op === 'delete') return writer.delete(['nodes', change.name]);
-        const live = change.after;
-        if (change.op === 'create') {
-          const entry: Record<string, unknown> = { template: live.template };
-          if (live.image) entry.image = live.image;
-          for (const field of ['icon', 'cpu', 'ram', 'ethernet', 'console'] as const) {
-            if (live[field] !== inherited(field, live)) entry[field] = live[field];
-          }
-          if (live.position) entry.position = live.position;
-          return (
-            writer.addEntry('nodes', change.name, entry) &&
-            (live.config === undefined || setConfig(change.name, live.config))
-          );
-        }
-        return change.fields.every((field) =>
-          field === 'config'
-            ? setConfig(change.name, live.config)
-            : writer.set(['nodes', change.name, field], live[field as keyof TopoNode]),
-        );
-      }
+      case 'node':
+        return this.writeNode(change);
       case 'network':
-        if (change.op === 'delete') return writer.delete(['networks', change.name]);
-        return modelHasNetwork(model, change.name)
-          ? writer.set(['networks', change.name, 'type'], change.after.type)
-          : writer.addEntry('networks', change.name, { type: change.after.type });
-      case 'link': {
-        if (change.op !== 'delete') {
-          return writer.addLink(
-            [change.link.a, change.link.b].map((e) => ('network' in e ? e.network : `${e.node}:${e.iface}`)),
-          );
-        }
-        const index = linkIndexes.get(change.name);
-        if (index !== undefined) linkRemovals.push(index);
-        return true;
-      }
+        return this.writeNetwork(change);
+      case 'link':
+        return this.writeLink(change);
       case 'lab':
         return true;
     }
-  };
-  const written = input.changes.every(write);
-  // Remove from the end so earlier indexes stay valid.
-  const removed = written && linkRemovals.sort((a, b) => b - a).every((index) => writer.deleteLink(index));
-  return { written: removed, files };
-}
+  }
 
-function modelHasNetwork(model: LabDocument, name: string): boolean {
-  return model.networks.some((n) => n.name === name);
+  /** Links are removed last and from the end, so the indexes taken from the document stay valid. */
+  removeLinks(): boolean {
+    return this.linkRemovals.sort((a, b) => b - a).every((index) => this.writer.deleteLink(index));
+  }
+
+  private writeNode(change: Extract<Change, { kind: 'node' }>): boolean {
+    if (change.op === 'delete') return this.writer.delete(['nodes', change.name]);
+    const live = change.after;
+    if (change.op === 'create') {
+      return (
+        this.writer.addEntry('nodes', change.name, this.newNodeEntry(live)) &&
+        (live.config === undefined || this.setConfig(change.name, live.config))
+      );
+    }
+    return change.fields.every((field) =>
+      field === 'config'
+        ? this.setConfig(change.name, live.config)
+        : this.writer.set(['nodes', change.name, field], live[field as keyof TopoNode]),
+    );
+  }
+
+  /** A new node writes only what it does not inherit from defaults or its template. */
+  private newNodeEntry(live: TopoNode): Record<string, unknown> {
+    const entry: Record<string, unknown> = { template: live.template };
+    if (live.image) entry.image = live.image;
+    for (const field of ['icon', 'cpu', 'ram', 'ethernet', 'console'] as const) {
+      if (live[field] !== this.inherited(field, live)) entry[field] = live[field];
+    }
+    if (live.position) entry.position = live.position;
+    return entry;
+  }
+
+  /** What the document resolves a field to when the node does not write it. */
+  private inherited(field: 'icon' | 'cpu' | 'ram' | 'ethernet' | 'console', node: TopoNode): unknown {
+    const fromDefaults = this.model.defaults[field]?.value;
+    if (fromDefaults !== undefined) return fromDefaults;
+    return this.catalogue.templates.get(node.template)?.defaults[field];
+  }
+
+  /** The config text goes to the node's config file (its own, or configs/<node>.cfg); no text removes the field. */
+  private setConfig(name: string, text: string | undefined): boolean {
+    const node = this.modelNodes.get(name);
+    if (text === undefined) return node?.fields.config ? this.writer.delete(['nodes', name, 'config']) : true;
+    const current = node?.resolved.config;
+    const path = current || configPathFor(name);
+    this.files[path] = `${text}\n`;
+    return current === path || this.writer.set(['nodes', name, 'config'], path);
+  }
+
+  private writeNetwork(change: Extract<Change, { kind: 'network' }>): boolean {
+    if (change.op === 'delete') return this.writer.delete(['networks', change.name]);
+    return this.model.networks.some((n) => n.name === change.name)
+      ? this.writer.set(['networks', change.name, 'type'], change.after.type)
+      : this.writer.addEntry('networks', change.name, { type: change.after.type });
+  }
+
+  private writeLink(change: Extract<Change, { kind: 'link' }>): boolean {
+    if (change.op !== 'delete') {
+      return this.writer.addLink(
+        [change.link.a, change.link.b].map((e) => ('network' in e ? e.network : `${e.node}:${e.iface}`)),
+      );
+    }
+    const index = this.linkIndexes.get(change.name);
+    if (index !== undefined) this.linkRemovals.push(index);
+    return true;
+  }
 }
 
 /** A new document for an imported lab: its name and description, nothing else yet. */
