@@ -31,36 +31,20 @@ export interface EthFormat {
   indexOf(name: string, count: number): number | undefined;
 }
 
+/** The counting part of an eth_format: text around one counter, or a slot and a port counter. */
+interface Pattern {
+  prefix: string;
+  suffix: string;
+  /** Where the (port) counter starts. */
+  first: number;
+  slots?: SlotPort;
+}
+
 const TWO_GROUPS = /^(.*?)\{([^{}]*)\}([^{}]*)\{([^{}]*)\}(.*)$/s;
 const ONE_GROUP = /^(.*?)\{([^{}]*)\}(.*)$/s;
 
 export function compileEthFormat(format: string | undefined, ethName: readonly string[] = []): EthFormat {
-  let prefix = 'e';
-  let suffix = '';
-  let first = 0;
-  let slots: SlotPort | undefined;
-
-  const two = TWO_GROUPS.exec(format ?? '');
-  const one = two ? undefined : ONE_GROUP.exec(format ?? '');
-  if (two) {
-    prefix = two[1];
-    suffix = two[5];
-    const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(two[4]);
-    const portsPerSlot = range ? Number(range[2]) : 0;
-    if (range && portsPerSlot > 0) {
-      first = Number(range[1]);
-      slots = { slotStart: firstNumber(two[2]), separator: two[3], portsPerSlot };
-    } else {
-      // No usable "first-perSlot" range: count on the slot number alone, as if `{N}` had been written.
-      first = firstNumber(two[2]);
-      suffix = '';
-    }
-  } else if (one) {
-    prefix = one[1];
-    first = firstNumber(one[2]);
-    suffix = one[3];
-  }
-
+  const pattern = parsePattern(format ?? '');
   // eth_name entries that are set take their index; the format counts only the others.
   const named = new Map<number, string>();
   ethName.forEach((n, i) => {
@@ -71,33 +55,7 @@ export function compileEthFormat(format: string | undefined, ethName: readonly s
     for (const i of named.keys()) if (i < index) pass++;
     return pass;
   };
-
-  const formatted = (ordinal: number): string => {
-    if (!slots) return `${prefix}${ordinal + first}${suffix}`;
-    const slot = Math.floor(ordinal / slots.portsPerSlot) + slots.slotStart;
-    const port = (ordinal % slots.portsPerSlot) + first;
-    return `${prefix}${slot}${slots.separator}${port}${suffix}`;
-  };
-
-  const nameAt = (index: number): string => named.get(index) ?? formatted(index - namedCountBefore(index));
-
-  /** The format ordinal a name encodes, parsed directly so look-ups stay O(1) in the count. */
-  const ordinalOf = (name: string): number | undefined => {
-    if (!name.startsWith(prefix) || !name.endsWith(suffix) || name.length < prefix.length + suffix.length)
-      return undefined;
-    const middle = name.slice(prefix.length, name.length - suffix.length);
-    if (!slots) {
-      const n = decimal(middle);
-      return n === undefined || n < first ? undefined : n - first;
-    }
-    const at = slots.separator ? middle.indexOf(slots.separator) : -1;
-    if (!slots.separator || at < 0) return undefined;
-    const slot = decimal(middle.slice(0, at));
-    const port = decimal(middle.slice(at + slots.separator.length));
-    if (slot === undefined || port === undefined) return undefined;
-    if (slot < slots.slotStart || port < first || port - first >= slots.portsPerSlot) return undefined;
-    return (slot - slots.slotStart) * slots.portsPerSlot + (port - first);
-  };
+  const nameAt = (index: number): string => named.get(index) ?? formatOrdinal(pattern, index - namedCountBefore(index));
 
   return {
     nameAt,
@@ -107,13 +65,13 @@ export function compileEthFormat(format: string | undefined, ethName: readonly s
       for (let i = 0; i < count; i++) {
         const n = named.get(i);
         if (n) pass++;
-        out.push(n ?? formatted(i - pass));
+        out.push(n ?? formatOrdinal(pattern, i - pass));
       }
       return out;
     },
     indexOf(name, count) {
       for (const [i, n] of named) if (n === name && i < count) return i;
-      const ordinal = ordinalOf(name);
+      const ordinal = ordinalOf(pattern, name);
       if (ordinal === undefined) return undefined;
       // Map the format ordinal back to an index by skipping over the named slots.
       let index = ordinal;
@@ -121,6 +79,53 @@ export function compileEthFormat(format: string | undefined, ethName: readonly s
       return index < count && nameAt(index) === name ? index : undefined;
     },
   };
+}
+
+/** Reads the braces of an eth_format; no braces at all is EVE-NG's default `e{0}`. */
+function parsePattern(format: string): Pattern {
+  const two = TWO_GROUPS.exec(format);
+  if (two) {
+    const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(two[4]);
+    const portsPerSlot = range ? Number(range[2]) : 0;
+    if (range && portsPerSlot > 0)
+      return {
+        prefix: two[1],
+        suffix: two[5],
+        first: Number(range[1]),
+        slots: { slotStart: firstNumber(two[2]), separator: two[3], portsPerSlot },
+      };
+    // No usable "first-perSlot" range: count on the slot number alone, as if `{N}` had been written.
+    return { prefix: two[1], suffix: '', first: firstNumber(two[2]) };
+  }
+  const one = ONE_GROUP.exec(format);
+  if (one) return { prefix: one[1], suffix: one[3], first: firstNumber(one[2]) };
+  return { prefix: 'e', suffix: '', first: 0 };
+}
+
+/** The name of the format's `ordinal`-th interface (eth_name entries not counted). */
+function formatOrdinal({ prefix, suffix, first, slots }: Pattern, ordinal: number): string {
+  if (!slots) return `${prefix}${ordinal + first}${suffix}`;
+  const slot = Math.floor(ordinal / slots.portsPerSlot) + slots.slotStart;
+  const port = (ordinal % slots.portsPerSlot) + first;
+  return `${prefix}${slot}${slots.separator}${port}${suffix}`;
+}
+
+/** The format ordinal a name encodes, parsed directly so look-ups stay O(1) in the count. */
+function ordinalOf({ prefix, suffix, first, slots }: Pattern, name: string): number | undefined {
+  if (!name.startsWith(prefix) || !name.endsWith(suffix) || name.length < prefix.length + suffix.length)
+    return undefined;
+  const middle = name.slice(prefix.length, name.length - suffix.length);
+  if (!slots) {
+    const n = decimal(middle);
+    return n === undefined || n < first ? undefined : n - first;
+  }
+  const at = slots.separator ? middle.indexOf(slots.separator) : -1;
+  if (!slots.separator || at < 0) return undefined;
+  const slot = decimal(middle.slice(0, at));
+  const port = decimal(middle.slice(at + slots.separator.length));
+  if (slot === undefined || port === undefined) return undefined;
+  if (slot < slots.slotStart || port < first || port - first >= slots.portsPerSlot) return undefined;
+  return (slot - slots.slotStart) * slots.portsPerSlot + (port - first);
 }
 
 /** The first `count` interface names of a template's eth_format / eth_name. */
