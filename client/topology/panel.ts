@@ -17,7 +17,10 @@ import { reportFailure } from '../commands/guard';
 import { PromptCancelled } from '../project/lab-context';
 import type { LabLanguageClient } from '../language-client';
 import { describeError } from '../model/errors';
+import { isSettling } from '../model/lab-rows';
+import { PacedRefresh } from '../model/paced-refresh';
 import type { Services } from '../services';
+import { refreshIntervalMs } from '../views/agent-tree';
 import { buildGraph, linkId, networkId, nodeId, type LiveInfo } from './graph-model';
 import { fetchLiveInfo } from './live-state';
 import type { HostMessage, NodeAction, WebviewMessage } from './messages';
@@ -27,8 +30,6 @@ import { PAGE_BODY } from './page';
 const TYPING_DEBOUNCE_MS = 60;
 /** The plan asks the agent to compare the whole lab: only after a longer pause. */
 const PLAN_DEBOUNCE_MS = 2000;
-/** How often node states are fetched while the view is visible. */
-const STATUS_POLL_MS = 5000;
 
 const NODE_COMMANDS: Record<NodeAction, string> = {
   start: 'labAgent.startNode',
@@ -42,7 +43,13 @@ export class TopologyPanel implements vscode.Disposable {
   private topology: TopologyData | undefined;
   private live: LiveInfo | undefined;
   private ready = false;
-  private readonly timers = new Map<'typing' | 'plan' | 'poll', NodeJS.Timeout>();
+  private readonly timers = new Map<'typing' | 'plan', NodeJS.Timeout>();
+  /** Node states load again at the pace of the Labs view (refresh-pacer.ts) while the view is visible. */
+  private readonly paced = new PacedRefresh({
+    intervalMs: refreshIntervalMs,
+    visible: () => this.panel.visible && !this.disposed,
+    load: () => void this.refreshLive({ status: true, plan: false }),
+  });
   private readonly subscriptions: vscode.Disposable[] = [];
   /** The live fetch in flight, so that polls do not pile up on a slow agent. */
   private fetching: Promise<void> | undefined;
@@ -74,7 +81,11 @@ export class TopologyPanel implements vscode.Disposable {
       vscode.window.onDidChangeTextEditorSelection((event) => {
         if (event.textEditor.document.uri.toString() === uri.toString()) this.cursorMoved(event.selections);
       }),
-      services.onLabViewsStale(() => void this.refreshLive({ status: true, plan: true })),
+      // An action changed the lab (here or in another view): follow it as the views do.
+      services.onLabViewsStale(() => {
+        this.paced.followAction();
+        void this.refreshLive({ status: true, plan: true });
+      }),
       services.session.onDidChange(() => void this.refreshLive({ status: true, plan: true })),
     );
   }
@@ -111,6 +122,7 @@ export class TopologyPanel implements vscode.Disposable {
           }
           return;
         case 'nodeAction':
+          this.paced.followAction();
           await vscode.commands.executeCommand(NODE_COMMANDS[message.action], {
             uri: this.uri.toString(),
             node: message.node,
@@ -162,31 +174,30 @@ export class TopologyPanel implements vscode.Disposable {
   private refreshLive(what: { status: boolean; plan: boolean }): Promise<void> {
     if (!this.panel.visible || this.disposed) return Promise.resolve();
     if (this.fetching) return this.fetching;
+    this.paced.cancel();
     this.fetching = fetchLiveInfo(this.services, this.uri, what, this.live)
       .then((live) => {
         this.live = live;
         this.draw();
+        if (live.connected && !this.disposed) this.paced.loaded(liveFingerprint(live), isSettling(live));
       })
-      .catch((err: unknown) => this.services.log.warn(`Topology live state: ${describeError(err).message}`))
+      .catch((err: unknown) => {
+        const message = describeError(err).message;
+        this.services.log.warn(`Topology live state: ${message}`);
+        // Tried again later, more slowly while it keeps failing the same way.
+        if (!this.disposed) this.paced.loaded(`failed: ${message}`, false);
+      })
       .finally(() => {
         this.fetching = undefined;
       });
     return this.fetching;
   }
 
-  /** Node states are polled while the view is visible; a hidden view asks nothing. */
+  /** Shown for the first time: the live lab is fetched; shown again: at once if a load came due while hidden. */
   private visibilityChanged(): void {
-    this.clear('poll');
     if (!this.panel.visible || !this.ready) return;
-    void this.refreshLive({ status: true, plan: this.live?.plan === undefined });
-    const poll = (): void => {
-      this.later('poll', STATUS_POLL_MS, () => {
-        void this.refreshLive({ status: true, plan: false }).finally(() => {
-          if (this.panel.visible && !this.disposed) poll();
-        });
-      });
-    };
-    poll();
+    if (this.live === undefined) void this.refreshLive({ status: true, plan: true });
+    else this.paced.shown();
   }
 
   private cursorMoved(selections: readonly vscode.Selection[]): void {
@@ -312,7 +323,7 @@ export class TopologyPanel implements vscode.Disposable {
     if (this.ready && !this.disposed) void this.panel.webview.postMessage(message);
   }
 
-  private later(key: 'typing' | 'plan' | 'poll', ms: number, run: () => void): void {
+  private later(key: 'typing' | 'plan', ms: number, run: () => void): void {
     this.clear(key);
     this.timers.set(
       key,
@@ -323,7 +334,7 @@ export class TopologyPanel implements vscode.Disposable {
     );
   }
 
-  private clear(key: 'typing' | 'plan' | 'poll'): void {
+  private clear(key: 'typing' | 'plan'): void {
     const timer = this.timers.get(key);
     if (timer !== undefined) clearTimeout(timer);
     this.timers.delete(key);
@@ -332,10 +343,18 @@ export class TopologyPanel implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.paced.cancel();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     for (const s of this.subscriptions) s.dispose();
   }
+}
+
+/** What a status load showed, to tell change from idleness: the lab's state and each node's. */
+function liveFingerprint(live: LiveInfo): string {
+  const status = live.status;
+  const nodes = (status?.nodes ?? []).map((n) => `${String(n.name)}=${String(n.state)}`);
+  return JSON.stringify([live.statusError, status?.state, status?.locked, nodes]);
 }
 
 function toPosition(p: LspPosition): vscode.Position {

@@ -1,12 +1,13 @@
 /**
  * What the four sidebar views share: the change emitter, the tree view with
  * its message line, reloading when the session changes, and, for views of
- * live lab data, loading again at the pace of refreshPacer.ts while visible.
+ * live lab data, loading again at the pace of refresh-pacer.ts while visible.
  */
 import * as vscode from 'vscode';
 import { logFailure } from '../log';
 import { describeError } from '../model/errors';
-import { actionTaken, afterLoad, initialPace, intervalMsOf, type PaceState } from '../model/refresh-pacer';
+import { PacedRefresh } from '../model/paced-refresh';
+import { intervalMsOf } from '../model/refresh-pacer';
 import type { TreeRow } from '../model/tree-row';
 import type { Services } from '../services';
 import { treeItemOf } from './row-item';
@@ -59,24 +60,31 @@ export abstract class AgentTree<Row extends TreeRow<unknown>>
   }
 }
 
+/** The interval between loads of live lab data while things change, from the setting. */
+export function refreshIntervalMs(): number {
+  return intervalMsOf(vscode.workspace.getConfiguration().get(REFRESH_SETTING));
+}
+
 /**
  * A view of live lab data: it loads again on its own while visible, at the
- * pace refreshPacer.ts decides from what each load showed; hidden, it waits,
+ * pace refresh-pacer.ts decides from what each load showed; hidden, it waits,
  * and loads at once when shown again if a load came due meanwhile.
  */
 export abstract class LiveTree<Row extends TreeRow<unknown>> extends AgentTree<Row> {
-  private pace: PaceState = initialPace;
-  private timer: NodeJS.Timeout | undefined;
-  private dueWhileHidden = false;
+  private readonly paced = new PacedRefresh({
+    intervalMs: refreshIntervalMs,
+    visible: () => this.view?.visible !== false,
+    load: () => this.refresh(),
+  });
 
   override refresh(): void {
-    this.clearTimer();
+    this.paced.cancel();
     super.refresh();
   }
 
   /** An action changed the lab: load now, then follow its nodes until they settle. */
   followAction(): void {
-    this.pace = actionTaken(this.pace, Date.now());
+    this.paced.followAction();
     this.refresh();
   }
 
@@ -89,30 +97,16 @@ export abstract class LiveTree<Row extends TreeRow<unknown>> extends AgentTree<R
     if (view !== undefined) {
       disposables.push(
         view.onDidChangeVisibility((e) => {
-          if (e.visible && this.dueWhileHidden) this.refresh();
+          if (e.visible) this.paced.shown();
         }),
       );
     }
-    disposables.push({ dispose: () => this.clearTimer() });
+    disposables.push({ dispose: () => this.paced.cancel() });
     return disposables;
   }
 
   /** Each load ends here: `fingerprint` is what it showed, `settling` whether nodes are in transition. */
   protected loaded(fingerprint: string, settling: boolean): void {
-    const intervalMs = intervalMsOf(vscode.workspace.getConfiguration().get(REFRESH_SETTING));
-    const next = afterLoad(this.pace, { fingerprint, settling }, Date.now(), { intervalMs });
-    this.pace = next.state;
-    this.clearTimer();
-    this.dueWhileHidden = false;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.view?.visible === false) this.dueWhileHidden = true;
-      else super.refresh();
-    }, next.delayMs);
-  }
-
-  private clearTimer(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.paced.loaded(fingerprint, settling);
   }
 }
