@@ -22,10 +22,12 @@ import { symbolImage, type Palette } from './theme';
 const CELL = 140;
 /**
  * Above this many links, links are straight lines without interface labels
- * (the element list still names every interface): curved, labelled edges cost
- * Cytoscape seconds to lay out at thousands of links.
+ * and nodes have no symbol (the element list still names every interface and
+ * template): curved, labelled edges and per-node images cost Cytoscape seconds
+ * to style and draw at thousands of elements, where the drawing is too small
+ * to show them anyway.
  */
-const LABELLED_LINKS_MAX = 1000;
+const LABELLED_LINKS_MAX = 300;
 const MIN_COLUMNS = 6;
 
 export interface GraphEvents {
@@ -37,19 +39,18 @@ export interface GraphEvents {
   moved(id: string, x: number, y: number): void;
 }
 
-interface Grid {
+interface Point {
   x: number;
   y: number;
-  columns: number;
-  /** Element id → cell number, for elements placed on the grid. */
-  cells: Map<string, number>;
 }
 
 export class TopologyGraph {
   readonly cy: Core;
   /** The data last applied per element, as JSON, to find what an update changes. */
   private readonly applied = new Map<string, string>();
-  private grid: Grid | undefined;
+  /** Where each node was last put ("x,y"), by a drawing or by the user's drag. */
+  private readonly placedAt = new Map<string, string>();
+  private grid = new Grid([]);
   private palette: Palette;
   private detailed = true;
 
@@ -76,8 +77,10 @@ export class TopologyGraph {
     });
     this.cy.on('dragfree', 'node', (event) => {
       const node = event.target as NodeSingular;
-      const p = node.position();
-      events.moved(node.id(), Math.round(p.x), Math.round(p.y));
+      const [x, y] = [Math.round(node.position().x), Math.round(node.position().y)];
+      // Where the user put it: the edit that writes this position changes nothing here, a refused one puts the node back.
+      this.placedAt.set(node.id(), `${x},${y}`);
+      events.moved(node.id(), x, y);
     });
   }
 
@@ -86,65 +89,77 @@ export class TopologyGraph {
     this.cy.style(stylesheet(palette, this.detailed));
   }
 
-  apply(graph: GraphData): void {
+  /**
+   * Draws `graph`, touching only what differs from the drawing before: on a
+   * one-line edit of a 2,000-node lab that is one element, not 6,000.
+   * Returns whether anything changed (so a frame will be drawn).
+   */
+  apply(graph: GraphData): boolean {
     const first = this.applied.size === 0;
     const detailed = graph.links.length <= LABELLED_LINKS_MAX;
     if (detailed !== this.detailed) {
       this.detailed = detailed;
       this.cy.style(stylesheet(this.palette, detailed));
     }
-    const wanted = new Map<string, ElementDefinition>();
-    for (const node of graph.nodes) wanted.set(node.id, nodeElement(node));
-    for (const link of graph.links) wanted.set(link.id, linkElement(link));
-    if (this.grid === undefined || first) this.grid = gridBelow(graph.nodes);
+    if (first) this.grid = new Grid(graph.nodes);
     const grid = this.grid;
-
-    this.cy.batch(() => {
-      // Links first: a link whose end goes away must go before its node.
-      const gone = this.cy.elements().filter((e) => !wanted.has(e.id()));
-      gone.remove();
-      for (const element of gone) {
-        this.applied.delete(element.id());
-        grid.cells.delete(element.id());
+    const wanted = new Set<string>();
+    for (const node of graph.nodes) wanted.add(node.id);
+    for (const link of graph.links) wanted.add(link.id);
+    const gone = [...this.applied.keys()].filter((id) => !wanted.has(id));
+    const added: ElementDefinition[] = [];
+    /** Elements already drawn whose data or place changed. */
+    const changed: { id: string; data?: ElementDefinition['data']; position?: Point }[] = [];
+    for (const node of graph.nodes) {
+      const definition = nodeElement(node);
+      const json = JSON.stringify(definition.data);
+      if (node.position) grid.release(node.id);
+      const position = node.position ?? grid.place(node.id);
+      const at = `${position.x},${position.y}`;
+      if (!this.applied.has(node.id)) added.push({ ...definition, position: { ...position } });
+      else {
+        const data = this.applied.get(node.id) === json ? undefined : definition.data;
+        const moved = this.placedAt.get(node.id) === at ? undefined : { ...position };
+        if (data || moved) changed.push({ id: node.id, data, position: moved });
       }
-      const added: ElementDefinition[] = [];
-      for (const node of graph.nodes) {
-        const definition = wanted.get(node.id) as ElementDefinition;
-        const json = JSON.stringify(definition.data);
-        const existing = this.cy.getElementById(node.id);
-        if (existing.length === 0) {
-          definition.position = node.position ?? this.freeCell(grid, node.id);
-          added.push(definition);
-        } else {
-          if (this.applied.get(node.id) !== json) existing.data(definition.data);
-          if (node.position) {
-            grid.cells.delete(node.id);
-            const p = existing.position();
-            if (p.x !== node.position.x || p.y !== node.position.y) existing.position(node.position);
-          } else if (!grid.cells.has(node.id)) {
-            existing.position(this.freeCell(grid, node.id));
-          }
+      this.applied.set(node.id, json);
+      this.placedAt.set(node.id, at);
+    }
+    const replaced: string[] = [];
+    for (const link of graph.links) {
+      const definition = linkElement(link);
+      const json = JSON.stringify(definition.data);
+      const before = this.applied.get(link.id);
+      if (before === json) continue;
+      // An edge's ends cannot change in place: a changed link is replaced.
+      if (before !== undefined) replaced.push(link.id);
+      added.push(definition);
+      this.applied.set(link.id, json);
+    }
+    for (const id of gone) {
+      this.applied.delete(id);
+      this.placedAt.delete(id);
+      grid.release(id);
+    }
+    if (gone.length + added.length + changed.length === 0) return false;
+    this.cy.batch(() => {
+      const removed = this.cy.collection();
+      for (const id of [...gone, ...replaced]) removed.merge(this.cy.getElementById(id));
+      removed.remove();
+      for (const { id, data, position } of changed) {
+        const element = this.cy.getElementById(id);
+        if (data) {
+          element.data(data);
+          // Only nodes of the document can be moved: networks and live-only nodes have no position to write.
+          if (data.movable === 1) element.grabify();
+          else element.ungrabify();
         }
-        existing.grabify();
-        this.applied.set(node.id, json);
+        if (position) element.position(position);
       }
       if (added.length > 0) this.cy.add(added);
-      const links: ElementDefinition[] = [];
-      for (const link of graph.links) {
-        const definition = wanted.get(link.id) as ElementDefinition;
-        const json = JSON.stringify(definition.data);
-        const existing = this.cy.getElementById(link.id);
-        if (existing.length > 0 && this.applied.get(link.id) === json) continue;
-        // An edge's ends cannot change in place: a changed link is replaced.
-        existing.remove();
-        links.push(definition);
-        this.applied.set(link.id, json);
-      }
-      if (links.length > 0) this.cy.add(links);
-      // Only nodes of the document can be moved: networks and live-only nodes have no position to write.
-      this.cy.nodes('[movable = 0]').ungrabify();
     });
     if (first) this.fit();
+    return true;
   }
 
   /**
@@ -201,25 +216,46 @@ export class TopologyGraph {
     const container = this.cy.container()?.getBoundingClientRect();
     return { x: (container?.left ?? 0) + (box.x1 + box.x2) / 2, y: (container?.top ?? 0) + (box.y1 + box.y2) / 2 };
   }
-
-  private freeCell(grid: Grid, id: string): { x: number; y: number } {
-    const taken = new Set(grid.cells.values());
-    let cell = 0;
-    while (taken.has(cell)) cell++;
-    grid.cells.set(id, cell);
-    return { x: grid.x + (cell % grid.columns) * CELL, y: grid.y + Math.floor(cell / grid.columns) * CELL };
-  }
 }
 
-/** The grid for elements without a position: below the placed nodes, as wide as they are (or a square). */
-function gridBelow(nodes: readonly GraphNode[]): Grid {
-  const placed = nodes.filter((n) => n.position);
-  const unplaced = nodes.length - placed.length;
-  const columns = Math.max(MIN_COLUMNS, Math.ceil(Math.sqrt(unplaced)));
-  if (placed.length === 0) return { x: 0, y: 0, columns, cells: new Map() };
-  const xs = placed.map((n) => n.position?.x ?? 0);
-  const ys = placed.map((n) => n.position?.y ?? 0);
-  return { x: Math.min(...xs), y: Math.max(...ys) + CELL, columns, cells: new Map() };
+/** Cells for the nodes without a position: below the placed nodes, as wide as they are (or a square). */
+class Grid {
+  private readonly x: number;
+  private readonly y: number;
+  private readonly columns: number;
+  /** Node id → its cell number; a node keeps its cell from one drawing to the next. */
+  private readonly cells = new Map<string, number>();
+  private readonly taken = new Set<number>();
+  /** No cell below this one is free. */
+  private lowestFree = 0;
+
+  constructor(nodes: readonly GraphNode[]) {
+    const placed = nodes.filter((n) => n.position);
+    this.columns = Math.max(MIN_COLUMNS, Math.ceil(Math.sqrt(nodes.length - placed.length)));
+    this.x = placed.length === 0 ? 0 : Math.min(...placed.map((n) => n.position?.x ?? 0));
+    this.y = placed.length === 0 ? 0 : Math.max(...placed.map((n) => n.position?.y ?? 0)) + CELL;
+  }
+
+  /** The node's cell: the one it has, else the first free one. */
+  place(id: string): Point {
+    let cell = this.cells.get(id);
+    if (cell === undefined) {
+      cell = this.lowestFree;
+      while (this.taken.has(cell)) cell++;
+      this.cells.set(id, cell);
+      this.taken.add(cell);
+      this.lowestFree = cell + 1;
+    }
+    return { x: this.x + (cell % this.columns) * CELL, y: this.y + Math.floor(cell / this.columns) * CELL };
+  }
+
+  release(id: string): void {
+    const cell = this.cells.get(id);
+    if (cell === undefined) return;
+    this.cells.delete(id);
+    this.taken.delete(cell);
+    this.lowestFree = Math.min(this.lowestFree, cell);
+  }
 }
 
 const DRIFT_MARK = { create: '+ create', update: '~ change', delete: '− delete' } as const;
@@ -235,8 +271,10 @@ function badge(node: GraphNode): string {
 
 function nodeElement(node: GraphNode): ElementDefinition {
   const text = badge(node);
+  const movable = node.kind === 'node' && !node.liveOnly;
   return {
     group: 'nodes',
+    grabbable: movable,
     data: {
       id: node.id,
       label: text === '' ? node.name : `${node.name}\n${text}`,
@@ -244,7 +282,7 @@ function nodeElement(node: GraphNode): ElementDefinition {
       symbol: node.symbol,
       state: node.state ?? 'unknown',
       drift: node.drift ?? 'none',
-      movable: node.kind === 'node' && !node.liveOnly ? 1 : 0,
+      movable: movable ? 1 : 0,
     },
   };
 }
@@ -292,7 +330,7 @@ function stylesheet(p: Palette, detailed: boolean): StylesheetJson {
         'min-zoomed-font-size': 7,
       },
     },
-    ...symbols.map((symbol) => ({
+    ...(detailed ? symbols : []).map((symbol) => ({
       selector: `node[symbol = "${symbol}"]`,
       style: { 'background-image': symbolImage(symbol, p.foreground) },
     })),
