@@ -57,7 +57,8 @@ test('the CLI prints its URL, fingerprint and the default user, serves, and stop
   const cli = runCli(['--port', '0', '--data-dir', dataDir, '--boot-ms', '10']);
   try {
     const deadline = Date.now() + 15_000;
-    while (!/fingerprint: \S+\n/.test(cli.stdout())) {
+    // The lines arrive in separate chunks under load: wait for the last one printed.
+    while (!/fingerprint: \S+\n[\s\S]*default user .*\n/.test(cli.stdout())) {
       assert.ok(Date.now() < deadline, `no start-up lines: ${cli.stdout()} ${cli.stderr()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
