@@ -41,7 +41,7 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   // Known only once the client says what it supports (initialize).
   const clientSupports = { codeLensRefresh: false, completionEditRangeDefault: false };
   const completion = new CompletionService(catalogue, () => clientSupports.completionEditRangeDefault);
-  const hover = new HoverService(catalogue, agent);
+  const hover = new HoverService(catalogue);
   const diagnostics = new DiagnosticsService(connection, documents, agent, log);
   const applyEdits = (): void => void guarded('applying edits', undefined, () => documents.applyPending());
   const codeLens = new CodeLensService(connection, documents, agent, log, () => clientSupports.codeLensRefresh);

@@ -1,26 +1,23 @@
 /**
  * Hover: on a template, what the agent knows of it (description, images with
  * their availability and the default, attributes); on a link endpoint, the
- * interface it names (index, and what it is linked to) from previewInterfaces.
+ * interface it names (index, and what it is linked to): the template's
+ * interfaces from the catalogue, as completion has them, and their use from
+ * the links of the model.
  */
 import { MarkupKind, type CancellationToken, type Hover, type Position } from 'vscode-languageserver/node';
 import type { Iface, TemplateDetail } from '../../common/api/contract';
-import { findNetwork, findNode, linkAt } from '../../common/lab/lookup';
+import { findNetwork, findNode, interfacesInUse, linkAt, type EndpointUse } from '../../common/lab/lookup';
 import type { LabNode, Located, LinkEndpoint } from '../../common/lab/types';
 import type { Catalogue } from '../catalogue';
-import { abortSignalOf } from '../cancellation';
+import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
-import type { RemoteAgent } from '../remote-agent';
 
-const PREVIEW_TIMEOUT_MS = 3000;
 /** Enough interfaces to recognise the naming scheme without flooding the hover. */
 const LISTED_INTERFACES = 8;
 
 export class HoverService {
-  constructor(
-    private readonly catalogue: Catalogue,
-    private readonly agent: RemoteAgent,
-  ) {}
+  constructor(private readonly catalogue: Catalogue) {}
 
   async provide(file: LabFile, position: Position, token: CancellationToken): Promise<Hover | null> {
     const offset = file.offsetAt(position);
@@ -51,19 +48,16 @@ export class HoverService {
     }
     const node = endpoint.node === undefined ? undefined : findNode(file.model, endpoint.node);
     if (!node) return hover(`**${endpoint.node ?? endpoint.text}** is not a node of this lab`);
-    const request = {
-      yaml: file.model.text,
-      node: node.name,
-      ...(node.resolved.template ? { template: node.resolved.template } : {}),
-    };
-    const outcome = await this.agent.call((client) =>
-      client.previewInterfaces(request, { timeoutMs: PREVIEW_TIMEOUT_MS, signal: abortSignalOf(token) }),
-    );
-    if (!outcome?.ok) return hover(nodeLine(node));
-    const items = (Array.isArray(outcome.value.items) ? outcome.value.items : []).filter(
-      (i): i is Iface & { name: string } =>
-        typeof i?.name === 'string' && (i.node === undefined || i.node === node.name),
-    );
+    const template = node.resolved.template;
+    if (!template) return hover(nodeLine(node));
+    // Read before waiting: an edit may replace this model meanwhile.
+    const used = interfacesInUse(file.model, node.name);
+    // The catalogue's list, per template and count (the document is never sent); what links use, from the model.
+    const all = await untilCancelled(this.catalogue.interfaces(template, node.resolved.ethernet), token);
+    if (!Array.isArray(all)) return hover(nodeLine(node));
+    const items = all
+      .filter((i): i is Iface & { name: string } => typeof i?.name === 'string' && i.name !== '')
+      .map((i) => ({ ...i, used: used.has(i.name), peer: peerOf(used.get(i.name)) }));
     return hover(describeInterface(node, endpoint.interface ?? '', items));
   }
 }
@@ -113,6 +107,12 @@ function describeTemplate(id: string, detail: TemplateDetail): string {
     }
   }
   return lines.join('\n');
+}
+
+/** What the link of an interface's first use connects it to: the other endpoint, when the link has two. */
+function peerOf(use: EndpointUse | undefined): string | undefined {
+  if (use?.link.endpoints.length !== 2) return undefined;
+  return use.link.endpoints[1 - use.endpointIndex].text;
 }
 
 function nodeLine(node: LabNode): string {

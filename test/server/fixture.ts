@@ -20,7 +20,9 @@ export interface AgentFixture {
   close(): Promise<void>;
 }
 
-export async function startAgentSession(options: { clock?: () => number } = {}): Promise<AgentFixture> {
+export async function startAgentSession(
+  options: { clock?: () => number; log?: (message: string) => void } = {},
+): Promise<AgentFixture> {
   const root = await mkdtemp(join(tmpdir(), 'lab-server-test-'));
   const agent = await startAgent({ port: 0, dataDir: join(root, 'agent'), bootMs: 50, ...options });
   const client = new AgentClient({ baseUrl: agent.url, pin: agent.fingerprint });
