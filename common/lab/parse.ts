@@ -9,8 +9,9 @@ import { ParsedLab } from './document';
 import { MAX_LAB_TEXT_LENGTH } from './format';
 import { reparse } from './incremental';
 import { layoutOf, lineStartOf } from './layout';
-import { buildOutline } from './outline';
-import type { FormatIssue, LabDocument, TextChange } from './types';
+import { buildOutline, type OutlineValue } from './outline';
+import { readPlainOutline } from './plain-outline';
+import type { FormatIssue, LabDocument, SyntaxError, TextChange } from './types';
 import { unsettledRegions } from './unsettled';
 import { parseYaml, syntaxErrorsOf } from './yaml-text';
 
@@ -56,10 +57,15 @@ function parseWhole(text: string): ParsedLab {
       `the lab file has ${megabytes} million characters; lab files over ${MAX_LAB_TEXT_LENGTH / (1024 * 1024)} MB are not read`,
     );
   }
-  const doc = parseYaml(text);
-  const syntaxErrors = syntaxErrorsOf(doc, text.length, 0);
   const build = { src: text, base: 0, sawAlias: false };
-  const root = buildOutline(doc.contents, build);
+  // Plain YAML (nearly every lab) is read directly; anything else by the `yaml` package, to the same outline.
+  let root: OutlineValue | undefined = readPlainOutline(text);
+  let syntaxErrors: SyntaxError[] = [];
+  if (!root) {
+    const doc = parseYaml(text);
+    syntaxErrors = syntaxErrorsOf(doc, text.length, 0);
+    root = buildOutline(doc.contents, build);
+  }
   if (root?.kind !== 'map') {
     const rootIssues: FormatIssue[] = [];
     if (root && !(root.kind === 'scalar' && root.value === null)) {

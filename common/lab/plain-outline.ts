@@ -1,0 +1,248 @@
+/**
+ * A direct reader of the plain YAML that lab files are nearly always written
+ * in: block maps and lists by indentation, one-line flow lists and maps of
+ * plain scalars, plain scalars, comments. It gives exactly the outline that
+ * buildOutline gives from the `yaml` package's syntax tree, several times
+ * faster and without that tree's garbage, so that opening a 10,000-node lab
+ * costs a fraction of a full parse. Anything outside that subset (quotes,
+ * anchors, tags, block scalars, multi-line values, floats, tabs, explicit keys,
+ * directives, any syntax error) gives undefined, and the caller parses with
+ * the `yaml` package as before.
+ */
+import type { OutlineEntry, OutlineItem, OutlineMap, OutlineScalar, OutlineSeq, OutlineValue } from './outline';
+
+/** Characters the subset has nowhere (quotes, anchors, tags, block scalars, tabs, CR, controls): such a text goes to the `yaml` package. */
+// eslint-disable-next-line no-control-regex -- control characters are among what it must find
+const OUTSIDE_SUBSET = /["'&*!|>%`?@\\\t\r\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
+/** A key: a plain scalar without spaces or colons, then `:` at the end of the line or before a space. */
+const KEY = /^[A-Za-z0-9_./][A-Za-z0-9_./-]*(?=:(?: |$))/;
+/** A plain scalar in block context (a value after `key: ` or `- `). */
+const BLOCK_PLAIN = /^(?:[A-Za-z0-9_./(]|-(?! ))(?:[^:]|:(?! ))*$/;
+/** A plain scalar in a flow list or map: no spaces, no flow indicators. */
+const FLOW_PLAIN = /^(?:[A-Za-z0-9_./(]|-(?=[^\s,[\]{}#]))[^\s,[\]{}#]*$/;
+/** Scalars whose value this reader does not resolve itself (floats, octal, hex, infinities, NaN). */
+const UNRESOLVED =
+  /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+/** Longer implicit keys are an error in YAML; the parser says so. */
+const MAX_KEY_LENGTH = 1000;
+/** Deeper nesting goes to the parser (buildOutline makes it opaque past its own limit). */
+const MAX_DEPTH = 32;
+
+interface Line {
+  indent: number;
+  /** Offsets of the content: from the first non-space to the end without a trailing comment and spaces. */
+  start: number;
+  end: number;
+}
+
+class Outside extends Error {}
+
+function outside(): never {
+  throw new Outside();
+}
+
+/** The outline of `src` (offsets into it) when it is a block map in the plain subset; otherwise undefined. */
+export function readPlainOutline(src: string): OutlineMap | undefined {
+  if (OUTSIDE_SUBSET.test(src)) return undefined;
+  const lines = contentLines(src);
+  if (lines.length === 0 || lines[0].indent !== 0) return undefined;
+  const reader = new Reader(src, lines);
+  try {
+    const root = reader.blockMap(0, 0);
+    return reader.done() ? root : undefined;
+  } catch (error) {
+    if (error instanceof Outside) return undefined;
+    throw error;
+  }
+}
+
+/** The lines with content, comments and trailing spaces cut off. */
+function contentLines(src: string): Line[] {
+  const lines: Line[] = [];
+  let lineStart = 0;
+  while (lineStart < src.length) {
+    let lineEnd = src.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = src.length;
+    let start = lineStart;
+    while (start < lineEnd && src.charCodeAt(start) === 32) start++;
+    if (start < lineEnd && src.charCodeAt(start) !== 35) {
+      // No quotes in the subset: a `#` after a space always starts a comment.
+      let end = start;
+      while (end < lineEnd && !(src.charCodeAt(end) === 35 && src.charCodeAt(end - 1) === 32)) end++;
+      while (end > start && src.charCodeAt(end - 1) === 32) end--;
+      lines.push({ indent: start - lineStart, start, end });
+    }
+    lineStart = lineEnd + 1;
+  }
+  return lines;
+}
+
+class Reader {
+  private next = 0;
+
+  constructor(
+    private readonly src: string,
+    private readonly lines: Line[],
+  ) {}
+
+  done(): boolean {
+    return this.next === this.lines.length;
+  }
+
+  /** The block map whose entries start at column `indent`, from the current line. */
+  blockMap(indent: number, depth: number): OutlineMap {
+    if (depth > MAX_DEPTH) outside();
+    const entries: OutlineEntry[] = [];
+    for (let line = this.lines[this.next]; line && line.indent >= indent; line = this.lines[this.next]) {
+      if (line.indent > indent) outside();
+      entries.push(this.entry(line, indent, depth));
+    }
+    return {
+      kind: 'map',
+      flow: false,
+      entries,
+      range: { start: entries[0].keyRange.start, end: entries[entries.length - 1].range.end },
+    };
+  }
+
+  /** The block list whose dashes are at column `indent`, from the current line. */
+  blockSeq(indent: number, depth: number): OutlineSeq {
+    if (depth > MAX_DEPTH) outside();
+    const items: OutlineItem[] = [];
+    for (let line = this.lines[this.next]; line && line.indent >= indent; line = this.lines[this.next]) {
+      if (line.indent > indent || !this.isDash(line)) outside();
+      items.push(this.item(line, indent, depth));
+    }
+    return {
+      kind: 'seq',
+      flow: false,
+      items,
+      range: { start: items[0].range.start, end: items[items.length - 1].range.end },
+    };
+  }
+
+  private entry(line: Line, indent: number, depth: number): OutlineEntry {
+    const key = KEY.exec(this.src.slice(line.start, line.end))?.[0];
+    if (key === undefined || key.length > MAX_KEY_LENGTH) outside();
+    const keyScalar = scalar(key, line.start);
+    const colon = line.start + key.length;
+    this.next++;
+    let valueStart = colon + 1;
+    while (valueStart < line.end && this.src.charCodeAt(valueStart) === 32) valueStart++;
+    const value = valueStart < line.end ? this.inline(valueStart, line.end, indent) : this.nested(indent, depth);
+    return {
+      key: keyScalar.text,
+      keyRange: keyScalar.range,
+      oddKey: false,
+      explicit: false,
+      range: { start: line.start, end: value ? value.range.end : colon + 1 },
+      value,
+    };
+  }
+
+  private item(line: Line, indent: number, depth: number): OutlineItem {
+    const dash = line.start;
+    let valueStart = dash + 1;
+    while (valueStart < line.end && this.src.charCodeAt(valueStart) === 32) valueStart++;
+    let value: OutlineValue | undefined;
+    if (valueStart === line.end) {
+      this.next++;
+      value = this.nested(indent, depth);
+    } else if (KEY.test(this.src.slice(valueStart, line.end))) {
+      // `- key: …`: a map whose entries line up with this first key; this line becomes its first.
+      const column = line.indent + valueStart - dash;
+      this.lines[this.next] = { indent: column, start: valueStart, end: line.end };
+      value = this.blockMap(column, depth + 1);
+    } else {
+      this.next++;
+      value = this.inline(valueStart, line.end, indent);
+    }
+    return { range: { start: dash, end: value ? value.range.end : dash + 1 }, value };
+  }
+
+  /** The value on the lines below a `key:` or `-` at `indent`: a block map or list indented further, or nothing. */
+  private nested(indent: number, depth: number): OutlineValue | undefined {
+    const line = this.lines[this.next] as Line | undefined;
+    if (!line || line.indent <= indent) return undefined;
+    return this.isDash(line) ? this.blockSeq(line.indent, depth + 1) : this.blockMap(line.indent, depth + 1);
+  }
+
+  /** A value written on its line after `key: ` or `- `: a flow list, a flow map or a plain scalar. */
+  private inline(start: number, end: number, indent: number): OutlineValue {
+    // A more indented line after it would continue a multi-line scalar or be an error.
+    const following = this.lines[this.next] as Line | undefined;
+    if (following && following.indent > indent) outside();
+    const text = this.src.slice(start, end);
+    if (text.startsWith('[')) return this.flowSeq(start, end);
+    if (text.startsWith('{')) return this.flowMap(start, end);
+    if (!BLOCK_PLAIN.test(text) || text.endsWith(':')) outside();
+    return scalar(text, start);
+  }
+
+  private flowSeq(start: number, end: number): OutlineSeq {
+    if (this.src.charCodeAt(end - 1) !== 93) outside();
+    const items = this.flowParts(start + 1, end - 1).map(([from, to]): OutlineItem => {
+      const text = this.src.slice(from, to);
+      if (!FLOW_PLAIN.test(text) || text.endsWith(':')) outside();
+      const value = scalar(text, from);
+      return { range: value.range, value };
+    });
+    return { kind: 'seq', flow: true, items, range: { start, end } };
+  }
+
+  private flowMap(start: number, end: number): OutlineMap {
+    if (this.src.charCodeAt(end - 1) !== 125) outside();
+    const entries = this.flowParts(start + 1, end - 1).map(([from, to]): OutlineEntry => {
+      const match = /^([^\s:]+): +(\S+)$/.exec(this.src.slice(from, to));
+      if (!match || !FLOW_PLAIN.test(match[1]) || !FLOW_PLAIN.test(match[2]) || match[2].includes(':')) outside();
+      const key = scalar(match[1], from);
+      const value = scalar(match[2], to - match[2].length);
+      return {
+        key: key.text,
+        keyRange: key.range,
+        oddKey: false,
+        explicit: false,
+        range: { start: from, end: to },
+        value,
+      };
+    });
+    return { kind: 'map', flow: true, entries, range: { start, end } };
+  }
+
+  /** The comma-separated parts between a flow collection's brackets, trimmed; none for `[]`; no empty part. */
+  private flowParts(start: number, end: number): [number, number][] {
+    const parts: [number, number][] = [];
+    let from = start;
+    for (;;) {
+      let to = this.src.indexOf(',', from);
+      if (to < 0 || to > end) to = end;
+      let a = from;
+      let b = to;
+      while (a < b && this.src.charCodeAt(a) === 32) a++;
+      while (b > a && this.src.charCodeAt(b - 1) === 32) b--;
+      if (a === b) {
+        if (to === end && parts.length === 0) return parts;
+        outside();
+      }
+      parts.push([a, b]);
+      if (to === end) return parts;
+      from = to + 1;
+    }
+  }
+
+  private isDash(line: Line): boolean {
+    const code = this.src.charCodeAt(line.start + 1);
+    return this.src.charCodeAt(line.start) === 45 && (line.end === line.start + 1 || code === 32);
+  }
+}
+
+/** A plain scalar, its value resolved as the YAML core schema does. */
+function scalar(text: string, start: number): OutlineScalar {
+  let value: unknown = text;
+  if (/^[-+]?[0-9]+$/.test(text)) value = Number(text);
+  else if (UNRESOLVED.test(text)) outside();
+  else if (/^(?:null|Null|NULL)$/.test(text)) value = null;
+  else if (/^(?:true|True|TRUE)$/.test(text)) value = true;
+  else if (/^(?:false|False|FALSE)$/.test(text)) value = false;
+  return { kind: 'scalar', range: { start, end: start + text.length }, value, text, quoted: false, innerOffset: 0 };
+}
