@@ -10,14 +10,10 @@ import type { RequestType } from 'vscode-languageserver-protocol';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import type * as protocol from '../common/protocol';
 import type { AgentSessionSettings, ServerInitializationOptions, SessionStatusParams } from '../common/protocol';
+import { SERVER_NODE_OPTIONS } from '../common/server-options';
 import type { Log } from './log';
 
 const LANGUAGE_ID = 'lab-yaml';
-/**
- * The server keeps a few large models and churns through garbage while parsing;
- * without this, V8 keeps several times the live heap as resident memory.
- */
-const SERVER_EXEC_ARGV = ['--optimize-for-size'];
 /** A server that crashes this often within RESTART_WINDOW_MS is left stopped (as vscode-eslint does). */
 const MAX_RESTARTS = 4;
 const RESTART_WINDOW_MS = 3 * 60 * 1000;
@@ -79,11 +75,11 @@ export class LabLanguageClient implements vscode.Disposable {
     const messages = require('../common/protocol') as typeof protocol;
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc, options: { execArgv: SERVER_EXEC_ARGV } },
+      run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_OPTIONS] } },
       debug: {
         module,
         transport: TransportKind.ipc,
-        options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6009'] },
+        options: { execArgv: [...SERVER_NODE_OPTIONS, '--nolazy', '--inspect=6009'] },
       },
     };
     const clientOptions: LanguageClientOptions = {

@@ -17,6 +17,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CompletionItem, CompletionList, Position } from 'vscode-languageserver-protocol';
 import { startAgentProcess } from './support/agent-process';
+import { SERVER_NODE_OPTIONS } from '../../common/server-options';
+import { BIG_LAB_NODES, benchBigLab } from './support/big-lab';
 import { generatedProject } from './support/labs';
 import { LspServer, type Publication } from './support/lsp-server';
 import { DIST, ROOT } from './support/paths';
@@ -26,9 +28,8 @@ import { percentile, median, since } from './support/stats';
 /** Completion samples per kind and server, by lab size (yaml-language-server needs ~1 s a request on the largest). */
 const SAMPLES_BY_SIZE: Record<number, number> = { 50: 40, 500: 25, 2000: 12 };
 /** BENCH_LSP_SIZES (e.g. "2000") runs only some of the labs, to profile one. */
-const SIZES = (process.env.BENCH_LSP_SIZES?.split(',').map(Number) ?? [50, 500, 2000]).filter(
-  (n) => n in SAMPLES_BY_SIZE,
-);
+const WANTED = process.env.BENCH_LSP_SIZES?.split(',').map(Number) ?? [50, 500, 2000, BIG_LAB_NODES];
+const SIZES = WANTED.filter((n) => n in SAMPLES_BY_SIZE);
 /** Edits timed per server, by lab size. */
 const EDITS: Record<number, number> = { 50: 10, 500: 8, 2000: 6 };
 const WARMUP = 2;
@@ -184,7 +185,7 @@ async function main(): Promise<void> {
     script: join(DIST, 'server.js'),
     // BENCH_SERVER_NODE_ARGS: node options for our server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
     // As client/language-client.ts starts it.
-    nodeArgs: ['--optimize-for-size', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)],
+    nodeArgs: [...SERVER_NODE_OPTIONS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)],
     initializationOptions: { session: { baseUrl: agent.url, token, pin: agent.fingerprint } },
   });
   const theirs = await LspServer.start({
@@ -281,6 +282,8 @@ async function main(): Promise<void> {
         });
       }
     }
+
+    if (WANTED.includes(BIG_LAB_NODES)) await benchBigLab(ours, theirs, BASELINE, dir);
 
     report({
       name: 'lsp RSS at end (all labs open)',

@@ -1,0 +1,101 @@
+/**
+ * The 10,000-node lab of the language server bench (#14): the time from
+ * didOpen to the first diagnostics, and documentSymbol and codeLens p95 right
+ * after an edit (the outline and the lenses refresh as the user types), ours
+ * against yaml-language-server in the same run, taking turns. Every wait is
+ * bounded: the baseline may be very slow on a lab this size.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Position } from 'vscode-languageserver-protocol';
+import { generatedProject } from './labs';
+import type { LspServer } from './lsp-server';
+import { progress, report } from './report';
+import { percentile, since } from './stats';
+
+export const BIG_LAB_NODES = 10_000;
+const SAMPLES = 3;
+/** Longest wait for one answer or the first diagnostics; the baseline past it has no figure rather than a wrong one. */
+const WAIT_MS = 60_000;
+
+/** The open → diagnostics, documentSymbol and codeLens figures of both servers on one big lab. */
+export async function benchBigLab(ours: LspServer, theirs: LspServer, baseline: string, dir: string): Promise<void> {
+  const { yaml: text, files } = generatedProject(BIG_LAB_NODES);
+  const path = join(dir, `generated-${BIG_LAB_NODES}.lab.yaml`);
+  writeFileSync(path, text);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
+  const uri = pathToFileURL(path).href;
+  const size = `${BIG_LAB_NODES} nodes`;
+  progress(`lsp: ${size} (${text.split('\n').length} lines, ${Math.round(text.length / 1024)} KiB)`);
+
+  const open = async (server: LspServer, languageId: string): Promise<number> => {
+    const start = performance.now();
+    await server.open(uri, languageId, text);
+    return (await server.waitForPublication(uri, 0, () => true, WAIT_MS)).at - start;
+  };
+  const oursOpen = await open(ours, 'lab-yaml');
+  const theirsOpen = await bounded(open(theirs, 'yaml'));
+  report({
+    name: `lsp open → first diagnostics (${size}, local)`,
+    value: oursOpen,
+    unit: 'ms',
+    baseline: { name: baseline, value: theirsOpen ?? NaN },
+    targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
+    note: theirsOpen === undefined ? `${baseline} published nothing within ${WAIT_MS / 1000} s` : undefined,
+  });
+
+  // A one-digit value both servers read, toggled before each request so that each one sees a new version.
+  const at = text.indexOf('    ethernet: 8\n', text.length >> 2) + '    ethernet: '.length;
+  const before = text.slice(0, at);
+  const editAt: Position = { line: before.split('\n').length - 1, character: at - (before.lastIndexOf('\n') + 1) };
+  let edits = 0;
+  for (const [method, params] of [
+    ['textDocument/documentSymbol', { textDocument: { uri } }],
+    ['textDocument/codeLens', { textDocument: { uri } }],
+  ] as const) {
+    const times: Record<'ours' | 'theirs', number[]> = { ours: [], theirs: [] };
+    let answered = true;
+    for (let i = 0; i <= SAMPLES && answered; i++) {
+      const value = ++edits % 2 === 1 ? '7' : '8';
+      for (const [who, server] of [
+        ['ours', ours],
+        ['theirs', theirs],
+      ] as const) {
+        const version = await server.change(uri, [
+          { range: { start: editAt, end: { ...editAt, character: editAt.character + 1 } }, text: value },
+        ]);
+        const start = performance.now();
+        const answer = await bounded(server.request<unknown>(method, params));
+        if (answer === undefined) answered = false;
+        // The first round warms up.
+        else if (i > 0) times[who].push(since(start));
+        // Its checks of the new version done, the server leaves the machine to the other one.
+        await bounded(server.waitForPublication(uri, 0, (p) => p.version === version, WAIT_MS));
+      }
+    }
+    const name = method.split('/')[1];
+    report({
+      name: `lsp ${name} p95 after an edit (${size})`,
+      value: percentile(times.ours, 95),
+      unit: 'ms',
+      baseline: { name: baseline, value: percentile(times.theirs, 95) },
+      targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
+      note: answered ? `${times.ours.length} requests each, taking turns` : `a request took over ${WAIT_MS / 1000} s`,
+    });
+  }
+}
+
+/** The value, or undefined when it takes longer than WAIT_MS (or fails). */
+async function bounded<T>(promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), WAIT_MS)));
+  try {
+    return await Promise.race([promise.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
