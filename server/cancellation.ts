@@ -1,15 +1,8 @@
 /**
- * LSP cancellation: as an AbortSignal, so a cancelled request also cancels the
- * agent call it is waiting for, or as the end of a wait on shared work.
+ * LSP cancellation as the end of a wait on shared work (catalogue answers),
+ * which goes on for the other requests waiting on it.
  */
 import type { CancellationToken } from 'vscode-languageserver/node';
-
-export function abortSignalOf(token: CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
-}
 
 /**
  * The promise's value, or undefined as soon as the request is cancelled. For
