@@ -3,7 +3,7 @@
  * agent names config files by relative path, and those names must not reach
  * outside the lab's folder whatever the agent says.
  */
-import { LAB_PATH_PATTERN } from '../../common/api/contract';
+import { labPathProblem } from '../../common/api/lab-path';
 
 /** The path segments of a safe relative path, or undefined for an unsafe one. */
 export function safeRelativeSegments(name: string): string[] | undefined {
@@ -30,13 +30,11 @@ export function emulatorLabBaseName(labPath: string): string {
   return last.replace(/\.unl$/i, '');
 }
 
+/** Why what the user typed is not an emulator lab path: the agent's own rule (common/api/lab-path.ts), on the trimmed text. */
 export function emulatorLabPathProblem(value: string): string | undefined {
   const v = value.trim();
   if (v === '') return 'Enter the path of a lab on the emulator, e.g. /examples/campus.unl';
-  if (!v.startsWith('/')) return 'The path starts with "/", e.g. /examples/campus.unl';
-  if (!v.endsWith('.unl')) return 'Emulator lab paths end in ".unl", e.g. /examples/campus.unl';
-  if (!LAB_PATH_PATTERN.test(v)) return 'Only letters, digits, space, "_", "+", "-" and "/" are allowed in the path.';
-  return undefined;
+  return labPathProblem(v);
 }
 
 /** The lab's display name: the document's `name`, or the file name without `.lab.yaml`. */

@@ -13,8 +13,6 @@ export const MAX_BODY_BYTES = 33_554_432;
 export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
 export const TICKET_TTL_MS = 30_000;
 export const TICKET_PATTERN = /^[0-9a-f]{64}$/;
-/** An emulator lab path: the emulator routes nothing else (decisions §1). */
-export const LAB_PATH_PATTERN = /^\/[A-Za-z0-9_+ /-]+\.unl$/;
 export const STREAM_UPGRADE = 'emu-telnet';
 
 // ---------------------------------------------------------------- envelope

@@ -7,6 +7,7 @@ import {
   labFileStem,
   safeRelativeSegments,
 } from '../../client/model/lab-files';
+import { LAB_PATH_MAX_LENGTH, labPathProblem } from '../../common/api/lab-path';
 
 test('config file names stay inside the lab folder', () => {
   assert.deepEqual(safeRelativeSegments('configs/r1.cfg'), ['configs', 'r1.cfg']);
@@ -33,6 +34,19 @@ test('emulator lab paths', () => {
   assert.match(emulatorLabPathProblem('examples/campus.unl') ?? '', /starts with "\/"/);
   assert.match(emulatorLabPathProblem('/examples/campus') ?? '', /\.unl/);
   assert.match(emulatorLabPathProblem('/ex$amples/campus.unl') ?? '', /Only letters/);
+});
+
+test('the import prompt refuses every lab path the agent refuses, with the same reason', () => {
+  // The agent's rule (common/api/lab-path.ts): no empty or blank folder, a length limit.
+  for (const bad of ['//x.unl', '/ .unl', '/a//b/ /.unl', '/a/ /b.unl', `/${'a'.repeat(LAB_PATH_MAX_LENGTH)}.unl`]) {
+    const problem = emulatorLabPathProblem(bad);
+    assert.ok(problem, bad.slice(0, 40));
+    assert.equal(problem, labPathProblem(bad.trim()), bad.slice(0, 40));
+  }
+  assert.match(emulatorLabPathProblem('/a//b.unl') ?? '', /empty or blank/);
+  assert.match(emulatorLabPathProblem(`/${'a'.repeat(300)}.unl`) ?? '', /at most 255/);
+  for (const good of ['/examples/campus.unl', '/my labs/core-1+2.unl', `/${'a'.repeat(LAB_PATH_MAX_LENGTH - 5)}.unl`])
+    assert.equal(emulatorLabPathProblem(good), labPathProblem(good), good.slice(0, 40));
 });
 
 test('a lab is called by its name, else by its file name', () => {
