@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { SESSION_IDLE_MS } from '../common/api/contract';
 import type { EmulatorClient } from './emulator/backend';
 import { DocumentCache } from './project/document-cache';
+import { SharedReads } from './project/shared-reads';
 import { ApiError } from './http/api-error';
 
 export interface LoginSession {
@@ -18,6 +19,8 @@ export interface LoginSession {
   inspectCache: Map<string, { generation: number; data: unknown }>;
   /** The last document this session sent, parsed. */
   documents: DocumentCache;
+  /** Plan, status and lab observations in flight, shared by identical calls of this session. */
+  reads: SharedReads;
 }
 
 /** How long an expired token is still recognised as expired before it counts as unknown. */
@@ -37,6 +40,7 @@ export class SessionStore {
       emulator,
       inspectCache: new Map(),
       documents: new DocumentCache(),
+      reads: new SharedReads(),
     };
     this.sessions.set(session.token, session);
     return session;

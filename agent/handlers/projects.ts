@@ -14,6 +14,7 @@ import {
   type ReconcileData,
   type ValidateData,
 } from '../../common/api/contract';
+import { createHash } from 'node:crypto';
 import type { AgentContext } from '../context';
 import { EmuNodeStatus, type EmulatorClient, type EmuLab } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
@@ -85,7 +86,7 @@ async function makePlan(
   const input = readProjectInput(body);
   const catalogue = await loadCatalogue(session.emulator);
   const checked = checkedDocument(session, input, catalogue);
-  const live = await session.emulator.getLab(checked.lab);
+  const live = await observeLab(ctx, session, checked.lab);
   const observed = live && observedTopology(live);
   const diff: Diff =
     direction === 'to_emu'
@@ -107,14 +108,31 @@ async function makePlan(
   return { input, checked, live, diff, plan };
 }
 
+/** The live lab, one getLab shared by the calls that ask for it at once (shared-reads.ts). */
+function observeLab(ctx: AgentContext, session: LoginSession, path: string): Promise<EmuLab | undefined> {
+  return session.reads.share(`lab ${ctx.activity.generation(path)} ${path}`, () => session.emulator.getLab(path));
+}
+
+/** What a plan depends on besides the live lab: identical requests share one plan. */
+function planKey(ctx: AgentContext, session: LoginSession, body: Record<string, unknown>): string {
+  const input = readProjectInput(body);
+  const files = Object.entries(input.files).sort(([a], [b]) => (a < b ? -1 : 1));
+  const digest = createHash('sha256')
+    .update(JSON.stringify([input.lab, input.state, input.yaml, files, readDirection(body), input.prune]))
+    .digest('hex');
+  // The lab's generation comes with the path, which needs the document: labOf reads it (cached).
+  const path = labOf(session, input);
+  return `plan ${ctx.activity.generation(path)} ${path} ${digest}`;
+}
+
 // ---------------------------------------------------------------- handlers
 
 export const validateProject: SessionHandler = async ({ session, body }): Promise<ValidateData> =>
   validateBody(body, await loadCatalogue(session.emulator), (yaml) => session.documents.parse(yaml));
 
 export const planProject: SessionHandler = async ({ ctx, session, body }): Promise<ProjectPlan> => {
-  const { plan, input } = await makePlan(ctx, session, body);
-  checkIdentity(plan, input.planIdentity);
+  const { plan } = await session.reads.share(planKey(ctx, session, body), () => makePlan(ctx, session, body));
+  checkIdentity(plan, readProjectInput(body).planIdentity);
   return plan;
 };
 
@@ -338,18 +356,20 @@ export const importProject: SessionHandler = async ({ ctx, session, body }): Pro
 
 export const getProjectStatus: SessionHandler = async ({ ctx, session, body }): Promise<ProjectStatusData> => {
   const path = labOf(session, readProjectInput(body));
-  const live = await session.emulator.getLab(path);
-  const lock = lockOf(ctx, path, live);
-  const nodes = (live?.nodes ?? []).map(nodeStatus);
-  return {
-    lab: path,
-    exists: live !== undefined,
-    state: labState(live),
-    locked: lock.emulatorLock || lock.midApply,
-    nodes,
-    running: nodes.filter((n) => n.state === 'running').length,
-    total: nodes.length,
-  };
+  return session.reads.share(`status ${ctx.activity.generation(path)} ${path}`, async () => {
+    const live = await observeLab(ctx, session, path);
+    const lock = lockOf(ctx, path, live);
+    const nodes = (live?.nodes ?? []).map(nodeStatus);
+    return {
+      lab: path,
+      exists: live !== undefined,
+      state: labState(live),
+      locked: lock.emulatorLock || lock.midApply,
+      nodes,
+      running: nodes.filter((n) => n.state === 'running').length,
+      total: nodes.length,
+    };
+  });
 };
 
 export const inspectProject: SessionHandler = async ({ ctx, session, body }): Promise<InspectionData> => {
