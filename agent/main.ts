@@ -16,6 +16,7 @@ import {
   type EmulatorKind,
 } from './server';
 import { EVE_NG_FLAGS, EVE_NG_USAGE, eveNgFromFlags } from './emulator/eveng/command-line';
+import { DEFAULT_WORKER_HEAP_MB, MIN_WORKER_HEAP_MB } from './project/validate-workers';
 
 const USAGE = `Usage: node dist/agent.js [options]
 
@@ -33,6 +34,8 @@ Options:
   --emulator KIND       simulated (default), linux (real labs: namespaces + FRR)
                         or eve-ng (a real EVE-NG server: the --emu-* flags below)
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
+  --max-validate-memory MB
+                        heap of each thread validating a large document (default ${DEFAULT_WORKER_HEAP_MB})
 ${EVE_NG_USAGE}  --help                show this help
 `;
 
@@ -51,6 +54,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
         user: { type: 'string', multiple: true },
         'data-dir': { type: 'string' },
         'boot-ms': { type: 'string' },
+        'max-validate-memory': { type: 'string' },
         emulator: { type: 'string' },
         help: { type: 'boolean' },
         ...EVE_NG_FLAGS,
@@ -66,6 +70,11 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
     if (!/^\d+$/.test(text) || Number(text) > max)
       throw new UsageError(`${flag} must be a whole number from 0 to ${max}, not "${text}".`);
     return Number(text);
+  };
+  const validateHeapMb = (mb: number | undefined) => {
+    if (mb !== undefined && mb < MIN_WORKER_HEAP_MB)
+      throw new UsageError(`--max-validate-memory must be at least ${MIN_WORKER_HEAP_MB} (MB), not ${mb}.`);
+    return mb;
   };
   const users: AgentUser[] = (v.user ?? []).map((spec) => {
     const colon = spec.indexOf(':');
@@ -89,6 +98,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
     users,
     dataDir: v['data-dir'] ?? '.agent-data',
     bootMs: integer('--boot-ms', v['boot-ms'], 600_000),
+    validateHeapMb: validateHeapMb(integer('--max-validate-memory', v['max-validate-memory'], 65_536)),
     emulator: v.emulator as EmulatorKind | undefined,
     ...(eveNg ? { eveNg } : {}),
     log: (message) => console.error(`[agent] ${message}`),

@@ -76,6 +76,8 @@ export interface AgentOptions {
   clock?: () => number;
   /** Time each simulated emulator write takes, in ms (default 3). */
   writeDelayMs?: number;
+  /** Heap of each validate worker thread in MB (default 512); a document that needs more is refused. */
+  validateHeapMb?: number;
   /** Where the agent reports what it does (never secrets); default: nowhere. */
   log?: (message: string) => void;
 }
@@ -205,7 +207,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const http: HttpState = {
     routes,
     bodies: new BodyBudget(BODY_BUDGET_BYTES),
-    validateWorkers: new ValidateWorkers(),
+    validateWorkers: new ValidateWorkers(options.validateHeapMb),
     inFlight: new Set(),
     stopping: false,
   };

@@ -49,6 +49,8 @@ export interface TestAgentOptions {
   port?: number;
   /** Default: eve-ng when LAB_AGENT_TEST_EMULATOR says so, else the simulated emulator. */
   emulator?: EmulatorKind;
+  /** Heap of each validate worker in MB (the agent's --max-validate-memory). */
+  validateHeapMb?: number;
 }
 
 export interface Reply {
@@ -115,6 +117,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       clock: options.clock ?? clock.now,
       users: options.users,
       emulator,
+      validateHeapMb: options.validateHeapMb,
       ...(fakeEve ? { eveNg: { url: fakeEve.url, ...EVE_ACCOUNT, allowHttp: true } } : {}),
     });
   } catch (err) {
