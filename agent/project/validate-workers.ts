@@ -126,11 +126,10 @@ export class ValidateWorkers {
         if (verdict.ok) resolve(verdict.data);
         else reject(new ApiError(verdict.code, verdict.message, verdict.data));
       };
-      const onDeath = (error?: Error) => {
+      const onDeath = (error?: NodeJS.ErrnoException) => {
         done();
         void worker.terminate();
-        if ((error)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
-          resolve(outOfMemory(this.heapMb));
+        if (error?.code === 'ERR_WORKER_OUT_OF_MEMORY') resolve(outOfMemory(this.heapMb));
         else
           reject(
             new ApiError(
