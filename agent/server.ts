@@ -48,13 +48,13 @@ import {
 import { ApiError, toApiError } from './http/api-error';
 import { BodyBudget, BodyTooLargeError, readBody, readJsonObject } from './http/body';
 import { answerClientError } from './http/client-error';
-import { sendData, sendError } from './http/respond';
+import { sendData, sendDataJson, sendError } from './http/respond';
 import { RouteTable } from './http/routes';
 import { ApplyJournal } from './project/apply-journal';
-import { loadCatalogueData } from './project/catalogue';
+import { loadCatalogueData, type CatalogueData } from './project/catalogue';
 import { ValidateWorkers } from './project/validate-workers';
 import { LabActivity } from './project/lab-activity';
-import { SessionStore } from './sessions';
+import { SessionStore, type LoginSession } from './sessions';
 import { loadOrCreateCertificate } from './tls';
 
 export interface AgentOptions {
@@ -113,8 +113,8 @@ const STOP_GRACE_MS = 5_000;
 /** After answering, connections get this long to flush before they are cut. */
 const FLUSH_GRACE_MS = 500;
 
-/** Validate bodies larger than this are handled on a worker thread (validate-workers.ts). */
-const WORKER_VALIDATE_BYTES = 256 * 1024;
+/** Validate and plan bodies larger than this are handled on a worker thread (validate-workers.ts). */
+const WORKER_DOCUMENT_BYTES = 256 * 1024;
 
 /** What the HTTP layer keeps for the life of one agent. */
 interface HttpState {
@@ -336,11 +336,17 @@ async function handleRequest(
     // The bearer is checked from the headers before a byte of the body is read, so a caller
     // without a session can make the agent hold no more than a login's worth of memory.
     const session = isPublic(operationId) ? undefined : ctx.sessions.authenticate(req.headers.authorization);
-    if (session && operationId === 'validateProject' && Number(req.headers['content-length']) > WORKER_VALIDATE_BYTES) {
-      // A large document is read, parsed and checked off the event loop (validate-workers.ts).
+    if (
+      session &&
+      (operationId === 'validateProject' || operationId === 'planProject') &&
+      Number(req.headers['content-length']) > WORKER_DOCUMENT_BYTES
+    ) {
       const raw = await readBody(req, http.bodies);
       await session.emulator.status();
-      sendData(res, await http.validateWorkers.validate(raw, await loadCatalogueData(session.emulator)), closing(http));
+      const catalogue = await loadCatalogueData(session.emulator);
+      if (operationId === 'validateProject')
+        sendData(res, await http.validateWorkers.validate(raw, catalogue), closing(http));
+      else sendDataJson(res, await planOnWorker(ctx, http, session, raw, catalogue), closing(http));
       return;
     }
     const body =
@@ -365,6 +371,20 @@ async function handleRequest(
     req.resume();
     sendError(res, error, error instanceof BodyTooLargeError ? { Connection: 'close' } : closing(http));
   }
+}
+
+/** A large plan: its document is read, parsed and checked off the event loop (validate-workers.ts). */
+function planOnWorker(
+  ctx: AgentContext,
+  http: HttpState,
+  session: LoginSession,
+  raw: Buffer,
+  catalogue: CatalogueData,
+): Promise<string> {
+  return http.validateWorkers.plan(raw, catalogue, async (path) => ({
+    live: await session.emulator.getLab(path),
+    midApply: ctx.activity.journal.isInterrupted(path),
+  }));
 }
 
 /** While the agent stops, every answer closes its connection. */

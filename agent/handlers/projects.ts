@@ -23,7 +23,7 @@ import { applyChanges } from '../project/apply';
 import { runBounded } from '../project/bounded';
 import { loadCatalogue } from '../project/catalogue';
 import { desiredTopology } from '../project/desired';
-import { diffFromEmulator, diffToEmulator, type Diff } from '../project/diff';
+import { diffFromEmulator, diffToEmulator } from '../project/diff';
 import { editDocument, newDocumentText } from '../project/document-edit';
 import { IMPORTED_ROOT, MANAGED_ROOT } from '../project/lab-path';
 import { labPathProblem } from '../../common/api/lab-path';
@@ -31,14 +31,8 @@ import { inspection, labState, nodeState, nodeStatus, projectState } from '../pr
 import { observedTopology } from '../project/observed';
 import { ensureWritable, requireLab } from '../project/lab-guards';
 import { buildPlan, type ProjectPlan } from '../project/plan';
-import {
-  checkedDocument,
-  labOf,
-  readDirection,
-  readProjectInput,
-  requireYaml,
-  type CheckedDocument,
-} from '../project/project-input';
+import { checkIdentity, planDocument, type PlannedDocument } from '../project/plan-document';
+import { checkedDocument, labOf, readDirection, readProjectInput, requireYaml } from '../project/project-input';
 import { validateBody } from '../project/validate-body';
 import { parseLab } from '../../common/lab/parse';
 import type { LoginSession } from '../sessions';
@@ -48,15 +42,6 @@ import type { SessionHandler } from './handler';
 
 function lockOf(ctx: AgentContext, path: string, live: EmuLab | undefined) {
   return { emulatorLock: live?.locked ?? false, midApply: ctx.activity.journal.isInterrupted(path) };
-}
-
-function checkIdentity(plan: ProjectPlan, identity: string | undefined): void {
-  if (identity !== undefined && identity !== plan.plan_identity) {
-    throw new ApiError(
-      'plan_stale',
-      'The plan is out of date: the document, the live lab or the direction changed since it was made. Plan again and review it.',
-    );
-  }
 }
 
 function refuseBlocked(plan: ProjectPlan): void {
@@ -70,42 +55,24 @@ function refuseBlocked(plan: ProjectPlan): void {
   }
 }
 
-interface PlanContext {
-  checked: CheckedDocument;
-  live: EmuLab | undefined;
-  diff: Diff;
-  plan: ProjectPlan;
-}
-
-async function makePlan(
+function makePlan(
   ctx: AgentContext,
   session: LoginSession,
   body: Record<string, unknown>,
   direction = readDirection(body),
-): Promise<PlanContext & { input: ReturnType<typeof readProjectInput> }> {
-  const input = readProjectInput(body);
-  const catalogue = await loadCatalogue(session.emulator);
-  const checked = checkedDocument(session, input, catalogue);
-  const live = await observeLab(ctx, session, checked.lab);
-  const observed = live && observedTopology(live);
-  const diff: Diff =
-    direction === 'to_emu'
-      ? diffToEmulator(checked.desired, observed, input.prune)
-      : observed
-        ? diffFromEmulator(checked.desired, observed)
-        : { changes: [], unchanged: 0, kept: [] };
-  const plan = buildPlan({
-    lab: checked.lab,
-    direction,
-    prune: input.prune,
-    desired: checked.desired,
-    observed,
-    diff,
-    catalogue,
-    lock: lockOf(ctx, checked.lab, live),
-    unsupported: checked.unsupported,
-  });
-  return { input, checked, live, diff, plan };
+): Promise<PlannedDocument> {
+  return loadCatalogue(session.emulator).then((catalogue) =>
+    planDocument({
+      input: readProjectInput(body),
+      direction,
+      catalogue,
+      parse: (yaml) => session.documents.parse(yaml),
+      observe: async (path) => ({
+        live: await observeLab(ctx, session, path),
+        midApply: ctx.activity.journal.isInterrupted(path),
+      }),
+    }),
+  );
 }
 
 /** The live lab, one getLab shared by the calls that ask for it at once (shared-reads.ts). */
@@ -139,7 +106,7 @@ export const planProject: SessionHandler = async ({ ctx, session, body }): Promi
 export const deployProject: SessionHandler = async ({ ctx, session, body }): Promise<DeployData> => {
   const input = readProjectInput(body);
   const catalogue = await loadCatalogue(session.emulator);
-  const checked = checkedDocument(session, input, catalogue);
+  const checked = checkedDocument((yaml) => session.documents.parse(yaml), input, catalogue);
   const client = session.emulator;
   const path = checked.lab;
   return ctx.activity.exclusive(path, 'deploy', async () => {
@@ -222,7 +189,7 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
   const input = readProjectInput(body);
   const client = session.emulator;
   const catalogue = await loadCatalogue(client);
-  const checked = checkedDocument(session, input, catalogue);
+  const checked = checkedDocument((yaml) => session.documents.parse(yaml), input, catalogue);
   const path = checked.lab;
   return ctx.activity.exclusive(path, 'reconcile', async () => {
     const { plan, diff, live } = await makePlan(ctx, session, body, direction);

@@ -8,8 +8,16 @@ export function sendEnvelope(
   envelope: Envelope,
   headers: Record<string, string> = {},
 ): void {
+  sendBody(res, status, JSON.stringify(envelope), headers);
+}
+
+/** Data already serialized (on a worker thread) as JSON. */
+export function sendDataJson(res: ServerResponse, json: string, headers: Record<string, string> = {}): void {
+  sendBody(res, 200, `{"ok":true,"data":${json}}`, headers);
+}
+
+function sendBody(res: ServerResponse, status: number, body: string, headers: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify(envelope);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),

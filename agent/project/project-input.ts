@@ -85,9 +85,13 @@ export function requireYaml(input: ProjectInput): string {
   return input.yaml;
 }
 
-/** Parses and validates the document; one that does not validate is 422 invalid_lab with the diagnostics. */
-export function checkedDocument(session: LoginSession, input: ProjectInput, catalogue: Catalogue): CheckedDocument {
-  const doc = session.documents.parse(requireYaml(input));
+/** Parses (with the session's cache, or plainly on a worker) and validates the document; one that does not validate is 422 invalid_lab with the diagnostics. */
+export function checkedDocument(
+  parse: (yaml: string) => LabDocument,
+  input: ProjectInput,
+  catalogue: Catalogue,
+): CheckedDocument {
+  const doc = parse(requireYaml(input));
   const diagnostics = validateDocument(doc, input.files, catalogue);
   if (hasErrors(diagnostics)) {
     const first = diagnostics.find((d) => d.severity === 'error');

@@ -1,0 +1,67 @@
+/**
+ * A plan from a request's document and the live lab: the same on the agent's
+ * event loop and on a worker thread (validate-workers.ts), which asks the
+ * main thread for the lab through `observe`.
+ */
+import type { Direction } from '../../common/api/contract';
+import type { LabDocument } from '../../common/lab/types';
+import type { EmuLab } from '../emulator/backend';
+import { ApiError } from '../http/api-error';
+import type { Catalogue } from './catalogue';
+import { diffFromEmulator, diffToEmulator, type Diff } from './diff';
+import { observedTopology } from './observed';
+import { buildPlan, type ProjectPlan } from './plan';
+import { checkedDocument, type CheckedDocument, type ProjectInput } from './project-input';
+
+/** The live lab and whether an interrupted apply left it locked (the apply journal lives on the main thread). */
+export interface LabView {
+  live: EmuLab | undefined;
+  midApply: boolean;
+}
+
+export interface PlannedDocument {
+  checked: CheckedDocument;
+  live: EmuLab | undefined;
+  diff: Diff;
+  plan: ProjectPlan;
+}
+
+export async function planDocument(request: {
+  input: ProjectInput;
+  direction: Direction;
+  catalogue: Catalogue;
+  parse: (yaml: string) => LabDocument;
+  observe: (path: string) => Promise<LabView>;
+}): Promise<PlannedDocument> {
+  const { input, direction, catalogue } = request;
+  const checked = checkedDocument(request.parse, input, catalogue);
+  const { live, midApply } = await request.observe(checked.lab);
+  const observed = live && observedTopology(live);
+  const diff: Diff =
+    direction === 'to_emu'
+      ? diffToEmulator(checked.desired, observed, input.prune)
+      : observed
+        ? diffFromEmulator(checked.desired, observed)
+        : { changes: [], unchanged: 0, kept: [] };
+  const plan = buildPlan({
+    lab: checked.lab,
+    direction,
+    prune: input.prune,
+    desired: checked.desired,
+    observed,
+    diff,
+    catalogue,
+    lock: { emulatorLock: live?.locked ?? false, midApply },
+    unsupported: checked.unsupported,
+  });
+  return { checked, live, diff, plan };
+}
+
+export function checkIdentity(plan: ProjectPlan, identity: string | undefined): void {
+  if (identity !== undefined && identity !== plan.plan_identity) {
+    throw new ApiError(
+      'plan_stale',
+      'The plan is out of date: the document, the live lab or the direction changed since it was made. Plan again and review it.',
+    );
+  }
+}
