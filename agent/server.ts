@@ -4,9 +4,14 @@
  * network namespaces) or a real EVE-NG server. main.ts is a thin CLI over it; tests start agents
  * in-process with it.
  */
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -169,30 +174,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const log = options.log ?? (() => undefined);
   const clock = options.clock ?? Date.now;
   const certificate = await loadOrCreateCertificate(dataDir);
-
-  let backend: EmulatorBackend;
-  let emulator: string;
-  let emulatorProblems: string[] = [];
-  if (options.emulator === 'linux') {
-    const linux = await LinuxEmulator.open({ dataDir, log });
-    backend = linux;
-    emulator = linux.description;
-    if ('problems' in linux) emulatorProblems = linux.problems;
-  } else if (options.emulator === 'eve-ng') {
-    if (!options.eveNg) throw new Error('The eve-ng emulator needs the EVE-NG server settings (eveNg).');
-    // Logs in before listening: a wrong URL, certificate or password stops the start with its reason.
-    backend = await EveNgBackend.open(options.eveNg, clock, log);
-    emulator = `EVE-NG at ${new URL(options.eveNg.url).origin}`;
-  } else {
-    backend = new SimulatedEmulator({
-      dataDir,
-      clock,
-      bootMs: options.bootMs ?? DEFAULT_BOOT_MS,
-      writeDelayMs: options.writeDelayMs ?? DEFAULT_WRITE_DELAY_MS,
-      log,
-    });
-    emulator = 'simulated (EVE-NG style)';
-  }
+  const { backend, emulator, emulatorProblems } = await openBackend(options, dataDir, clock, log);
   const ctx: AgentContext = {
     clock,
     users: options.users?.length ? options.users : [DEFAULT_USER],
@@ -203,15 +185,76 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     consoles: new ConsoleRunner(),
     log,
   };
-  const routes = new RouteTable();
   const http: HttpState = {
-    routes,
+    routes: new RouteTable(),
     bodies: new BodyBudget(BODY_BUDGET_BYTES),
     validateWorkers: new ValidateWorkers(options.validateHeapMb),
     inFlight: new Set(),
     stopping: false,
   };
+  const streams = new Set<Duplex>();
+  const https = apiServer(ctx, http, certificate, streams);
+  const plain = plainServer(host);
+  const sockets = new Set<Socket>();
+  const tcp = createTcpServer({ noDelay: true }, (socket) => sniffProtocol(socket, sockets, https, plain));
+  await listen(tcp, options.port ?? DEFAULT_PORT, host, backend);
+  const port = (tcp.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
 
+  let closing: Promise<void> | undefined;
+  return {
+    url: `https://${urlHost}:${port}`,
+    fingerprint: certificate.fingerprint,
+    certPem: certificate.certPem,
+    emulator,
+    emulatorProblems,
+    close() {
+      closing ??= stop({ ctx, http, tcp, https, streams, sockets });
+      return closing;
+    },
+  };
+}
+
+/** The emulator the options name; EVE-NG logs in here, so a wrong URL, certificate or password stops the start. */
+async function openBackend(
+  options: AgentOptions,
+  dataDir: string,
+  clock: () => number,
+  log: (message: string) => void,
+): Promise<{ backend: EmulatorBackend; emulator: string; emulatorProblems: string[] }> {
+  if (options.emulator === 'linux') {
+    const linux = await LinuxEmulator.open({ dataDir, log });
+    return {
+      backend: linux,
+      emulator: linux.description,
+      emulatorProblems: 'problems' in linux ? linux.problems : [],
+    };
+  }
+  if (options.emulator === 'eve-ng') {
+    if (!options.eveNg) throw new Error('The eve-ng emulator needs the EVE-NG server settings (eveNg).');
+    return {
+      backend: await EveNgBackend.open(options.eveNg, clock, log),
+      emulator: `EVE-NG at ${new URL(options.eveNg.url).origin}`,
+      emulatorProblems: [],
+    };
+  }
+  const simulated = new SimulatedEmulator({
+    dataDir,
+    clock,
+    bootMs: options.bootMs ?? DEFAULT_BOOT_MS,
+    writeDelayMs: options.writeDelayMs ?? DEFAULT_WRITE_DELAY_MS,
+    log,
+  });
+  return { backend: simulated, emulator: 'simulated (EVE-NG style)', emulatorProblems: [] };
+}
+
+/** The HTTPS server of the API and the console streams; it never listens itself (sniffProtocol hands it sockets). */
+function apiServer(
+  ctx: AgentContext,
+  http: HttpState,
+  certificate: { certPem: string; keyPem: string },
+  streams: Set<Duplex>,
+): HttpsServer {
   const https = createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }, (req, res) => {
     const handled = handleRequest(ctx, http, req, res);
     http.inFlight.add(handled);
@@ -220,15 +263,17 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   https.on('clientError', answerClientError);
   // Longer than clients' idle pools usually keep sockets, so a reused socket is rarely closed under them.
   https.keepAliveTimeout = 30_000;
-  const streams = new Set<Duplex>();
   https.on(
     'upgrade',
     (req: IncomingMessage, socket: Duplex, head: Buffer) =>
-      void handleStreamUpgrade(ctx, routes, req, socket, head, streams),
+      void handleStreamUpgrade(ctx, http.routes, req, socket, head, streams),
   );
   https.on('tlsClientError', () => undefined);
+  return https;
+}
 
-  // Plain HTTP on the TLS port gets one answer, tls_required, and the connection closes.
+/** Plain HTTP on the TLS port gets one answer, tls_required, and the connection closes. */
+function plainServer(host: string): HttpServer {
   const plain = createHttpServer((req, res) => {
     req.resume();
     sendError(
@@ -242,65 +287,67 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   });
   plain.on('upgrade', (_req, socket: Duplex) => socket.destroy());
   plain.on('clientError', answerClientError);
+  return plain;
+}
 
-  const sockets = new Set<Socket>();
-  // noDelay: console echo is one small write per keystroke; Nagle's algorithm would hold each
-  // one back ~40 ms (node's HTTP server sets this itself, but it never sees these sockets).
-  const tcp = createTcpServer({ noDelay: true }, (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
-    socket.once('data', (first: Buffer) => {
-      socket.setTimeout(0);
-      socket.pause();
-      socket.unshift(first);
-      (first[0] === TLS_HANDSHAKE ? https : plain).emit('connection', socket);
-      process.nextTick(() => socket.resume());
-    });
+/**
+ * One port for both: the first byte tells a TLS handshake from plain HTTP. noDelay on the
+ * listener: console echo is one small write per keystroke; Nagle's algorithm would hold each
+ * one back ~40 ms (node's HTTP server sets this itself, but it never sees these sockets).
+ */
+function sniffProtocol(socket: Socket, sockets: Set<Socket>, https: HttpsServer, plain: HttpServer): void {
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
+  socket.on('error', () => socket.destroy());
+  socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+  socket.once('data', (first: Buffer) => {
+    socket.setTimeout(0);
+    socket.pause();
+    socket.unshift(first);
+    (first[0] === TLS_HANDSHAKE ? https : plain).emit('connection', socket);
+    process.nextTick(() => socket.resume());
   });
+}
 
-  await new Promise<void>((resolveListen, rejectListen) => {
+/** Nothing half-starts: the emulator's kernel objects go when the port cannot be had. */
+function listen(tcp: TcpServer, port: number, host: string, backend: EmulatorBackend): Promise<void> {
+  return new Promise<void>((resolveListen, rejectListen) => {
     tcp.once('error', (e) => {
-      // Nothing half-starts: the emulator's kernel objects go when the port cannot be had.
       void backend.close().finally(() => rejectListen(e));
     });
-    tcp.listen(options.port ?? DEFAULT_PORT, host, () => {
+    tcp.listen(port, host, () => {
       tcp.off('error', rejectListen);
       resolveListen();
     });
   });
-  const port = (tcp.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+}
 
-  let closing: Promise<void> | undefined;
-  return {
-    url: `https://${urlHost}:${port}`,
-    fingerprint: certificate.fingerprint,
-    certPem: certificate.certPem,
-    emulator,
-    emulatorProblems,
-    close() {
-      closing ??= (async () => {
-        http.stopping = true;
-        // Applies in flight stop between two emulator calls (their journal stays behind) and
-        // answer agent_stopping; every other request in flight finishes and answers too.
-        const stopped = ctx.activity.stopAll();
-        const closed = new Promise<void>((done) => tcp.close(() => done()));
-        for (const stream of streams) stream.destroy();
-        await Promise.race([Promise.allSettled([...http.inFlight]), sleep(STOP_GRACE_MS)]);
-        // Let the answers reach the clients, then cut what is left.
-        const ended = [...sockets].map((socket) => new Promise<void>((done) => socket.once('close', done)));
-        for (const socket of sockets) socket.end();
-        await Promise.race([Promise.all(ended), sleep(FLUSH_GRACE_MS)]);
-        for (const socket of sockets) socket.destroy();
-        https.closeAllConnections();
-        await Promise.all([closed, stopped, http.validateWorkers.close()]);
-        await backend.close();
-      })();
-      return closing;
-    },
-  };
+/**
+ * Applies in flight stop between two emulator calls (their journal stays behind) and answer
+ * agent_stopping; every other request in flight finishes and answers too. Then the answers
+ * get to reach the clients before what is left is cut, and the emulator closes last.
+ */
+async function stop(agent: {
+  ctx: AgentContext;
+  http: HttpState;
+  tcp: TcpServer;
+  https: HttpsServer;
+  streams: Set<Duplex>;
+  sockets: Set<Socket>;
+}): Promise<void> {
+  const { ctx, http, tcp, https, streams, sockets } = agent;
+  http.stopping = true;
+  const stopped = ctx.activity.stopAll();
+  const closed = new Promise<void>((done) => tcp.close(() => done()));
+  for (const stream of streams) stream.destroy();
+  await Promise.race([Promise.allSettled([...http.inFlight]), sleep(STOP_GRACE_MS)]);
+  const ended = [...sockets].map((socket) => new Promise<void>((done) => socket.once('close', done)));
+  for (const socket of sockets) socket.end();
+  await Promise.race([Promise.all(ended), sleep(FLUSH_GRACE_MS)]);
+  for (const socket of sockets) socket.destroy();
+  https.closeAllConnections();
+  await Promise.all([closed, stopped, http.validateWorkers.close()]);
+  await ctx.backend.close();
 }
 
 async function handleRequest(
