@@ -5,16 +5,11 @@
  * keeps the user's layout and comments; a document written in a shape these
  * edits cannot handle line by line gets a message instead of a rewrite.
  */
+import { lineStartOf } from '../common/lab/layout';
+import { insertLinesAfter, lineEnd, removeLines, type OffsetEdit } from '../common/lab/line-edits';
 import { findNetwork, findNode } from '../common/lab/lookup';
 import type { LabDocument, LabNode } from '../common/lab/types';
 import type { TopologyChange } from '../common/protocol';
-
-/** Replace [start, end) of the text with `text`. */
-export interface OffsetEdit {
-  start: number;
-  end: number;
-  text: string;
-}
 
 export type EditOutcome = { edits: OffsetEdit[] } | { error: string };
 
@@ -74,13 +69,14 @@ export function positionEdits(doc: LabDocument, name: string, rawX: number, rawY
   if (!isLineEndOrComment(text, valueStart)) {
     return { error: `${name} has a value that is not a map of settings; fix it in the editor.` };
   }
-  const at = lineEnd(text, node.range.end);
-  return { edits: [{ start: at, end: at, text: `\n${fieldIndent(text, node)}position: {x: ${x}, y: ${y}}` }] };
+  return {
+    edits: [insertLinesAfter(text, node.range.end, [`${fieldIndent(text, node)}position: {x: ${x}, y: ${y}}`])],
+  };
 }
 
 /** The indentation of a node's settings: that of its first settings line, else two more than its name. */
 function fieldIndent(text: string, node: LabNode): string {
-  const keyLineStart = lineStart(text, node.nameRange.start);
+  const keyLineStart = lineStartOf(text, node.nameRange.start);
   const keyIndent = node.nameRange.start - keyLineStart;
   let at = lineEnd(text, node.nameRange.end) + 1;
   while (at < node.range.end) {
@@ -106,12 +102,11 @@ export function addLinkEdits(doc: LabDocument, endpoints: readonly [string, stri
   const text = doc.text;
   const last = doc.links[doc.links.length - 1];
   if (last) {
-    const start = lineStart(text, last.range.start);
+    const start = lineStartOf(text, last.range.start);
     if (text[last.range.start] !== '-' || !isBlank(text, start, last.range.start)) {
       return { error: 'The links are written as a flow list ([...]); add the link in the editor.' };
     }
-    const at = lineEnd(text, last.range.end);
-    return { edits: [{ start: at, end: at, text: `\n${text.slice(start, last.range.start)}${item}` }] };
+    return { edits: [insertLinesAfter(text, last.range.end, [`${text.slice(start, last.range.start)}${item}`])] };
   }
   const section = /^links[ \t]*:[ \t]*(\[[ \t]*\])?[ \t]*(#.*)?$/m.exec(text);
   if (section) {
@@ -144,27 +139,12 @@ export function deleteLinkEdits(doc: LabDocument, index: number): EditOutcome {
   const link = doc.links[index];
   if (!link) return { error: `There is no link ${index + 1} in the lab any more.` };
   const text = doc.text;
-  const start = lineStart(text, link.range.start);
+  const start = lineStartOf(text, link.range.start);
   const item = text[link.range.start] === '-' && isBlank(text, start, link.range.start);
   if (!item || !isLineEndOrComment(text, link.range.end)) {
     return { error: 'The link shares its line with other text (a flow list?); delete it in the editor.' };
   }
-  // The line break after the item goes with it; at the end of a file without one, the one before it does.
-  const next = text.indexOf('\n', link.range.end);
-  if (next >= 0) return { edits: [{ start, end: next + 1, text: '' }] };
-  const before = start > 0 && text[start - 2] === '\r' ? 2 : start > 0 ? 1 : 0;
-  return { edits: [{ start: start - before, end: text.length, text: '' }] };
-}
-
-function lineStart(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-/** The offset of the line break that ends the line holding `offset` (or the end of the text). */
-function lineEnd(text: string, offset: number): number {
-  const at = text.indexOf('\n', offset);
-  const end = at < 0 ? text.length : at;
-  return end > offset && text[end - 1] === '\r' ? end - 1 : end;
+  return { edits: [removeLines(text, start, link.range.end)] };
 }
 
 function skipInlineSpace(text: string, offset: number): number {

@@ -7,12 +7,8 @@
  * caller then renders the document instead.
  */
 import { isMap, isScalar, isSeq, stringify, type Document, type Pair, type YAMLMap } from 'yaml';
-
-interface TextEdit {
-  start: number;
-  end: number;
-  text: string;
-}
+import { lineStartOf } from '../../common/lab/layout';
+import { applyEdits, indentAt, insertLinesAfter, removeLines, type OffsetEdit } from '../../common/lab/line-edits';
 
 type Path = readonly (string | number)[];
 
@@ -26,7 +22,7 @@ function inlineValue(value: unknown): string | undefined {
 }
 
 export class LineEditor {
-  private readonly edits: TextEdit[] = [];
+  private readonly edits: OffsetEdit[] = [];
 
   constructor(
     private readonly text: string,
@@ -35,11 +31,7 @@ export class LineEditor {
 
   /** The edited text, or undefined when two edits overlap (the caller renders instead). */
   result(): string | undefined {
-    const edits = [...this.edits].sort((a, b) => a.start - b.start || a.end - b.end);
-    for (let i = 1; i < edits.length; i++) if (edits[i].start < edits[i - 1].end) return undefined;
-    let out = this.text;
-    for (const edit of edits.reverse()) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-    return out;
+    return applyEdits(this.text, this.edits);
   }
 
   /** Replaces a one-line value (scalar or flow collection) in place, or adds `key: value` as the last line of its block map. */
@@ -98,14 +90,14 @@ export class LineEditor {
     const last = seq.items[seq.items.length - 1] as { range?: [number, number, number] };
     const first = seq.items[0] as { range?: [number, number, number] };
     if (!last.range || !first.range) return false;
-    const indent = this.indentOf(this.text.lastIndexOf('-', first.range[0]));
+    const indent = indentAt(this.text, this.text.lastIndexOf('-', first.range[0]));
     return indent !== undefined && this.insertAfterLine(last.range[1], [`${indent}- ${line}`]);
   }
 
   /** Lines (indented relative to the map's keys) after the map's last entry. */
   private appendToMap(map: YAMLMap, lines: string[]): boolean {
     if (map.flow || map.items.length === 0) return false;
-    const indent = this.indentOf(pairStart(map.items[0]));
+    const indent = indentAt(this.text, pairStart(map.items[0]));
     if (indent === undefined) return false;
     return this.insertAfterLine(
       pairEnd(map.items[map.items.length - 1]),
@@ -115,40 +107,27 @@ export class LineEditor {
 
   /** How much deeper than its own keys the map's entries indent their fields (two spaces when none shows). */
   private childStep(map: YAMLMap): string | undefined {
-    const own = map.items.length ? this.indentOf(pairStart(map.items[0])) : undefined;
+    const own = map.items.length ? indentAt(this.text, pairStart(map.items[0])) : undefined;
     if (own === undefined) return undefined;
     for (const pair of map.items) {
       if (isMap(pair.value) && !pair.value.flow && pair.value.items.length > 0) {
-        const child = this.indentOf(pairStart(pair.value.items[0]));
+        const child = indentAt(this.text, pairStart(pair.value.items[0]));
         if (child !== undefined && child.length > own.length) return ' '.repeat(child.length - own.length);
       }
     }
     return '  ';
   }
 
-  /** The spaces before `offset` when only spaces (or a list dash's) stand before it on its line. */
-  private indentOf(offset: number): string | undefined {
-    const lineStart = this.text.lastIndexOf('\n', offset - 1) + 1;
-    const before = this.text.slice(lineStart, offset);
-    return /^[ -]*$/.test(before) ? ' '.repeat(before.length) : undefined;
-  }
-
   /** `offset` is where a value ends, which for a block collection is past its last newline. */
   private insertAfterLine(offset: number, lines: string[]): boolean {
-    const lineEnd = this.text.indexOf('\n', Math.max(0, offset - 1));
-    const at = lineEnd < 0 ? this.text.length : lineEnd + 1;
-    const lead = lineEnd < 0 ? '\n' : '';
-    this.edits.push({ start: at, end: at, text: `${lead}${lines.join('\n')}\n` });
+    this.edits.push(insertLinesAfter(this.text, Math.max(0, offset - 1), lines));
     return true;
   }
 
-  /** Removes whole lines from the one holding `start` to the one holding `end` (exclusive end offset). */
+  /** Removes whole lines from the one holding `start` (only indentation or a dash before it) to the one holding `end`. */
   private removeLines(start: number, end: number): boolean {
-    const lineStart = this.text.lastIndexOf('\n', start - 1) + 1;
-    if (this.text.slice(lineStart, start).trim().replace(/^-$/, '') !== '') return false;
-    const lastChar = Math.max(start, end - 1);
-    const lineEnd = this.text.indexOf('\n', lastChar);
-    this.edits.push({ start: lineStart, end: lineEnd < 0 ? this.text.length : lineEnd + 1, text: '' });
+    if (this.text.slice(lineStartOf(this.text, start), start).trim().replace(/^-$/, '') !== '') return false;
+    this.edits.push(removeLines(this.text, start, end));
     return true;
   }
 }

@@ -9,16 +9,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLab } from '../../common/lab/parse';
 import type { TopologyChange } from '../../common/protocol';
-import { topologyEdits, type OffsetEdit } from '../../server/topology-edits';
+import { applyEdits } from '../../common/lab/line-edits';
+import { topologyEdits } from '../../server/topology-edits';
 
 const SAMPLE = readFileSync(join(__dirname, '..', '..', '..', 'samples', 'campus.lab.yaml'), 'utf8');
 
 function applied(text: string, change: TopologyChange): string {
   const outcome = topologyEdits(parseLab(text), change);
   assert.ok('edits' in outcome, `refused: ${'error' in outcome ? outcome.error : ''}`);
-  return [...outcome.edits]
-    .sort((a: OffsetEdit, b: OffsetEdit) => b.start - a.start)
-    .reduce((t, e) => t.slice(0, e.start) + e.text + t.slice(e.end), text);
+  const after = applyEdits(text, outcome.edits);
+  assert.ok(after !== undefined, 'the edits overlap');
+  return after;
 }
 
 function refusal(text: string, change: TopologyChange): string {
