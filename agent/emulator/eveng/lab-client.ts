@@ -14,7 +14,7 @@ import {
   type EmuNetworkSpec,
   type EmuNode,
   type EmuNodeSpec,
-  type EmuNodeStatus,
+  EmuNodeStatus,
   type EmulatorClient,
   type EmuStatus,
   type EmuTemplate,
@@ -377,7 +377,7 @@ export class EveLabClient implements EmulatorClient {
   async openConsole(path: string, id: number): Promise<Duplex> {
     const raw = record((await this.http.call('GET', labApiPath(path, `/nodes/${id}`))).data);
     const node = parseNode({ id, ...raw }, [], undefined, this.server.apiHost);
-    if (node.status !== 1 && node.status !== 2)
+    if (node.status !== EmuNodeStatus.starting && node.status !== EmuNodeStatus.running)
       throw new EmuError('refused', `${node.name} is not running, so its console does not answer.`);
     return openTelnet(node.url, node.name);
   }

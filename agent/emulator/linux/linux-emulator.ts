@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { hostname as machineName } from 'node:os';
 import {
   EmuError,
+  EmuNodeStatus,
   type EmuLab,
   type EmuNetwork,
   type EmuNetworkSpec,
@@ -86,7 +87,7 @@ export class LinuxEmulator implements EmulatorBackend {
         `Linux emulator: removed ${removed.length} namespace(s) an earlier run left behind: ${removed.join(', ')}`,
       );
     for (const lab of emu.store.labs.values()) {
-      for (const node of lab.nodes) node.status = 0;
+      for (const node of lab.nodes) node.status = EmuNodeStatus.stopped;
       try {
         await emu.realizer.realizeLab(lab);
       } catch (e) {
@@ -120,7 +121,7 @@ export class LinuxEmulator implements EmulatorBackend {
       } catch (e) {
         this.options.log(`Linux emulator: could not remove lab ${lab.path}: ${(e as Error).message}`);
       }
-      for (const node of lab.nodes) node.status = 0;
+      for (const node of lab.nodes) node.status = EmuNodeStatus.stopped;
     }
     this.store.close();
   }
@@ -204,7 +205,7 @@ export class LinuxEmulator implements EmulatorBackend {
   /** Whether a node the store says is running still runs (its daemons, or at least its namespace). */
   private aliveIn(lab: LinuxLab, node: LinuxNode, namespaces: Set<string>): boolean {
     const ns = this.realizer.nodeNs(lab, node);
-    return node.status === 2 && (kindOf(node) === 'router' ? routerAlive(ns) : namespaces.has(ns));
+    return node.status === EmuNodeStatus.running && (kindOf(node) === 'router' ? routerAlive(ns) : namespaces.has(ns));
   }
 
   async isRunning(lab: LinuxLab, node: LinuxNode): Promise<boolean> {
@@ -245,7 +246,7 @@ export class LinuxEmulator implements EmulatorBackend {
     for (const node of lab.nodes) {
       const running = this.aliveIn(lab, node, namespaces);
       // A node whose processes died (crashed, or killed by hand) is stopped.
-      if (node.status === 2 && !running) this.dropRuntime(lab, node);
+      if (node.status === EmuNodeStatus.running && !running) this.dropRuntime(lab, node);
       const {
         links: wiring,
         saved: _saved,
@@ -259,7 +260,11 @@ export class LinuxEmulator implements EmulatorBackend {
       nodes.push({
         ...spec,
         ...(config !== undefined ? { config } : {}),
-        status: running ? 2 : node.status === 2 ? 0 : node.status,
+        status: running
+          ? EmuNodeStatus.running
+          : node.status === EmuNodeStatus.running
+            ? EmuNodeStatus.stopped
+            : node.status,
         type: 'docker',
         url: `telnet://127.0.0.1/${this.realizer.nodeNs(lab, node)}`,
         interfaces: wiring.map((_, index) => ({
@@ -396,7 +401,7 @@ class LinuxClient implements EmulatorClient {
       copy.name = destination.replace(/^.*\//, '').replace(/\.unl$/, '');
       copy.locked = false;
       for (const node of copy.nodes) {
-        node.status = 0;
+        node.status = EmuNodeStatus.stopped;
         delete node.saved;
         delete node.baseline;
       }
@@ -415,7 +420,7 @@ class LinuxClient implements EmulatorClient {
       const node: LinuxNode = {
         ...spec,
         id: lab.nextNodeId++,
-        status: 0,
+        status: EmuNodeStatus.stopped,
         links: new Array<number>(Math.max(0, spec.ethernet)).fill(0),
       };
       if (spec.config === undefined) delete node.config;
@@ -525,13 +530,13 @@ class LinuxClient implements EmulatorClient {
       const node = this.emu.node(lab, id);
       if (await this.emu.isRunning(lab, node)) return;
       this.emu.template(node.template);
-      node.status = 1;
+      node.status = EmuNodeStatus.starting;
       try {
         await this.emu.realizer.start(lab, node);
-        node.status = 2;
+        node.status = EmuNodeStatus.running;
         node.startedAt = Date.now();
       } catch (e) {
-        node.status = 0;
+        node.status = EmuNodeStatus.stopped;
         throw e;
       } finally {
         this.emu.changed();
@@ -548,13 +553,13 @@ class LinuxClient implements EmulatorClient {
           'refused',
           `${node.name} cannot hibernate: the Linux emulator does not freeze nodes. Stop it gracefully (0), power it off (1) or use auto (3).`,
         );
-      if (node.status === 0) return;
+      if (node.status === EmuNodeStatus.stopped) return;
       this.emu.dropRuntime(lab, node);
-      node.status = 3;
+      node.status = EmuNodeStatus.stopping;
       try {
         await this.emu.realizer.stop(lab, node, stopmode === 1 ? 0 : stopmode === 3 ? AUTO_GRACE_MS : GRACEFUL_MS);
       } finally {
-        node.status = 0;
+        node.status = EmuNodeStatus.stopped;
         node.startedAt = undefined;
         this.emu.changed();
       }
@@ -567,8 +572,8 @@ class LinuxClient implements EmulatorClient {
       const node = this.emu.node(lab, id);
       this.emu.dropRuntime(lab, node);
       // Wiping drops the running state: the node is powered off and boots from its startup config next time.
-      if (node.status !== 0) await this.emu.realizer.stop(lab, node, 0);
-      Object.assign(node, { status: 0, startedAt: undefined });
+      if (node.status !== EmuNodeStatus.stopped) await this.emu.realizer.stop(lab, node, 0);
+      Object.assign(node, { status: EmuNodeStatus.stopped, startedAt: undefined });
       delete node.saved;
       delete node.baseline;
       this.emu.changed();

@@ -6,7 +6,7 @@
  * is created.
  */
 import { compileEthFormat } from '../../../common/lab/eth-format';
-import { EmuError } from '../backend';
+import { EmuError, EmuNodeStatus } from '../backend';
 import type { StoredLab, StoredNode } from '../simulated/lab-store';
 import { TEMPLATE_KIND, ETH_FORMAT, type NodeKind } from './catalogue';
 import { CommandError, mustRun, runCommand } from './command';
@@ -125,7 +125,7 @@ export class Realizer {
       await addVeth(this.fabricNs(lab), port, ns, INTERFACE_NAMES.nameAt(index));
       const networkId = node.links[index] ?? 0;
       if (networkId) await setMaster(this.fabricNs(lab), port, this.names.bridge(networkId));
-      if (node.status === 2) await setLinkUp(ns, INTERFACE_NAMES.nameAt(index), true);
+      if (node.status === EmuNodeStatus.running) await setLinkUp(ns, INTERFACE_NAMES.nameAt(index), true);
     }
   }
 
@@ -197,7 +197,7 @@ export class Realizer {
   async reset(lab: LinuxLab, node: LinuxNode): Promise<void> {
     await this.removeNamespace(this.nodeNs(lab, node));
     const status = node.status;
-    node.status = 0;
+    node.status = EmuNodeStatus.stopped;
     try {
       await this.realizeNode(lab, node);
     } finally {

@@ -427,7 +427,7 @@ class SimulatedClient implements EmulatorClient {
     // Power-off is immediate; the other modes shut down gracefully for a moment.
     const graceMs = stopmode === 1 ? 0 : Math.round(this.emu.options.bootMs / 5);
     Object.assign(node, {
-      status: graceMs ? 3 : 0,
+      status: graceMs ? EmuNodeStatus.stopping : EmuNodeStatus.stopped,
       transitionEndsAt: graceMs ? this.emu.now() + graceMs : undefined,
       startedAt: undefined,
     });
