@@ -7,8 +7,15 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompletionList } from 'vscode-languageserver-protocol';
 import { RefreshCatalogueRequest, SessionChangedNotification } from '../../common/protocol';
-import { LspClient } from '../support/lsp';
-import { fileUri, positionOf, startAgentSession, type AgentFixture } from './fixture';
+import type { LspClient } from '../support/lsp';
+import {
+  fileUri,
+  positionOf,
+  startAgentSession,
+  type AgentFixture,
+  startServerOnAgent,
+  stopServerOnAgent,
+} from './fixture';
 
 const LAB = 'name: cached\nnodes:\n  r1:\n    template: vios\n    image: \n    icon: \nlinks:\n  - endpoints: [r1:]\n';
 
@@ -17,15 +24,11 @@ let client: LspClient;
 let uri: string;
 
 before(async () => {
-  fixture = await startAgentSession();
-  client = await LspClient.start({ initializationOptions: { session: fixture.session } });
+  ({ fixture, client } = await startServerOnAgent());
   uri = fileUri(fixture.labDir, 'cached.lab.yaml');
   await client.open(uri, LAB);
 });
-after(async () => {
-  await client.stop();
-  await fixture.close();
-});
+after(() => stopServerOnAgent({ fixture, client }));
 
 async function labels(needle: string, shift: number): Promise<string[]> {
   const list = await client.request<CompletionList>('textDocument/completion', {

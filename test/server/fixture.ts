@@ -11,6 +11,7 @@ import { startAgent, type RunningAgent } from '../../agent/server';
 import { AgentClient } from '../../common/api/client';
 import type { CompletionItem, CompletionList, TextEdit } from 'vscode-languageserver-protocol';
 import type { AgentSessionSettings } from '../../common/protocol';
+import { LspClient } from '../support/lsp';
 
 export interface AgentFixture {
   agent: RunningAgent;
@@ -37,6 +38,27 @@ export async function startAgentSession(
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** The bundled language server signed in to a fresh agent: where the remote-feature tests start. */
+export interface ServerOnAgent {
+  fixture: AgentFixture;
+  client: LspClient;
+}
+
+/** `token` replaces the session's (a session the agent does not know); `clock` is the agent's. */
+export async function startServerOnAgent(
+  options: { clock?: () => number; token?: string } = {},
+): Promise<ServerOnAgent> {
+  const fixture = await startAgentSession(options.clock ? { clock: options.clock } : {});
+  const session = options.token ? { ...fixture.session, token: options.token } : fixture.session;
+  const client = await LspClient.start({ initializationOptions: { session } });
+  return { fixture, client };
+}
+
+export async function stopServerOnAgent({ fixture, client }: ServerOnAgent): Promise<void> {
+  await client.stop();
+  await fixture.close();
 }
 
 export function fileUri(dir: string, name: string): string {

@@ -19,8 +19,8 @@ import type {
 import { AgentClient } from '../../common/api/client';
 import { writeLabState } from '../../common/project/state-file';
 import { LabStateChangedNotification } from '../../common/protocol';
-import { LspClient, messageOf } from '../support/lsp';
-import { editOf, fileUri, positionOf, startAgentSession, type AgentFixture } from './fixture';
+import { type LspClient, messageOf } from '../support/lsp';
+import { editOf, fileUri, positionOf, type AgentFixture, startServerOnAgent, stopServerOnAgent } from './fixture';
 
 const LAB = `name: remote
 nodes:
@@ -48,17 +48,13 @@ let client: LspClient;
 let uri: string;
 
 before(async () => {
-  fixture = await startAgentSession();
-  client = await LspClient.start({ initializationOptions: { session: fixture.session } });
+  ({ fixture, client } = await startServerOnAgent());
   await mkdir(join(fixture.labDir, 'configs'));
   await writeFile(join(fixture.labDir, 'configs', 'h1.cfg'), 'hostname h1\n');
   uri = fileUri(fixture.labDir, 'remote.lab.yaml');
   await client.open(uri, LAB);
 });
-after(async () => {
-  await client.stop();
-  await fixture.close();
-});
+after(() => stopServerOnAgent({ fixture, client }));
 
 /** The items at a position, each with the edit an editor would apply. */
 async function complete(

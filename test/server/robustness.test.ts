@@ -13,21 +13,17 @@ import {
   RefreshCatalogueRequest,
   SessionChangedNotification,
 } from '../../common/protocol';
-import { LspClient, messageOf } from '../support/lsp';
+import { type LspClient, messageOf } from '../support/lsp';
 import { seededRandom } from '../support/typing';
-import { applyEdits, fileUri, startAgentSession, type AgentFixture } from './fixture';
+import { applyEdits, fileUri, type AgentFixture, startServerOnAgent, stopServerOnAgent } from './fixture';
 
 let fixture: AgentFixture;
 let client: LspClient;
 
 before(async () => {
-  fixture = await startAgentSession();
-  client = await LspClient.start({ initializationOptions: { session: fixture.session } });
+  ({ fixture, client } = await startServerOnAgent());
 });
-after(async () => {
-  await client.stop();
-  await fixture.close();
-});
+after(() => stopServerOnAgent({ fixture, client }));
 
 const random = seededRandom;
 

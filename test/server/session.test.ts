@@ -10,8 +10,8 @@ import { createServer } from 'node:net';
 import type { CodeLens, CompletionList, Diagnostic } from 'vscode-languageserver-protocol';
 import { SessionChangedNotification, type SessionStatusParams } from '../../common/protocol';
 import { LabCommand } from '../../common/commands';
-import { LspClient, messageOf } from '../support/lsp';
-import { fileUri, positionOf, startAgentSession, type AgentFixture } from './fixture';
+import { type LspClient, messageOf } from '../support/lsp';
+import { fileUri, positionOf, type AgentFixture, startServerOnAgent, stopServerOnAgent } from './fixture';
 
 const EIGHT_HOURS = 8 * 60 * 60 * 1000;
 const LAB =
@@ -23,15 +23,11 @@ let uri: string;
 let now = Date.now();
 
 before(async () => {
-  fixture = await startAgentSession({ clock: () => now });
-  client = await LspClient.start({ initializationOptions: { session: { ...fixture.session, token: 'f'.repeat(64) } } });
+  ({ fixture, client } = await startServerOnAgent({ clock: () => now, token: 'f'.repeat(64) }));
   uri = fileUri(fixture.labDir, 'sessions.lab.yaml');
   await client.open(uri, LAB);
 });
-after(async () => {
-  await client.stop();
-  await fixture.close();
-});
+after(() => stopServerOnAgent({ fixture, client }));
 
 /** Sends a session change and waits for the status it leads to. */
 async function changeSession(

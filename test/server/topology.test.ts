@@ -15,8 +15,8 @@ import {
   type TopologyData,
   type TopologyEditResult,
 } from '../../common/protocol';
-import { LspClient } from '../support/lsp';
-import { applyEdits, fileUri, positionOf, startAgentSession, type AgentFixture } from './fixture';
+import type { LspClient } from '../support/lsp';
+import { applyEdits, fileUri, positionOf, type AgentFixture, startServerOnAgent, stopServerOnAgent } from './fixture';
 
 const SAMPLE = readFileSync(join(__dirname, '..', '..', '..', 'samples', 'campus.lab.yaml'), 'utf8');
 
@@ -25,15 +25,11 @@ let client: LspClient;
 let uri: string;
 
 before(async () => {
-  fixture = await startAgentSession();
-  client = await LspClient.start({ initializationOptions: { session: fixture.session } });
+  ({ fixture, client } = await startServerOnAgent());
   uri = fileUri(fixture.labDir, 'campus.lab.yaml');
   await client.open(uri, SAMPLE);
 });
-after(async () => {
-  await client.stop();
-  await fixture.close();
-});
+after(() => stopServerOnAgent({ fixture, client }));
 
 const topology = (): Promise<TopologyData | null> => client.request(TopologyRequest.method, { uri });
 
