@@ -1,6 +1,13 @@
 /** Connection and authentication: health, login, logout, session, capabilities. */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { CapabilitiesData, HealthData, LoginData, SessionData, StatusOkData } from '../../common/api/contract';
+import type {
+  CapabilitiesData,
+  HealthData,
+  LoginData,
+  ProjectModeCaps,
+  SessionData,
+  StatusOkData,
+} from '../../common/api/contract';
 import { EmuError } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { requiredString } from '../http/fields';
@@ -69,7 +76,15 @@ export const getCapabilities: SessionHandler = async ({ session }): Promise<Capa
     if (!(e instanceof EmuError && e.kind === 'unreachable')) throw e;
     return { emuReachable: false, emuProblem: e.message, features: {}, projectModes: {} };
   }
-  const managed = {
+  return { ...referenceCapabilities(), emuBaseUrl: status.baseUrl };
+};
+
+/** What the reference agent offers while its emulator answers: every feature, in both project modes (decisions §6). */
+export function referenceCapabilities(): CapabilitiesData & {
+  features: Record<string, boolean>;
+  projectModes: Record<'managed' | 'imported', ProjectModeCaps>;
+} {
+  const managed: ProjectModeCaps = {
     inspect: true,
     open: true,
     console: true,
@@ -82,8 +97,7 @@ export const getCapabilities: SessionHandler = async ({ session }): Promise<Capa
   };
   return {
     emuReachable: true,
-    emuBaseUrl: status.baseUrl,
     features: Object.fromEntries(FEATURES.map((f) => [f, true])),
     projectModes: { managed, imported: { ...managed, source_mutation: false } },
   };
-};
+}

@@ -9,42 +9,12 @@ import {
   labActionDenial,
   projectModeOf,
 } from '../../client/model/capabilities';
+import { referenceCapabilities } from '../../agent/handlers/connection';
 
-const allFeatures = Object.fromEntries(
-  [
-    'authoring',
-    'validate',
-    'import',
-    'plan',
-    'deploy',
-    'reconcile',
-    'destroy',
-    'status',
-    'inspect',
-    'open',
-    'consoles',
-    'exec',
-    'console_exec',
-    'console_stream',
-  ].map((f) => [f, true]),
-);
-const managed = {
-  inspect: true,
-  open: true,
-  console: true,
-  topology_mutation: true,
-  reconcile: true,
-  destroy: true,
-  presentation_restore: true,
-  source_mutation: true,
-  lifecycle: { start: true, stop: true, wipe: true },
-};
 /** What the reference agent answers (decisions §6). */
-const reference: CapabilitiesData = {
-  emuReachable: true,
-  features: allFeatures,
-  projectModes: { managed, imported: { ...managed, source_mutation: false } },
-};
+const reference = referenceCapabilities();
+const { features: allFeatures } = reference;
+const { managed } = reference.projectModes;
 
 test('the reference capabilities allow every action in both modes', () => {
   for (const action of LAB_ACTIONS) {

@@ -2,35 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CapabilitiesData, ProjectStatusData } from '../../common/api/contract';
 import { isSettling, labRow, type LabFileInfo } from '../../client/model/lab-rows';
+import { referenceCapabilities } from '../../agent/handlers/connection';
 
-const managed = {
-  inspect: true,
-  open: true,
-  console: true,
-  topology_mutation: true,
-  reconcile: true,
-  destroy: true,
-  lifecycle: { start: true, stop: true, wipe: true },
-};
-const caps: CapabilitiesData = {
-  features: Object.fromEntries(
-    [
-      'validate',
-      'plan',
-      'deploy',
-      'reconcile',
-      'destroy',
-      'status',
-      'inspect',
-      'open',
-      'consoles',
-      'exec',
-      'console_exec',
-      'console_stream',
-    ].map((f) => [f, true]),
-  ),
-  projectModes: { managed, imported: managed },
-};
+const caps = referenceCapabilities();
+const { managed } = caps.projectModes;
 
 const lab: LabFileInfo = {
   uri: 'file:///work/campus.lab.yaml',
