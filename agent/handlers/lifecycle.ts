@@ -1,5 +1,5 @@
 /** execProject: start, stop or wipe one node or all of them, counted in a BulkResult (decisions §7). */
-import type { BulkResult } from '../../common/api/contract';
+import { emptyBulkResult, type BulkResult } from '../../common/api/contract';
 import { EmuError, EmuNodeStatus, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString } from '../http/fields';
@@ -9,20 +9,6 @@ import type { SessionHandler } from './handler';
 
 const ACTIONS = ['start', 'stop', 'wipe'] as const;
 type Action = (typeof ACTIONS)[number];
-
-function emptyResult(requested: number): BulkResult {
-  return {
-    requested,
-    started: 0,
-    already_running: 0,
-    already_starting: 0,
-    stopped: 0,
-    already_stopped: 0,
-    wiped: 0,
-    failed: 0,
-    invalid: 0,
-  };
-}
 
 export const execProject: SessionHandler = async ({ ctx, session, body }): Promise<BulkResult> => {
   const action = optionalString(body, 'action');
@@ -40,7 +26,7 @@ export const execProject: SessionHandler = async ({ ctx, session, body }): Promi
     let targets: EmuNode[] = live.nodes;
     if (input.node) {
       const named = live.nodes.find((n) => n.name === input.node);
-      if (!named) return { ...emptyResult(1), invalid: 1 };
+      if (!named) return { ...emptyBulkResult(1), invalid: 1 };
       targets = [named];
       if (action === 'start') {
         const template = await client.getTemplate(named.template);
@@ -52,7 +38,7 @@ export const execProject: SessionHandler = async ({ ctx, session, body }): Promi
         }
       }
     }
-    const result = emptyResult(targets.length);
+    const result = emptyBulkResult(targets.length);
     for (const node of targets) {
       ctx.activity.signal.throwIfAborted();
       try {

@@ -469,6 +469,21 @@ export interface BulkResult {
   invalid: number;
 }
 
+/** A bulk result before any node is counted: every outcome present, at zero. */
+export function emptyBulkResult(requested = 0): BulkResult {
+  return {
+    requested,
+    started: 0,
+    already_running: 0,
+    already_starting: 0,
+    stopped: 0,
+    already_stopped: 0,
+    wiped: 0,
+    failed: 0,
+    invalid: 0,
+  };
+}
+
 export interface ConsoleExecData {
   node?: string;
   name?: string;

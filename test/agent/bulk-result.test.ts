@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestAgent, type TestAgent } from '../support/agent';
+import { emptyBulkResult } from '../../common/api/contract';
 
 const BOOT_MS = 1000;
 let agent: TestAgent;
@@ -24,17 +25,7 @@ async function exec(body: Record<string, unknown>) {
   return reply.body.data;
 }
 
-const zero = {
-  requested: 0,
-  started: 0,
-  already_running: 0,
-  already_starting: 0,
-  stopped: 0,
-  already_stopped: 0,
-  wiped: 0,
-  failed: 0,
-  invalid: 0,
-};
+const zero = emptyBulkResult();
 
 test('start, start again while booting, and once booted: started, already_starting, already_running', async () => {
   assert.deepEqual(await exec({ lab: CAMPUS, action: 'start' }), { ...zero, requested: 5, started: 5 });

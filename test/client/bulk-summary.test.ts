@@ -1,19 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BulkResult } from '../../common/api/contract';
+import { emptyBulkResult } from '../../common/api/contract';
 import { summarizeBulk } from '../../client/model/bulk-summary';
 
-const zero: BulkResult = {
-  requested: 0,
-  started: 0,
-  already_running: 0,
-  already_starting: 0,
-  stopped: 0,
-  already_stopped: 0,
-  wiped: 0,
-  failed: 0,
-  invalid: 0,
-};
+const zero = emptyBulkResult();
 
 test('a clean start names each outcome and is informational', () => {
   const s = summarizeBulk({ ...zero, requested: 3, started: 2, already_running: 1 }, 'start', 'campus');
