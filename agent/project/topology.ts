@@ -2,14 +2,14 @@
  * One shape for a lab's topology, whether it comes from the document (desired)
  * or from the emulator (observed), so the two can be compared field by field.
  */
-export interface TopoNode {
-  name: string;
-  template: string;
-  image: string;
-  icon: string;
-  cpu: number;
-  ram: number;
-  ethernet: number;
+import { NODE_FIELD_NAMES, type NodeFieldName } from '../../common/lab/types';
+import type { EmuNodeSpec } from '../emulator/backend';
+
+/** The node fields the emulator's spec and the document share, with the same types. */
+export interface TopoNode extends Pick<
+  EmuNodeSpec,
+  'name' | 'template' | 'image' | 'icon' | 'cpu' | 'ram' | 'ethernet'
+> {
   /** An EmuConsoleType when observed; whatever the document says when desired. */
   console: string;
   /** Startup config text. In a desired topology, undefined means "the document does not say". */
@@ -40,18 +40,11 @@ export interface Topology {
   links: Map<string, TopoLink>;
 }
 
-/** Fields compared between desired and observed nodes, in the order plans list them. */
-export const COMPARED_NODE_FIELDS = [
-  'image',
-  'icon',
-  'cpu',
-  'ram',
-  'ethernet',
-  'console',
-  'config',
-  'position',
-] as const;
-export type ComparedNodeField = (typeof COMPARED_NODE_FIELDS)[number];
+/** Fields compared between desired and observed nodes, in the order plans list them: all but the template (a new template replaces the node). */
+export type ComparedNodeField = Exclude<NodeFieldName, 'template'>;
+export const COMPARED_NODE_FIELDS: readonly ComparedNodeField[] = NODE_FIELD_NAMES.filter(
+  (field): field is ComparedNodeField => field !== 'template',
+);
 
 export function endpointText(e: Endpoint): string {
   return 'network' in e ? e.network : `${e.node}:${e.iface}`;
