@@ -97,10 +97,6 @@ export function probeDelayMs(failedProbes: number): number {
 
 export const initialState: MachineState = { info: { state: 'loggedOut' }, failedProbes: 0, lossAnnounced: false };
 
-export function isSessionCode(code: string | undefined): boolean {
-  return code !== undefined && isSessionErrorCode(code);
-}
-
 export function isUnreachableCode(code: string | undefined): boolean {
   return code !== undefined && UNREACHABLE_CODES.has(code);
 }
@@ -161,7 +157,7 @@ export function transition(state: MachineState, event: SessionEvent): Transition
       return stay;
     case 'callFailed': {
       if (!isLive(info.state)) return stay;
-      if (isSessionCode(event.code)) {
+      if (isSessionErrorCode(event.code)) {
         if (info.state === 'expired') return stay;
         return lost(state, { ...info, state: 'expired', problem: event.message }, event.message);
       }

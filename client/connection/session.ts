@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import { AgentClient, AgentError, normalizeFingerprint } from '../../common/api/client';
-import type { CapabilitiesData } from '../../common/api/contract';
+import { isSessionErrorCode, type CapabilitiesData } from '../../common/api/contract';
 import type { AgentSessionSettings } from '../../common/protocol';
 import { logFailure, type Log } from '../log';
 import { parseAgentUrlInput, tokenSecretKey } from '../model/agent-url';
@@ -22,7 +22,6 @@ import {
   heartbeatDue,
   initialState,
   isLive,
-  isSessionCode,
   isUnreachableCode,
   transition,
   type MachineState,
@@ -237,7 +236,7 @@ export class Session implements vscode.Disposable {
     if (this.connection === undefined || this.machine.info.state !== 'connected') return;
     if (isUnreachableCode(code)) this.report(code ?? 'agent_unreachable', message ?? 'The agent did not answer.');
     // The server may still hold a token replaced meanwhile: check ours before calling the session lost.
-    else if (isSessionCode(code)) void this.check(this.connection.client);
+    else if (isSessionErrorCode(code)) void this.check(this.connection.client);
   }
 
   /** Opens the password prompt of a lost session (status bar, notification). */

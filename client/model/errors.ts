@@ -46,8 +46,7 @@ export function describeError(err: unknown): DescribedError {
   if (code === 'aborted' || (err instanceof Error && err.name === 'AbortError')) {
     return { kind: 'cancelled', code: code ?? 'aborted', message: 'Cancelled.' };
   }
-  const kind: ErrorKind =
-    code && isSessionErrorCode(code) ? 'session' : code && TRUST_CODES.has(code) ? 'trust' : 'other';
+  const kind: ErrorKind = isSessionErrorCode(code) ? 'session' : code && TRUST_CODES.has(code) ? 'trust' : 'other';
   if (code === undefined) return { kind, message: text };
   if (OWN_MESSAGE.has(code)) return { kind, code, message: text };
   const advice = adviceFor(code);

@@ -77,8 +77,9 @@ export const SESSION_ERROR_CODES: readonly ErrorCode[] = [
   'expired_emu_session',
 ];
 
-export function isSessionErrorCode(code: string): boolean {
-  return (SESSION_ERROR_CODES as readonly string[]).includes(code);
+/** Whether a code says the session is gone; no code (a reply without one) is not. */
+export function isSessionErrorCode(code: string | undefined): boolean {
+  return code !== undefined && (SESSION_ERROR_CODES as readonly string[]).includes(code);
 }
 
 /** HTTP status the agent uses for each server-side code (decisions §2). */
