@@ -8,11 +8,9 @@ import type {
   EmuConsoleType,
   EmuIcon,
   EmuNetworkType,
-  EmuNodeDefaults,
   EmuTemplate,
   EmuTemplateAttribute,
   EmuTemplateImage,
-  EmuTemplateType,
 } from '../backend';
 
 /** How a simulated device's console behaves (the CLI it runs). */
@@ -58,16 +56,8 @@ export const NETWORK_TYPES: readonly EmuNetworkType[] = [
  */
 export const NAT_ONLY = false;
 
-interface TemplateSource {
-  id: string;
-  description: string;
-  type: EmuTemplateType;
-  provisioned: boolean;
-  configSupported: boolean;
-  images: EmuTemplateImage[];
-  ethFormat: string;
-  ethName?: string[];
-  defaults: EmuNodeDefaults;
+/** A template as the simulated catalogue writes it: the emulator's fields less what it derives (default image, attributes). */
+interface TemplateSource extends Omit<EmuTemplate, 'defaultImage' | 'attributes'> {
   consoles?: EmuConsoleType[];
   style: DeviceStyle;
   platform: string;
