@@ -239,32 +239,15 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
   const linkCreates: Change[] = [];
   let unchanged = 0;
 
+  const gone = 'not in the live lab';
   for (const link of [...desired.links.values()].sort(byName)) {
     if (observed.links.has(link.name)) unchanged++;
-    else deletes.push({ kind: 'link', op: 'delete', name: link.name, link, fields: [], reason: 'not in the live lab' });
+    else deletes.push({ kind: 'link', op: 'delete', name: link.name, link, fields: [], reason: gone });
   }
-  for (const node of [...desired.nodes.values()].sort(byName)) {
-    if (!observed.nodes.has(node.name))
-      deletes.push({
-        kind: 'node',
-        op: 'delete',
-        name: node.name,
-        before: node,
-        fields: [],
-        reason: 'not in the live lab',
-      });
-  }
-  for (const network of [...desired.networks.values()].sort(byName)) {
-    if (!observed.networks.has(network.name))
-      deletes.push({
-        kind: 'network',
-        op: 'delete',
-        name: network.name,
-        before: network,
-        fields: [],
-        reason: 'not in the live lab',
-      });
-  }
+  for (const node of onlyIn(desired.nodes, observed.nodes))
+    deletes.push({ kind: 'node', op: 'delete', name: node.name, before: node, fields: [], reason: gone });
+  for (const network of onlyIn(desired.networks, observed.networks))
+    deletes.push({ kind: 'network', op: 'delete', name: network.name, before: network, fields: [], reason: gone });
   for (const network of [...observed.networks.values()].sort(byName)) {
     const change = networkChange(desired.networks.get(network.name), network);
     if (change) networkChanges.push(change);
