@@ -144,12 +144,21 @@ function reparseWindow(previous: ParsedLab, change: TextChange, text: string): P
       settledFrom = reached.end;
       continue;
     }
-    const attempt = readWindow(previous, text, { first, context, boundary, header, editStart, end, delta });
+    const window = { first, context, boundary, header, editStart, end, delta };
+    const attempt = readWindow(previous, text, window);
     if (attempt !== 'no-resync') return attempt;
     if (end === pieces.length) return undefined;
+    // Broken text the parser does not recover from nearby is read alone, up to the next piece it leaves alone.
+    if (extra === LOCAL_AFTER && firstUnchanged < pieces.length) {
+      const local = readWindow(previous, text, { ...window, end: firstUnchanged, local: true });
+      if (local !== 'no-resync') return local;
+    }
     extra *= 8;
   }
 }
+
+/** Pieces a window may grow past the edit before broken text is read alone (see Window.local). */
+const LOCAL_AFTER = 32;
 
 /**
  * Where a window may end: at a piece that starts a section or continues one, at
@@ -175,6 +184,17 @@ interface Window {
   /** Index of the first old piece after the window (pieces.length: the window runs to the end). */
   end: number;
   delta: number;
+  /**
+   * Accept the window without the pieces after it reading as before: the edit
+   * left the text broken there, and the parser would carry the damage on (a
+   * stray `- ` among nodes makes it read the rest of the section as one broken
+   * key). The pieces after it are kept as a clean context reads them, and the
+   * window's errors are reported; the result differs from a full parse only in
+   * a document with syntax errors, and only in how the broken stretch spreads.
+   * Refused where the text after the window could still close what the window
+   * opens or take it over: an unclosed quote, a line left of the next piece.
+   */
+  local?: boolean;
 }
 
 function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | undefined | 'no-resync' {
@@ -221,7 +241,11 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
 
   // Whatever the errors did stays before the pieces that read as before (or runs to the end).
   let settledAgain = Infinity;
-  if (!toEnd) {
+  if (w.local) {
+    if (!readsAlone(layout, draft, w, text, syntaxErrors)) return 'no-resync';
+    settledAgain = windowEnd;
+    appendRest(layout, draft, w);
+  } else if (!toEnd) {
     const inStep = inStepFrom(layout, draft, w, syntaxErrors);
     if (inStep === undefined) return 'no-resync';
     settledAgain = draft.pieces[inStep].start;
@@ -271,6 +295,43 @@ function withErrors(...groups: Unsettled[][]): Pick<Layout, 'syntaxErrors' | 'un
   const all = groups.flat();
   const syntaxErrors = all.flatMap((u) => u.errors);
   return { syntaxErrors, unsettled: all.length > 0 ? all.map((u) => u.region) : undefined };
+}
+
+/**
+ * Whether a broken window may be read alone (Window.local): it has errors, none
+ * an unclosed quote (the text after could close it), no line of the edited text
+ * starts left of the next piece, and that piece carries on the section the
+ * window ends in.
+ */
+function readsAlone(
+  layout: Layout,
+  draft: LayoutDraft,
+  w: Window,
+  text: string,
+  syntaxErrors: readonly SyntaxError[],
+): boolean {
+  if (syntaxErrors.length === 0 || syntaxErrors.some((e) => /closing .*quote/i.test(e.message))) return false;
+  const next = layout.pieces[w.end];
+  if (!next.sliceable || !indentedAtLeast(text, w.editStart, next.start + w.delta, next.indent)) return false;
+  if (next.kind === 'section') return true;
+  const old = layout.sections[next.section];
+  const current = draft.sections[draft.sections.length - 1];
+  return current.key === old.key && current.itemized === old.itemized && current.sliceable;
+}
+
+/** Whether every line in text[from, to) with content (not a comment) starts at least `indent` spaces in. */
+function indentedAtLeast(text: string, from: number, to: number, indent: number): boolean {
+  for (let lineStart = from; lineStart < to;) {
+    let at = lineStart;
+    while (at < to && text.charCodeAt(at) === 32) at++;
+    const next = text.charCodeAt(at);
+    const blank = at >= to || next === 10 || next === 13 || next === 35;
+    if (!blank && at - lineStart < indent) return false;
+    const newline = text.indexOf('\n', at);
+    if (newline < 0) break;
+    lineStart = newline + 1;
+  }
+  return true;
 }
 
 /** How many pieces at the end of a window must read as before to show that the parser is back in step. */

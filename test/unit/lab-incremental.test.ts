@@ -316,3 +316,65 @@ test('with an unclosed bracket at the top, an edit further down re-reads only ar
   assert.equal(doc.nodes[10], nodes[10], 'nodes between the error and the edits are not read again');
   assert.ok(doc.syntaxErrors.length > 0, 'the unclosed bracket is still reported');
 });
+
+/** Lines typed at the end of a line, character by character: a new key, node or link, and half-typed ones. */
+const TYPED_LINES = [
+  '\n    cpu: 2',
+  '\n    console: vnc',
+  '\n  n900:\n    template: vios',
+  '\n  - endpoints: [r1:Gi0/7, sw2:Gi3/3]',
+  '\n  - endpoints: [r1:',
+  '\n  - e',
+  '\n  n9',
+  '\n    - x',
+  '\n      - r1:',
+  '\n    position: {x: 1',
+];
+
+/** A shape-changing edit as a person makes it: a line typed character by character, or a whole entry deleted. */
+function shapeEdits(text: string, pick: (n: number) => number): TextChange[] {
+  const entries = [...text.matchAll(/^ {2}\S.*\n(?: {3,}.*\n)*/gm)];
+  if (pick(4) === 0 && entries.length > 2) {
+    const entry = entries[pick(entries.length)];
+    return [{ start: entry.index, end: entry.index + entry[0].length, text: '' }];
+  }
+  let at = text.indexOf('\n', pick(text.length));
+  if (at < 0) at = text.length;
+  return [...TYPED_LINES[pick(TYPED_LINES.length)]].map((char, i) => ({ start: at + i, end: at + i, text: char }));
+}
+
+test('typing new keys, nodes and links and deleting entries in a large lab: equal to a full parse unless broken', () => {
+  // Large enough that a window can grow past the pieces after an edit, where broken text is read alone.
+  const pick = random(77);
+  let doc = parseLab(generateLab(80, { seed: 5 }));
+  let local = 0;
+  for (let step = 0; step < 60; step++) {
+    const edits = shapeEdits(doc.text, pick);
+    const undo: TextChange[] = [];
+    for (const edit of edits) {
+      undo.unshift({
+        start: edit.start,
+        end: edit.start + edit.text.length,
+        text: doc.text.slice(edit.start, edit.end),
+      });
+      doc = updateLab(doc, edit);
+      const full = parseLab(doc.text);
+      const context = `step ${step}: ${JSON.stringify(edit)}`;
+      if (full.syntaxErrors.length === 0 || doc.syntaxErrors.length === 0) {
+        assert.deepStrictEqual(observe(doc), observe(full), context);
+      } else if (doc.nodes.length !== full.nodes.length || doc.links.length !== full.links.length) {
+        // Read alone, broken text spreads less than in a full parse; the errors still say where it is.
+        local++;
+        const line = doc.text.lastIndexOf('\n', edit.start) + 1;
+        assert.ok(
+          doc.syntaxErrors.some((e) => e.range.end >= line && e.range.start <= doc.text.indexOf('\n', edit.start + 1)),
+          `${context}: an error on the edited line`,
+        );
+      }
+    }
+    if (pick(2) === 0) continue;
+    for (const edit of undo) doc = updateLab(doc, edit);
+    assertSameAsFullParse(doc, `step ${step}, undone`);
+  }
+  assert.ok(local > 0, 'some broken edits were read alone');
+});
