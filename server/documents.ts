@@ -38,6 +38,9 @@ interface PendingEdit {
   newEnd: number;
 }
 
+/** Queued edits further apart than this (in characters) are not merged into one change. */
+const FAR_APART = 2000;
+
 export class LabFile {
   private current: LabDocument;
   private pending: PendingEdit | undefined;
@@ -109,6 +112,10 @@ export class LabFile {
       // TextDocument.update accepts a reversed range by swapping its ends; do the same here.
       [from, to] = a <= b ? [a, b] : [b, a];
     }
+    // Edits far apart (a jump elsewhere in a burst) are applied one by one: merged, the change would span the
+    // text between them, and the reparse would re-read all of it.
+    const far = this.pending && (from > this.pending.newEnd + FAR_APART || to + FAR_APART < this.pending.start);
+    if (far) this.applyPending();
     TextDocument.update(this.text, [change], version);
     const newEnd = to + this.text.getText().length - length;
     const pending = this.pending;
