@@ -8,6 +8,9 @@
  *   version (ours: local checks; yaml-language-server: its schema validation,
  *   after its own debounce), and separately ours with the agent's findings,
  *   which wait for typing to pause;
+ * - typing as a person does on the largest lab (a new link, a new key, each
+ *   half-typed on the way): keystroke → local diagnostics p50 and p95, and
+ *   ours again with one `[` left open near the top, against the valid case;
  * - RSS of both servers at the end, all labs still open.
  * The servers take turns request by request, so both see the same machine.
  */
@@ -15,7 +18,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CompletionItem, CompletionList, Position } from 'vscode-languageserver-protocol';
+import type {
+  CompletionItem,
+  CompletionList,
+  Position,
+  TextDocumentContentChangeEvent,
+} from 'vscode-languageserver-protocol';
+import { withUnclosedBracket } from '../support/typing';
 import { startAgentProcess } from './support/agent-process';
 import { SERVER_NODE_OPTIONS } from '../../common/server-options';
 import { BIG_LAB_NODES, benchBigLab } from './support/big-lab';
@@ -122,29 +131,41 @@ async function complete(server: LspServer, uri: string, position: Position): Pro
   return { ms, items };
 }
 
+/** The change replacing the one-character value at `lab.editAt`. */
+function valueEdit(lab: Lab, value: string): TextDocumentContentChangeEvent {
+  return {
+    range: { start: lab.editAt, end: { line: lab.editAt.line, character: lab.editAt.character + 1 } },
+    text: value,
+  };
+}
+
 /**
- * Replaces the one-character value at `lab.editAt`; resolves with the times from
- * the edit to each of the first `publications` publications of the new version
- * (fewer if a later one does not come within 5 s).
+ * Makes one change; resolves with the times from the edit to each of the first
+ * `publications` publications of the new version (fewer if a later one does
+ * not come within 5 s).
  */
-async function timeEdit(server: LspServer, lab: Lab, value: string, publications: number): Promise<number[]> {
-  const after = server.publicationCount(lab.uri);
-  const end = { line: lab.editAt.line, character: lab.editAt.character + 1 };
+async function timeEdit(
+  server: LspServer,
+  uri: string,
+  change: TextDocumentContentChangeEvent,
+  publications: number,
+): Promise<number[]> {
+  const after = server.publicationCount(uri);
   const start = performance.now();
-  const version = await server.change(lab.uri, [{ range: { start: lab.editAt, end }, text: value }]);
+  const version = await server.change(uri, [change]);
   const times: number[] = [];
   let from = after;
   for (let i = 0; i < publications; i++) {
     const ofVersion = (p: Publication) => p.version === undefined || p.version === version;
     let published: Publication;
     try {
-      published = await server.waitForPublication(lab.uri, from, ofVersion, i === 0 ? 30_000 : 5000);
+      published = await server.waitForPublication(uri, from, ofVersion, i === 0 ? 30_000 : 5000);
     } catch (error) {
       if (i === 0) throw error;
       break;
     }
     times.push(published.at - start);
-    from = (server.publications.get(lab.uri) ?? []).indexOf(published) + 1;
+    from = (server.publications.get(uri) ?? []).indexOf(published) + 1;
   }
   return times;
 }
@@ -156,6 +177,83 @@ async function settle(server: LspServer, uri: string, quietMs: number): Promise<
     await new Promise((resolve) => setTimeout(resolve, quietMs));
     if (server.publicationCount(uri) === count) return;
   }
+}
+
+/** The lab typed on like a person (the largest: where re-reading to the end of the file showed). */
+const TYPING_SIZE = 2000;
+
+/**
+ * Keystrokes as a person types them, each waiting for its diagnostics: a new
+ * link in the middle of `links`, then a new key in a node, passing through every
+ * half-typed state; the offsets are into the lab's text, the link first so
+ * that the node's offset still holds.
+ */
+function keystrokes(lab: Lab): { offset: number; text: string }[] {
+  const linkLine = lab.text.indexOf('\n', lab.text.indexOf('  - endpoints: [', lab.text.length >> 1));
+  const nodeLine = lab.text.indexOf(
+    '\n',
+    lab.text.indexOf('    ethernet: ', lab.text.indexOf('\nnodes:') + (lab.text.length >> 3)),
+  );
+  const typed = (at: number, line: string) => [...line].map((text, i) => ({ offset: at + i, text }));
+  return [...typed(linkLine, '\n  - endpoints: [r1:Gi0/7, sw2:Gi3/3]'), ...typed(nodeLine, '\n    cpu: 2')];
+}
+
+/** Types the keystrokes into `uri`, taking turns between the servers; then takes them out again (untimed). */
+async function typeInto(servers: LspServer[], uri: string, text: string, keys: { offset: number; text: string }[]) {
+  const times = servers.map((): number[] => []);
+  let current = text;
+  for (const key of keys) {
+    const at = positionAt(current, key.offset);
+    for (const [i, server] of servers.entries())
+      times[i].push((await timeEdit(server, uri, { range: { start: at, end: at }, text: key.text }, 1))[0]);
+    current = current.slice(0, key.offset) + key.text + current.slice(key.offset);
+  }
+  const whole = { start: { line: 0, character: 0 }, end: positionAt(current, current.length) };
+  for (const server of servers) {
+    await server.change(uri, [{ range: whole, text }]);
+    await settle(server, uri, 300);
+  }
+  return times;
+}
+
+async function typingSection(ours: LspServer, theirs: LspServer, lab: Lab, dir: string): Promise<void> {
+  const keys = keystrokes(lab);
+  progress(`lsp: typing ${keys.length} keystrokes into the ${lab.size}-node lab`);
+  const [valid, baseline] = await typeInto([ours, theirs], lab.uri, lab.text, keys);
+  const brokenText = withUnclosedBracket(lab.text);
+  const brokenPath = join(dir, `broken-${lab.size}.lab.yaml`);
+  writeFileSync(brokenPath, brokenText);
+  const brokenUri = pathToFileURL(brokenPath).href;
+  await ours.open(brokenUri, 'lab-yaml', brokenText);
+  await ours.waitForPublication(brokenUri, 0, () => true);
+  // The bracket shifts every offset after it by one character.
+  const [broken] = await typeInto(
+    [ours],
+    brokenUri,
+    brokenText,
+    keys.map((k) => ({ ...k, offset: k.offset + 1 })),
+  );
+  for (const p of [50, 95]) {
+    report({
+      name: `lsp typing → local diagnostics p${p} (${lab.size} nodes)`,
+      value: percentile(valid, p),
+      unit: 'ms',
+      baseline: { name: BASELINE, value: percentile(baseline, p) },
+      targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
+      note:
+        p === 95
+          ? `${keys.length} keystrokes each: a new link and a new key in a node, half-typed on the way`
+          : undefined,
+    });
+  }
+  report({
+    name: `lsp typing → local diagnostics p95 (${lab.size} nodes, unclosed [)`,
+    value: percentile(broken, 95),
+    unit: 'ms',
+    baseline: { name: 'ours on the valid lab', value: percentile(valid, 95) },
+    targets: [{ on: 'ratio', op: '<=', limit: 2 }],
+    note: `the same keystrokes with one [ left open near the top; p50 ${percentile(broken, 50).toFixed(1)} ms`,
+  });
 }
 
 async function main(): Promise<void> {
@@ -259,10 +357,10 @@ async function main(): Promise<void> {
       const baseline: number[] = [];
       for (let i = 0; i < EDITS[size]; i++) {
         const value = lab.editValues[i % 2];
-        const [localMs, agentMs] = await timeEdit(ours, lab, value, 2);
+        const [localMs, agentMs] = await timeEdit(ours, lab.uri, valueEdit(lab, value), 2);
         local.push(localMs);
         if (agentMs !== undefined) withAgent.push(agentMs);
-        baseline.push((await timeEdit(theirs, lab, value, 1))[0]);
+        baseline.push((await timeEdit(theirs, lab.uri, valueEdit(lab, value), 1))[0]);
         await Promise.all([settle(ours, lab.uri, 300), settle(theirs, lab.uri, 300)]);
       }
       report({
@@ -281,6 +379,7 @@ async function main(): Promise<void> {
           note: 'includes the validate debounce (300 ms after the last edit) and the agent call',
         });
       }
+      if (size === TYPING_SIZE) await typingSection(ours, theirs, lab, dir);
     }
 
     if (WANTED.includes(BIG_LAB_NODES)) await benchBigLab(ours, theirs, BASELINE, dir);
