@@ -316,12 +316,19 @@ export async function spawnAgent(dataDir: string, args: string[] = []): Promise<
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  await waitFor(() => {
-    if (child.exitCode !== null) throw new Error(`the agent exited: ${err}`);
-    return Promise.resolve(/fingerprint: \S+\n/.test(out));
-  }, 'the agent to start');
-  const url = /listening on (https:\/\/\S+)/.exec(out)?.[1];
-  if (!url) throw new Error(`the agent printed no URL: ${out}`);
+  let url: string | undefined;
+  try {
+    await waitFor(() => {
+      if (child.exitCode !== null) throw new Error(`the agent exited: ${err}`);
+      return Promise.resolve(/fingerprint: \S+\n/.test(out));
+    }, 'the agent to start');
+    url = /listening on (https:\/\/\S+)/.exec(out)?.[1];
+    if (!url) throw new Error(`the agent printed no URL: ${out}`);
+  } catch (error) {
+    // An agent that did not come up must not outlive the test, which would then never end.
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     url,
     certPem: readFileSync(join(dataDir, 'cert.pem'), 'utf8'),
