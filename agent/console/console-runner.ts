@@ -8,6 +8,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { CommandOutput, EmulatorClient } from '../emulator/backend';
 import { TelnetDecoder } from './telnet';
+import { Turns } from '../turns';
 
 /** A prompt line: "r1#", "r1>", "root@r1:~# ", "VPCS> ", "user@host$ ". */
 const PROMPT_LINE = /^\S[^\r\n]*[#>$%] ?$/;
@@ -20,7 +21,7 @@ function endsWithPrompt(text: string): boolean {
 }
 
 export class ConsoleRunner {
-  private readonly turns = new Map<string, Promise<unknown>>();
+  private readonly turns = new Turns();
 
   async run(
     client: EmulatorClient,
@@ -29,21 +30,11 @@ export class ConsoleRunner {
     command: string,
     timeoutMs: number,
   ): Promise<CommandOutput> {
-    const key = `${lab}#${nodeId}`;
-    const previous = this.turns.get(key) ?? Promise.resolve();
-    const mine = previous
-      .catch(() => undefined)
-      .then(() =>
-        client.runCommand
-          ? client.runCommand(lab, nodeId, command, timeoutMs)
-          : this.runNow(client, lab, nodeId, command, timeoutMs),
-      );
-    this.turns.set(key, mine);
-    try {
-      return await mine;
-    } finally {
-      if (this.turns.get(key) === mine) this.turns.delete(key);
-    }
+    return this.turns.run(`${lab}#${nodeId}`, () =>
+      client.runCommand
+        ? client.runCommand(lab, nodeId, command, timeoutMs)
+        : this.runNow(client, lab, nodeId, command, timeoutMs),
+    );
   }
 
   private async runNow(

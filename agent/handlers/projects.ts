@@ -193,6 +193,15 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
   const path = checked.lab;
   return ctx.activity.exclusive(path, 'reconcile', async () => {
     const { plan, diff, live } = await makePlan(ctx, session, body, direction);
+    /** What both directions answer: the plan that was carried out and the lab's state after it. */
+    const reply = (lab: EmuLab) => ({
+      lab: path,
+      direction,
+      summary: plan.summary,
+      actions: plan.actions,
+      changed: diff.changes.length > 0,
+      state: projectState(lab),
+    });
     if (direction === 'from_emu') {
       if (!live)
         throw new ApiError(
@@ -210,16 +219,7 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
             catalogue,
           })
         : { yaml: requireYaml(input), files: input.files };
-      return {
-        lab: path,
-        direction,
-        summary: plan.summary,
-        actions: plan.actions,
-        changed: diff.changes.length > 0,
-        state: projectState(live),
-        yaml: edited.yaml,
-        files: edited.files,
-      };
+      return { ...reply(live), yaml: edited.yaml, files: edited.files };
     }
     ensureWritable(ctx, path, live);
     checkIdentity(plan, input.planIdentity);
@@ -236,15 +236,7 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
         }),
       );
     }
-    const after = await requireLab(client, path);
-    return {
-      lab: path,
-      direction,
-      summary: plan.summary,
-      actions: plan.actions,
-      changed: diff.changes.length > 0,
-      state: projectState(after),
-    };
+    return reply(await requireLab(client, path));
   });
 };
 

@@ -81,33 +81,13 @@ export function readTopLevelEntry(entry: OutlineEntry, defaults: NodeFields): Fr
       fragment.defaults = readNodeFields(value, path, 'defaults', issues);
       return fragment;
     case 'nodes':
-      if (isEmpty(value)) return fragment;
-      if (value?.kind !== 'map') {
-        wrongType(
-          entry,
-          path,
-          issues,
-          'nodes must be a map from node names to their settings, e.g. nodes: {r1: {template: vios}}',
-        );
-        return fragment;
-      }
-      for (const nodeEntry of value.entries) {
+      for (const nodeEntry of mapEntries(entry, path, issues, NODES_SHAPE)) {
         const node = readNodeEntry(nodeEntry, defaults, issues);
         if (node) fragment.nodes.push(node);
       }
       return fragment;
     case 'networks':
-      if (isEmpty(value)) return fragment;
-      if (value?.kind !== 'map') {
-        wrongType(
-          entry,
-          path,
-          issues,
-          'networks must be a map from network names to their settings, e.g. networks: {mgmt: {type: pnet1}}',
-        );
-        return fragment;
-      }
-      for (const networkEntry of value.entries) {
+      for (const networkEntry of mapEntries(entry, path, issues, NETWORKS_SHAPE)) {
         const network = readNetworkEntry(networkEntry, issues);
         if (network) fragment.networks.push(network);
       }
@@ -456,6 +436,21 @@ function wrongType(entry: OutlineEntry, path: Path, issues: FormatIssue[], messa
     return;
   }
   issues.push({ code: 'wrong-type', range: value?.range ?? entry.range, path, message });
+}
+
+const NODES_SHAPE = 'nodes must be a map from node names to their settings, e.g. nodes: {r1: {template: vios}}';
+const NETWORKS_SHAPE =
+  'networks must be a map from network names to their settings, e.g. networks: {mgmt: {type: pnet1}}';
+
+/** The entries of a top-level section that must be a map: none when it is empty or, reported, not a map. */
+function mapEntries(entry: OutlineEntry, path: Path, issues: FormatIssue[], shape: string): readonly OutlineEntry[] {
+  const value = entry.value;
+  if (isEmpty(value)) return [];
+  if (value?.kind !== 'map') {
+    wrongType(entry, path, issues, shape);
+    return [];
+  }
+  return value.entries;
 }
 
 function isEmpty(value: OutlineValue | undefined): boolean {

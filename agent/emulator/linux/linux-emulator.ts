@@ -34,6 +34,7 @@ import { ObjectJournal } from './object-journal';
 import { PtyConsole } from './pty-console';
 import { INTERFACE_NAMES, kindOf, Realizer, routerHostname, type LinuxLab, type LinuxNode } from './realizer';
 import { probeLinuxHost, type LinuxHost } from './system';
+import { Turns } from '../../turns';
 
 const STORE_FILE = 'linux-labs.json';
 /** Grace for a graceful stop, and for auto's graceful attempt before it powers off. */
@@ -59,7 +60,7 @@ export class LinuxEmulator implements EmulatorBackend {
   private readonly store: LabStore<LinuxLab>;
   private readonly journal: ObjectJournal;
   private readonly runtimes = new Map<string, NodeRuntime>();
-  private readonly turns = new Map<string, Promise<unknown>>();
+  private readonly turns = new Turns();
   private closed = false;
 
   private constructor(
@@ -112,7 +113,7 @@ export class LinuxEmulator implements EmulatorBackend {
     if (this.closed) return;
     this.closed = true;
     // Let changes under way finish, so nothing is half-made while it is removed.
-    await Promise.allSettled([...this.turns.values()]);
+    await this.turns.settled();
     for (const runtime of this.runtimes.values()) runtime.console?.close();
     this.runtimes.clear();
     for (const lab of this.store.labs.values()) {
@@ -131,14 +132,7 @@ export class LinuxEmulator implements EmulatorBackend {
   /** Runs `work` after every earlier call on the same lab: calls on one lab take turns. */
   async serial<T>(path: string, work: () => T | Promise<T>): Promise<T> {
     if (this.closed) throw new EmuError('unreachable', 'The Linux emulator has shut down.');
-    const previous = this.turns.get(path) ?? Promise.resolve();
-    const mine = previous.catch(() => undefined).then(work);
-    this.turns.set(path, mine);
-    try {
-      return await mine;
-    } finally {
-      if (this.turns.get(path) === mine) this.turns.delete(path);
-    }
+    return this.turns.run(path, work);
   }
 
   changed(): void {
