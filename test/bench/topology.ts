@@ -3,14 +3,17 @@
  * the panel's own page, fed generated labs of 50, 500 and 2,000 nodes as the
  * extension feeds it (the language server's topology → the graph model →
  * postMessage). Measured: the first render, and the update after a one-line
- * edit (a node's position), each from the message until Cytoscape has drawn
- * the result (its `render` event, which the page marks as data-painted) and
- * the frame with it is on screen (the next animation frame).
+ * edit (a node's position), each from the message until the renderer has
+ * drawn the result (Cytoscape's `render` event, or the canvas drawing's
+ * frame; the page marks it as data-painted) and the frame with it is on
+ * screen (the next animation frame). Labs above DETAILED_LINKS_MAX links are
+ * drawn on the canvas, the others by Cytoscape. Each size's drawing is saved
+ * as out/bench/topology-<size>.png, to look at.
  *
  * Baseline, in the same page: drawing the same nodes, links and labels with
  * bare canvas 2D calls, the least any drawing of the lab costs.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -25,7 +28,7 @@ import { Log } from '../../server/log';
 import { topologyOf } from '../../server/services/topology';
 import CHROMIUM_ARGS from '../support/chromium-args.json';
 import { generateLab } from '../support/generate-lab';
-import { DIST } from './support/paths';
+import { DIST, ROOT } from './support/paths';
 import { median } from './support/stats';
 import { progress, report, runSection } from './support/report';
 
@@ -36,6 +39,7 @@ const FIRST_RENDER_TARGET_MS = 1000;
 const UPDATE_TARGET_MS = 100;
 
 const URI = 'file:///bench/lab.lab.yaml';
+const SCREENSHOTS = join(ROOT, 'out', 'bench');
 
 /** The server's view of a document, outside a server: nothing listens for updates or logs. */
 function labFile(version: number, text: string, model: LabDocument): LabFile {
@@ -130,6 +134,7 @@ function timeBaseline(page: Page, graph: GraphData): Promise<number> {
 }
 
 async function main(): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   try {
     for (const size of SIZES) {
@@ -150,6 +155,7 @@ async function main(): Promise<void> {
         throw new Error(`the element list shows ${applied} elements, not ${first.nodes.length + first.links.length}`);
       const updates: number[] = [];
       for (let i = 0; i < UPDATE_SAMPLES; i++) updates.push(await timeGraph(page, i % 2 === 0 ? edited : first));
+      await page.screenshot({ path: join(SCREENSHOTS, `topology-${size}.png`) });
       await page.close();
       const baseline = { name: `bare canvas drawing (${size})`, value: median(baselines) };
       report({

@@ -1,12 +1,9 @@
 /**
- * The drawing, with Cytoscape.js: nodes and networks with their symbols,
- * links labelled with the interface at each end, state and drift as colour
- * and a badge line under the name. Updates are applied as differences, so
- * an edit redraws what changed and everything else stays where it is.
- *
- * Placement: a node sits where its `position` says; anything without one
- * takes the first free cell of a grid below the placed nodes, and keeps it
- * from one update to the next.
+ * The detailed drawing, with Cytoscape.js, of labs up to DETAILED_LINKS_MAX
+ * links: nodes and networks with their symbols, links labelled with the
+ * interface at each end, state and drift as colour and a badge line under
+ * the name. Updates are applied as differences, so an edit redraws what
+ * changed and everything else stays where it is (placement.ts says where).
  */
 import cytoscape, {
   type Core,
@@ -17,48 +14,22 @@ import cytoscape, {
   type StylesheetJson,
 } from 'cytoscape';
 import type { GraphData, GraphLink, GraphNode } from '../messages';
+import { Placement, type Point } from '../placement';
+import { badge, fitView, type Drawing, type GraphEvents, type View } from './drawing';
 import { symbolImage, type Palette } from './theme';
 
-const CELL = 140;
-/**
- * Above this many links, links are straight lines without interface labels
- * and nodes have no symbol (the element list still names every interface and
- * template): curved, labelled edges and per-node images cost Cytoscape seconds
- * to style and draw at thousands of elements, where the drawing is too small
- * to show them anyway.
- */
-const LABELLED_LINKS_MAX = 300;
-const MIN_COLUMNS = 6;
-
-export interface GraphEvents {
-  /** An element was clicked (or tapped). */
-  activate(id: string): void;
-  /** The context menu was asked for on an element, at a point of the page. */
-  menu(id: string, x: number, y: number): void;
-  /** A node was dropped at a new place (model coordinates). */
-  moved(id: string, x: number, y: number): void;
-}
-
-interface Point {
-  x: number;
-  y: number;
-}
-
-export class TopologyGraph {
-  readonly cy: Core;
+export class TopologyGraph implements Drawing {
+  private readonly cy: Core;
   /** The data last applied per element, as JSON, to find what an update changes. */
   private readonly applied = new Map<string, string>();
   /** Where each node was last put ("x,y"), by a drawing or by the user's drag. */
   private readonly placedAt = new Map<string, string>();
-  private grid = new Grid([]);
-  private palette: Palette;
-  private detailed = true;
+  private placement = new Placement([]);
 
   constructor(container: HTMLElement, palette: Palette, events: GraphEvents) {
-    this.palette = palette;
     this.cy = cytoscape({
       container,
-      style: stylesheet(palette, this.detailed),
+      style: stylesheet(palette),
       layout: { name: 'preset' },
       boxSelectionEnabled: false,
       selectionType: 'single',
@@ -82,27 +53,17 @@ export class TopologyGraph {
       this.placedAt.set(node.id(), `${x},${y}`);
       events.moved(node.id(), x, y);
     });
+    this.cy.on('viewport', () => events.viewChanged());
   }
 
   restyle(palette: Palette): void {
-    this.palette = palette;
-    this.cy.style(stylesheet(palette, this.detailed));
+    this.cy.style(stylesheet(palette));
   }
 
-  /**
-   * Draws `graph`, touching only what differs from the drawing before: on a
-   * one-line edit of a 2,000-node lab that is one element, not 6,000.
-   * Returns whether anything changed (so a frame will be drawn).
-   */
   apply(graph: GraphData): boolean {
     const first = this.applied.size === 0;
-    const detailed = graph.links.length <= LABELLED_LINKS_MAX;
-    if (detailed !== this.detailed) {
-      this.detailed = detailed;
-      this.cy.style(stylesheet(this.palette, detailed));
-    }
-    if (first) this.grid = new Grid(graph.nodes);
-    const grid = this.grid;
+    if (first) this.placement = new Placement(graph.nodes);
+    const placement = this.placement;
     const wanted = new Set<string>();
     for (const node of graph.nodes) wanted.add(node.id);
     for (const link of graph.links) wanted.add(link.id);
@@ -113,8 +74,7 @@ export class TopologyGraph {
     for (const node of graph.nodes) {
       const definition = nodeElement(node);
       const json = JSON.stringify(definition.data);
-      if (node.position) grid.release(node.id);
-      const position = node.position ?? grid.place(node.id);
+      const position = placement.at(node);
       const at = `${position.x},${position.y}`;
       if (!this.applied.has(node.id)) added.push({ ...definition, position: { ...position } });
       else {
@@ -139,7 +99,7 @@ export class TopologyGraph {
     for (const id of gone) {
       this.applied.delete(id);
       this.placedAt.delete(id);
-      grid.release(id);
+      placement.release(id);
     }
     if (gone.length + added.length + changed.length === 0) return false;
     this.cy.batch(() => {
@@ -162,33 +122,28 @@ export class TopologyGraph {
     return true;
   }
 
-  /**
-   * Fits the nodes in view. Cytoscape's own fit measures every label and edge
-   * first (seconds at 2,000 nodes); node centres plus a margin are enough.
-   */
-  fit(): void {
-    const nodes = this.cy.nodes();
-    if (nodes.length === 0) return;
-    let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const node of nodes) {
-      const p = node.position();
-      x1 = Math.min(x1, p.x);
-      y1 = Math.min(y1, p.y);
-      x2 = Math.max(x2, p.x);
-      y2 = Math.max(y2, p.y);
-    }
-    const margin = 60;
-    const width = this.cy.width();
-    const height = this.cy.height();
-    // Never larger than life: a small lab is shown at its own size.
-    const zoom = Math.min(
-      1.5,
-      Math.max(this.cy.minZoom(), Math.min(width / (x2 - x1 + 2 * margin), height / (y2 - y1 + 2 * margin))),
-    );
-    this.cy.viewport({ zoom, pan: { x: width / 2 - (zoom * (x1 + x2)) / 2, y: height / 2 - (zoom * (y1 + y2)) / 2 } });
+  whenPainted(painted: () => void): void {
+    this.cy.one('render', painted);
   }
 
-  /** Marks the elements the editor's cursor is in, and brings them into view if they are off screen. */
+  fit(): void {
+    const view = fitView(
+      this.cy.nodes().map((node) => node.position()),
+      this.cy.width(),
+      this.cy.height(),
+      this.cy.minZoom(),
+    );
+    if (view) this.cy.viewport(view);
+  }
+
+  view(): View {
+    return { zoom: this.cy.zoom(), pan: this.cy.pan() };
+  }
+
+  destroy(): void {
+    this.cy.destroy();
+  }
+
   highlight(ids: readonly string[]): void {
     this.cy.batch(() => {
       this.cy.elements('.cursor').removeClass('cursor');
@@ -202,71 +157,10 @@ export class TopologyGraph {
     if (!inside) this.cy.center(marked);
   }
 
-  /** Marks the element focused in the element list. */
   focus(id: string | undefined): void {
     this.cy.elements('.focused').removeClass('focused');
     if (id !== undefined) this.cy.getElementById(id).addClass('focused');
   }
-
-  /** Where an element is on the page (for menus opened from the keyboard). */
-  pagePoint(id: string): { x: number; y: number } | undefined {
-    const element = this.cy.getElementById(id);
-    if (element.length === 0) return undefined;
-    const box = element.renderedBoundingBox();
-    const container = this.cy.container()?.getBoundingClientRect();
-    return { x: (container?.left ?? 0) + (box.x1 + box.x2) / 2, y: (container?.top ?? 0) + (box.y1 + box.y2) / 2 };
-  }
-}
-
-/** Cells for the nodes without a position: below the placed nodes, as wide as they are (or a square). */
-class Grid {
-  private readonly x: number;
-  private readonly y: number;
-  private readonly columns: number;
-  /** Node id → its cell number; a node keeps its cell from one drawing to the next. */
-  private readonly cells = new Map<string, number>();
-  private readonly taken = new Set<number>();
-  /** No cell below this one is free. */
-  private lowestFree = 0;
-
-  constructor(nodes: readonly GraphNode[]) {
-    const placed = nodes.filter((n) => n.position);
-    this.columns = Math.max(MIN_COLUMNS, Math.ceil(Math.sqrt(nodes.length - placed.length)));
-    this.x = placed.length === 0 ? 0 : Math.min(...placed.map((n) => n.position?.x ?? 0));
-    this.y = placed.length === 0 ? 0 : Math.max(...placed.map((n) => n.position?.y ?? 0)) + CELL;
-  }
-
-  /** The node's cell: the one it has, else the first free one. */
-  place(id: string): Point {
-    let cell = this.cells.get(id);
-    if (cell === undefined) {
-      cell = this.lowestFree;
-      while (this.taken.has(cell)) cell++;
-      this.cells.set(id, cell);
-      this.taken.add(cell);
-      this.lowestFree = cell + 1;
-    }
-    return { x: this.x + (cell % this.columns) * CELL, y: this.y + Math.floor(cell / this.columns) * CELL };
-  }
-
-  release(id: string): void {
-    const cell = this.cells.get(id);
-    if (cell === undefined) return;
-    this.cells.delete(id);
-    this.taken.delete(cell);
-    this.lowestFree = Math.min(this.lowestFree, cell);
-  }
-}
-
-const DRIFT_MARK = { create: '+ create', update: '~ change', delete: '− delete' } as const;
-
-function badge(node: GraphNode): string {
-  const parts: string[] = [];
-  if (node.kind === 'network') parts.push(node.detail);
-  if (node.state !== undefined) parts.push(node.state === 'missing' ? 'not deployed' : node.state);
-  if (node.liveOnly) parts.push('live only');
-  if (node.drift) parts.push(DRIFT_MARK[node.drift]);
-  return parts.join(' · ');
 }
 
 function nodeElement(node: GraphNode): ElementDefinition {
@@ -301,7 +195,7 @@ function linkElement(link: GraphLink): ElementDefinition {
   };
 }
 
-function stylesheet(p: Palette, detailed: boolean): StylesheetJson {
+function stylesheet(p: Palette): StylesheetJson {
   const symbols = ['router', 'switch', 'server', 'host', 'firewall', 'generic', 'cloud'] as const;
   const width = p.highContrast ? 3 : 2;
   return [
@@ -330,7 +224,7 @@ function stylesheet(p: Palette, detailed: boolean): StylesheetJson {
         'min-zoomed-font-size': 7,
       },
     },
-    ...(detailed ? symbols : []).map((symbol) => ({
+    ...symbols.map((symbol) => ({
       selector: `node[symbol = "${symbol}"]`,
       style: { 'background-image': symbolImage(symbol, p.foreground) },
     })),
@@ -341,23 +235,21 @@ function stylesheet(p: Palette, detailed: boolean): StylesheetJson {
     { selector: 'node[state = "missing"]', style: { 'border-color': p.problem, 'border-style': 'dashed' } },
     {
       selector: 'edge',
-      style: detailed
-        ? {
-            width: p.highContrast ? 2 : 1.5,
-            'line-color': p.muted,
-            // Bezier: parallel links between the same two nodes are drawn apart.
-            'curve-style': 'bezier',
-            'source-label': 'data(sourceLabel)',
-            'target-label': 'data(targetLabel)',
-            'source-text-offset': 28,
-            'target-text-offset': 28,
-            color: p.foreground,
-            'font-size': 9,
-            'text-background-color': p.background,
-            'text-background-opacity': 0.8,
-            'min-zoomed-font-size': 7,
-          }
-        : { width: p.highContrast ? 2 : 1.5, 'line-color': p.muted, 'curve-style': 'haystack' },
+      style: {
+        width: p.highContrast ? 2 : 1.5,
+        'line-color': p.muted,
+        // Bezier: parallel links between the same two nodes are drawn apart.
+        'curve-style': 'bezier',
+        'source-label': 'data(sourceLabel)',
+        'target-label': 'data(targetLabel)',
+        'source-text-offset': 28,
+        'target-text-offset': 28,
+        color: p.foreground,
+        'font-size': 9,
+        'text-background-color': p.background,
+        'text-background-opacity': 0.8,
+        'min-zoomed-font-size': 7,
+      },
     },
     { selector: '[drift = "create"]', style: { 'border-style': 'dashed', 'border-color': p.create } },
     { selector: 'edge[drift = "create"]', style: { 'line-color': p.create, 'line-style': 'dashed' } },

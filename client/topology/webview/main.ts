@@ -4,6 +4,9 @@
  * every change as an edit of the lab file. Nothing here edits or saves.
  */
 import type { GraphData, GraphNode, HostMessage, NodeAction, WebviewMessage } from '../messages';
+import { rendererFor, type RendererKind } from '../renderer-choice';
+import { CanvasGraph } from './canvas-graph';
+import type { Drawing, GraphEvents } from './drawing';
 import { TopologyGraph } from './graph';
 import { ElementList } from './list';
 import { ContextMenu, type MenuItem } from './menu';
@@ -99,14 +102,33 @@ function main(): void {
     ];
   };
 
-  const graph = new TopologyGraph(element('graph'), readPalette(), {
+  // For tests: where the drawing is, so that a point of the model can be found on the page.
+  const viewChanged = (): void => {
+    if (drawing) document.body.dataset.viewport = JSON.stringify(drawing.view());
+  };
+  const events: GraphEvents = {
     activate,
     menu: (id, x, y) => menu.open(menuItems(id), x, y, list.button(id)),
     moved: (id, x, y) => {
       const node = byId.get(id);
       if (node?.kind === 'node' && !node.liveOnly) post({ type: 'move', node: node.name, x, y });
     },
-  });
+    viewChanged,
+  };
+  /** The renderer for the lab's size, replaced when the lab grows or shrinks across the threshold. */
+  let drawing: Drawing | undefined;
+  let drawingKind: RendererKind | undefined;
+  let highlighted: readonly string[] = [];
+  const drawingFor = (graph: GraphData): Drawing => {
+    const kind = rendererFor(graph.links.length);
+    if (drawing && drawingKind === kind) return drawing;
+    drawing?.destroy();
+    const [container, palette] = [element('graph'), readPalette()];
+    drawing =
+      kind === 'canvas' ? new CanvasGraph(container, palette, events) : new TopologyGraph(container, palette, events);
+    drawingKind = kind;
+    return drawing;
+  };
   const list = new ElementList(element('elements'), {
     activate,
     menu: (id, anchor) => {
@@ -117,15 +139,10 @@ function main(): void {
       const link = current?.links.find((l) => l.id === id);
       if (link?.index !== undefined) post({ type: 'deleteLink', index: link.index });
     },
-    focused: (id) => graph.focus(id),
+    focused: (id) => drawing?.focus(id),
   });
-  onThemeChange(() => graph.restyle(readPalette()));
-  // For tests: where the drawing is, so that a point of the model can be found on the page.
-  const viewport = (): void => {
-    document.body.dataset.viewport = JSON.stringify({ zoom: graph.cy.zoom(), pan: graph.cy.pan() });
-  };
-  graph.cy.on('viewport', viewport);
-  element('fit').addEventListener('click', () => graph.fit());
+  onThemeChange(() => drawing?.restyle(readPalette()));
+  element('fit').addEventListener('click', () => drawing?.fit());
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && linkFrom !== undefined) setLinkFrom(undefined);
   });
@@ -140,8 +157,11 @@ function main(): void {
       const painted = (): void => {
         document.body.dataset.painted = String(count);
       };
-      if (graph.apply(current)) graph.cy.one('render', painted);
+      const before = drawing;
+      const graph = drawingFor(current);
+      if (graph.apply(current)) graph.whenPainted(painted);
       else painted();
+      if (graph !== before && highlighted.length > 0) graph.highlight(highlighted);
       list.apply(current);
       status.textContent = `${current.title}: ${current.liveSummary}`;
       notes.replaceChildren(
@@ -153,10 +173,11 @@ function main(): void {
       );
       notes.hidden = current.notes.length === 0;
       if (linkFrom !== undefined && !byId.has(linkFrom)) setLinkFrom(undefined);
-      viewport();
+      viewChanged();
       document.body.dataset.applied = String(count);
     } else if (message.type === 'highlight') {
-      graph.highlight(message.ids);
+      highlighted = message.ids;
+      drawing?.highlight(highlighted);
       list.highlight(message.ids);
     } else if (message.type === 'linkDone') {
       setLinkFrom(undefined);
