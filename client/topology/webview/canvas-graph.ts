@@ -261,7 +261,6 @@ export class CanvasGraph implements Drawing {
     this.strokeLinks((l) => marked(l.id), p.focus, Math.max(pixels(2), 3), []);
 
     const nodes = [...this.nodes.values()];
-    for (const node of nodes) if (marked(node.id)) this.halo(node);
     // One path per fill and outline colour.
     const groups = new Map<string, NodeRecord[]>();
     for (const node of nodes) {
@@ -295,6 +294,12 @@ export class CanvasGraph implements Drawing {
       c.stroke();
     }
     c.setLineDash([]);
+    // The mark of the elements the cursor or the list is on: a ring in the focus colour.
+    c.beginPath();
+    for (const node of nodes) if (marked(node.id)) this.shape(node, 9);
+    c.lineWidth = Math.max(pixels(3), 4);
+    c.strokeStyle = p.focus;
+    c.stroke();
     if (this.zoom * FONT_SIZE >= MIN_FONT_PIXELS) this.names(nodes, width, height);
   }
 
@@ -325,17 +330,6 @@ export class CanvasGraph implements Drawing {
         2 * (NODE_HALF.x + grow),
         2 * (NODE_HALF.y + grow),
       );
-  }
-
-  /** The mark of an element the cursor or the list is on. */
-  private halo(node: NodeRecord): void {
-    const c = this.context;
-    c.beginPath();
-    this.shape(node, 8);
-    c.globalAlpha = 0.35;
-    c.fillStyle = this.palette.focus;
-    c.fill();
-    c.globalAlpha = 1;
   }
 
   /** Names and badges under the nodes in view. */
