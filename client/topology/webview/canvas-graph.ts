@@ -47,7 +47,8 @@ interface LinkRecord extends Segment {
 /** What the pointer is doing since it was pressed. */
 type Press =
   | { kind: 'pan'; start: Point; pan: Point; moved: boolean }
-  | { kind: 'node'; start: Point; node: NodeRecord; moved: boolean };
+  /** By id: an update during the drag replaces the node's record. */
+  | { kind: 'node'; start: Point; id: string; moved: boolean };
 
 export class CanvasGraph implements Drawing {
   private readonly canvas: HTMLCanvasElement;
@@ -363,7 +364,7 @@ export class CanvasGraph implements Drawing {
     const hit = this.hit(event);
     const node = hit === undefined ? undefined : this.nodes.get(hit);
     this.press = node?.movable
-      ? { kind: 'node', start, node, moved: false }
+      ? { kind: 'node', start, id: node.id, moved: false }
       : { kind: 'pan', start, pan: { ...this.pan }, moved: false };
     this.canvas.setPointerCapture(event.pointerId);
   }
@@ -376,9 +377,10 @@ export class CanvasGraph implements Drawing {
     press.moved = true;
     if (press.kind === 'pan') this.setView({ zoom: this.zoom, pan: { x: press.pan.x + dx, y: press.pan.y + dy } });
     else {
+      const node = this.nodes.get(press.id);
+      if (!node) return;
       const at = this.toModel(event);
-      press.node.x = at.x;
-      press.node.y = at.y;
+      [node.x, node.y] = [at.x, at.y];
       this.redraw();
     }
   }
@@ -391,7 +393,8 @@ export class CanvasGraph implements Drawing {
       const id = this.hit(event);
       if (id !== undefined) this.events.activate(id);
     } else if (press.kind === 'node') {
-      const node = press.node;
+      const node = this.nodes.get(press.id);
+      if (!node) return;
       [node.x, node.y] = [Math.round(node.x), Math.round(node.y)];
       this.buckets.set(node.id, node);
       // Where the user put it: the edit that writes this position changes nothing here, a refused one puts the node back.
