@@ -12,11 +12,13 @@ export class ConsoleOutput {
     if (text === '') return text;
     // Megabytes of output a second go through here, nearly all of it with CRLF line ends already:
     // look for a bare LF with indexOf (fast), and only then rewrite the text in one regular-expression pass.
-    let out = hasBareLf(text) ? text.replace(BARE_LF, '\r\n') : text;
-    // An LF that starts this chunk pairs with the CR that ended the last one: it was not bare.
-    if (this.lastWasCr && text.charCodeAt(0) === LF) out = out.slice(1);
+    // An LF that starts this chunk pairs with the CR that ended the last one: it is not bare (and a
+    // chunk boundary falls between CR and LF once in every few dozen chunks, so it must not cost a rewrite).
+    const pairsWithCr = this.lastWasCr && text.charCodeAt(0) === LF;
     this.lastWasCr = text.charCodeAt(text.length - 1) === CR;
-    return out;
+    if (!hasBareLf(text, pairsWithCr ? 1 : 0)) return text;
+    const out = text.replace(BARE_LF, '\r\n');
+    return pairsWithCr ? out.slice(1) : out;
   }
 }
 
@@ -25,8 +27,9 @@ const LF = 0x0a;
 /** An LF not preceded by a CR in the same chunk. */
 const BARE_LF = /(?<!\r)\n/g;
 
-function hasBareLf(text: string): boolean {
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1))
+/** Whether `text` has an LF not preceded by a CR, from index `from` on (an LF at 0 counts as bare). */
+function hasBareLf(text: string, from: number): boolean {
+  for (let at = text.indexOf('\n', from); at !== -1; at = text.indexOf('\n', at + 1))
     if (at === 0 || text.charCodeAt(at - 1) !== CR) return true;
   return false;
 }
