@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { Agent } from 'node:https';
 import { rmSync } from 'node:fs';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
-import { chainLab, makeDataDir, rawCall, sendRawTls, spawnAgent, waitFor } from '../support/agent';
+import { chainLab, loginTo, makeDataDir, rawCall, sendRawTls, spawnAgent, waitFor } from '../support/agent';
 
 const MiB = 1024 * 1024;
 
@@ -60,14 +60,7 @@ test('SIGTERM in the middle of a deploy answers it with 503 agent_stopping, then
   const dataDir = makeDataDir();
   const agent = await spawnAgent(dataDir, ['--boot-ms', '10']);
   try {
-    const login = await rawCall(
-      agent.url,
-      agent.certPem,
-      'POST',
-      '/api/v1/login',
-      JSON.stringify({ username: 'lab', password: 'lab' }),
-    );
-    const token = login.body.data.token as string;
+    const token = await loginTo(agent);
     const yaml = chainLab('stopping', 800);
     const call = (path: string, body: unknown) =>
       rawCall(agent.url, agent.certPem, 'POST', path, JSON.stringify(body), token);
@@ -105,14 +98,7 @@ async function healthWhile(
   const dataDir = makeDataDir();
   const agent = await spawnAgent(dataDir);
   try {
-    const login = await rawCall(
-      agent.url,
-      agent.certPem,
-      'POST',
-      '/api/v1/login',
-      JSON.stringify({ username: 'lab', password: 'lab' }),
-    );
-    const token = login.body.data.token as string;
+    const token = await loginTo(agent);
     // One kept-alive connection for the health checks, so each measures the agent, not a TLS handshake.
     const keepAlive = new Agent({ ca: agent.certPem, keepAlive: true, maxSockets: 1 });
     const health = async () => {

@@ -5,7 +5,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { makeDataDir, rawCall, startTestAgent } from '../support/agent';
+import { loginTo, makeDataDir, rawCall, startTestAgent } from '../support/agent';
 
 const AGENT_BUNDLE = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
 
@@ -68,14 +68,7 @@ test('the CLI prints its URL, fingerprint and the default user, serves, and stop
     assert.match(cli.stdout(), /default user lab, password lab/);
     const certPem = readFileSync(join(dataDir, 'cert.pem'), 'utf8');
     assert.equal(new X509Certificate(certPem).fingerprint256, fingerprint);
-    const login = await rawCall(
-      url,
-      certPem,
-      'POST',
-      '/api/v1/login',
-      JSON.stringify({ username: 'lab', password: 'lab' }),
-    );
-    assert.equal(login.body.ok, true);
+    await loginTo({ url, certPem });
 
     const closed = once(cli.child, 'close');
     cli.child.kill('SIGTERM');

@@ -259,6 +259,14 @@ export function rawCall(
   });
 }
 
+/** A token for the default user (lab/lab), asked of an agent process over its own HTTPS. */
+export async function loginTo(agent: { url: string; certPem: string }): Promise<string> {
+  const body = JSON.stringify({ username: 'lab', password: 'lab' });
+  const login = await rawCall(agent.url, agent.certPem, 'POST', '/api/v1/login', body);
+  assert.equal(login.status, 200, JSON.stringify(login.body));
+  return login.body.data.token as string;
+}
+
 /** A lab of `count` linux nodes in a chain: big enough that deploying it takes a while. */
 export function chainLab(name: string, count: number): string {
   const nodes = Array.from({ length: count }, (_, i) => `  n${i}:\n    ethernet: 2\n`).join('');
