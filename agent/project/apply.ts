@@ -8,7 +8,7 @@ import { EmuError, type EmulatorClient, type EmuNodeSpec } from '../emulator/bac
 import { runBounded } from './bounded';
 import type { Change } from './diff';
 import type { ObservedTopology } from './observed';
-import type { Endpoint, TopoNode, Topology } from './topology';
+import { sharedNodeFields, type Endpoint, type TopoNode, type Topology } from './topology';
 
 /** Where nodes without a position go: a grid, in creation order. */
 function gridPosition(ordinal: number): { left: number; top: number } {
@@ -19,12 +19,7 @@ export function nodeSpec(node: TopoNode, ordinal: number): EmuNodeSpec {
   const position = node.position ? { left: node.position.x, top: node.position.y } : gridPosition(ordinal);
   return {
     name: node.name,
-    template: node.template,
-    image: node.image,
-    icon: node.icon,
-    cpu: node.cpu,
-    ram: node.ram,
-    ethernet: node.ethernet,
+    ...sharedNodeFields(node),
     console: node.console as EmuNodeSpec['console'],
     ...(node.config !== undefined ? { config: node.config } : {}),
     ...position,

@@ -6,7 +6,7 @@
  */
 import type { EmuLab, EmuNode } from '../emulator/backend';
 import { normaliseConfig } from './desired';
-import { makeLink, type TopoLink, type TopoNetwork, type TopoNode, type Topology } from './topology';
+import { makeLink, sharedNodeFields, type TopoLink, type TopoNetwork, type TopoNode, type Topology } from './topology';
 
 export interface ObservedTopology extends Topology {
   lab: EmuLab;
@@ -27,12 +27,7 @@ export function observedTopology(lab: EmuLab): ObservedTopology {
     liveNodes.set(name, node);
     nodes.set(name, {
       name,
-      template: node.template,
-      image: node.image,
-      icon: node.icon,
-      cpu: node.cpu,
-      ram: node.ram,
-      ethernet: node.ethernet,
+      ...sharedNodeFields(node),
       console: node.console,
       ...(node.config !== undefined ? { config: normaliseConfig(node.config) } : {}),
       position: { x: node.left, y: node.top },

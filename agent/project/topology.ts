@@ -5,11 +5,11 @@
 import { NODE_FIELD_NAMES, type NodeFieldName } from '../../common/lab/types';
 import type { EmuNodeSpec } from '../emulator/backend';
 
-/** The node fields the emulator's spec and the document share, with the same types. */
-export interface TopoNode extends Pick<
-  EmuNodeSpec,
-  'name' | 'template' | 'image' | 'icon' | 'cpu' | 'ram' | 'ethernet'
-> {
+/** The settings a node has alike in a lab document and on the emulator, copied as they are both ways. */
+type SharedNodeFields = Pick<EmuNodeSpec, 'template' | 'image' | 'icon' | 'cpu' | 'ram' | 'ethernet'>;
+
+export interface TopoNode extends SharedNodeFields {
+  name: string;
   /** An EmuConsoleType when observed; whatever the document says when desired. */
   console: string;
   /** Startup config text. In a desired topology, undefined means "the document does not say". */
@@ -45,6 +45,17 @@ export type ComparedNodeField = Exclude<NodeFieldName, 'template'>;
 export const COMPARED_NODE_FIELDS: readonly ComparedNodeField[] = NODE_FIELD_NAMES.filter(
   (field): field is ComparedNodeField => field !== 'template',
 );
+
+export function sharedNodeFields(node: SharedNodeFields): SharedNodeFields {
+  return {
+    template: node.template,
+    image: node.image,
+    icon: node.icon,
+    cpu: node.cpu,
+    ram: node.ram,
+    ethernet: node.ethernet,
+  };
+}
 
 export function endpointText(e: Endpoint): string {
   return 'network' in e ? e.network : `${e.node}:${e.iface}`;
