@@ -262,18 +262,18 @@ export class CanvasGraph implements Drawing {
     this.strokeLinks((l) => marked(l.id), p.focus, Math.max(pixels(2), 3), []);
 
     const nodes = [...this.nodes.values()];
-    // One path per fill and outline colour.
-    const groups = new Map<string, NodeRecord[]>();
+    // One path per fill and outline colour (the theme gives colours such as `rgba(97, 97, 97, 0.5)`).
+    const groups = new Map<string, { fill: string; outline: string; group: NodeRecord[] }>();
     for (const node of nodes) {
-      const key = colours(node, p).join(' ');
-      const group = groups.get(key);
-      if (group) group.push(node);
-      else groups.set(key, [node]);
+      const [fill, outline] = colours(node, p);
+      const key = `${fill}\n${outline}`;
+      const found = groups.get(key);
+      if (found) found.group.push(node);
+      else groups.set(key, { fill, outline, group: [node] });
     }
     c.setLineDash([]);
     c.lineWidth = pixels(1);
-    for (const [key, group] of groups) {
-      const [fill, outline] = key.split(' ');
+    for (const { fill, outline, group } of groups.values()) {
       c.beginPath();
       for (const node of group) this.shape(node, 0);
       c.fillStyle = fill;
