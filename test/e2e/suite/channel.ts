@@ -15,8 +15,12 @@ export type RunnerRequest = (
   | { action: 'text'; selector: string; match?: string; flags?: string; timeoutMs?: number }
   /** The attributes of the first element matching `selector`, once it is in the page. */
   | { action: 'attributes'; selector: string; timeoutMs?: number }
-  /** Click the first element matching `selector`, as a user would. */
-  | { action: 'click'; selector: string; timeoutMs?: number }
+  /** Click the first element matching `selector`, as a user would: at its centre, or at the point `at` inside it. */
+  | { action: 'click'; selector: string; at?: { x: number; y: number }; timeoutMs?: number }
+  /** Turn the mouse wheel by `deltaY` with the pointer at the point `at` inside the first element matching `selector`. */
+  | { action: 'wheel'; selector: string; at: { x: number; y: number }; deltaY: number; timeoutMs?: number }
+  /** The colour, [r, g, b, a], that the first canvas matching `selector` shows at the point `at` inside it. */
+  | { action: 'canvasPixel'; selector: string; at: { x: number; y: number }; timeoutMs?: number }
   /** Type `text` into the first element matching `selector` (an input box), then press Enter. */
   | { action: 'fill'; selector: string; text: string; timeoutMs?: number }
   /** Cut or restore the TCP link the extension reaches the agent through (the agent keeps running). */
@@ -41,6 +45,7 @@ export interface RunnerResponse {
   text?: string;
   path?: string;
   attributes?: Record<string, string>;
+  rgba?: number[];
   error?: string;
 }
 
@@ -74,4 +79,15 @@ export async function screenshot(name: string, waitFor?: string): Promise<string
   const response = await askRunner({ action: 'screenshot', name, waitFor });
   if (!response.ok || !response.path) throw new Error(`screenshot ${name} failed: ${response.error}`);
   return response.path;
+}
+
+/**
+ * What the user would see when a test failed: the notifications (which say why a command failed)
+ * in the log, and a screenshot `failed-<title>.png`.
+ */
+export async function recordFailure(title: string): Promise<void> {
+  if (!hasRunnerChannel()) return;
+  const toasts = await askRunner({ action: 'text', selector: '.notifications-toasts', timeoutMs: 1000 });
+  if (toasts.ok && toasts.text) console.log(`notifications:\n${toasts.text}`);
+  await askRunner({ action: 'screenshot', name: `failed-${title.replace(/\W+/g, '-')}` });
 }

@@ -9,7 +9,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
-import { askRunner, hasRunnerChannel, screenshot } from './channel';
+import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 
 const LAB_FILE = 'ospf/ospf.lab.yaml';
 /** r1 has one OSPF neighbour (r2; its side towards h1 is passive), r2 two. */
@@ -37,8 +37,7 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state !== 'failed' || !hasRunnerChannel()) return;
-    await askRunner({ action: 'screenshot', name: `failed-${this.currentTest.title.replace(/\W+/g, '-')}` });
+    if (this.currentTest?.state === 'failed') await recordFailure(this.currentTest.title);
   });
 
   after(async () => {

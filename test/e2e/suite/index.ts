@@ -10,7 +10,11 @@ import Mocha from 'mocha';
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000 });
   mocha.addFile(path.join(__dirname, 'scenario.js'));
+  mocha.addFile(path.join(__dirname, 'canvas-topology.js'));
   mocha.addFile(path.join(__dirname, 'frr.js'));
+  // test/e2e/run.mjs --grep: only the tests whose full title matches.
+  const grep = process.env.LAB_AGENT_E2E_GREP;
+  if (grep) mocha.grep(new RegExp(grep));
   // One line per outcome, so the runner can count them even if the host dies mid-run.
   const results = process.env.LAB_AGENT_E2E_RESULTS;
   const record = (state: 'passed' | 'failed', title: string): void => {
