@@ -271,6 +271,11 @@ export class CanvasGraph implements Drawing {
       if (found) found.group.push(node);
       else groups.set(key, { fill, outline, group: [node] });
     }
+    // Nodes hide the links under them: theme colours can be translucent (a stopped node's is).
+    c.beginPath();
+    for (const node of nodes) this.shape(node, 0);
+    c.fillStyle = p.background;
+    c.fill();
     c.setLineDash([]);
     c.lineWidth = pixels(1);
     for (const { fill, outline, group } of groups.values()) {
