@@ -24,8 +24,8 @@ import { dragNode, onScreen, topologyAttributes, topologyText, topologyViewport 
 const NODES = 500;
 /** The node the test starts (the others stay stopped), and drags; first in the element list. */
 const STARTED = 'r1';
-/** The node the test clicks on the canvas. */
-const CLICKED = 'sw2';
+/** A node that stays stopped. */
+const STOPPED = 'sw2';
 /** Half a node's square on the canvas, in model units (canvas-graph.ts). */
 const NODE_HALF = 22;
 
@@ -51,6 +51,21 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
     const position = lab.nodes[node]?.position;
     assert.ok(position, `${node} has no position in the generated lab`);
     return position;
+  }
+
+  /** The nodes the lab file places, with their positions. */
+  function placed(): { name: string; x: number; y: number }[] {
+    return Object.entries(lab.nodes).flatMap(([name, n]) => (n.position ? [{ name, ...n.position }] : []));
+  }
+
+  /** The placed node nearest the middle of the placed nodes (its YAML is far down the file). */
+  function centreNode(): { name: string; x: number; y: number } {
+    const all = placed();
+    const middle = {
+      x: all.reduce((sum, p) => sum + p.x, 0) / all.length,
+      y: all.reduce((sum, p) => sum + p.y, 0) / all.length,
+    };
+    return all.sort((p, q) => distance(p, middle) - distance(q, middle))[0];
   }
 
   /** The colour the canvas shows at a point (relative to the drawing's corner). */
@@ -90,13 +105,13 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
         const [running, stopped] = await eventually(
           `the running node drawn in its own colour (${theme})`,
           async () => {
-            const colours = await Promise.all([STARTED, CLICKED].map((n) => pixelAt(onScreen(positionOf(n), view))));
+            const colours = await Promise.all([STARTED, STOPPED].map((n) => pixelAt(onScreen(positionOf(n), view))));
             return colours[0].join() !== colours[1].join() ? colours : undefined;
           },
           5000,
         );
         console.log(
-          `${theme}: ${STARTED} (running) is drawn rgba(${running.join()}), ${CLICKED} (stopped) rgba(${stopped.join()})`,
+          `${theme}: ${STARTED} (running) is drawn rgba(${running.join()}), ${STOPPED} (stopped) rgba(${stopped.join()})`,
         );
         const shot = await askRunner({ action: 'screenshot', name: `topology-canvas-${kind}`, frame: 'webview' });
         assert.ok(shot.ok, `screenshot ${kind} failed: ${shot.error}`);
@@ -170,29 +185,34 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
       new RegExp(`Nodes \\(${NODES}\\)[^]*Networks \\(${networks}\\)[^]*Links \\(${links}\\)`, 'i'),
     );
     await topologyAttributes(`#elements button[data-id="node:${STARTED}"][data-state="running"]`, 30_000);
-    await topologyAttributes(`#elements button[data-id="node:${CLICKED}"][data-state="stopped"]`);
+    await topologyAttributes(`#elements button[data-id="node:${STOPPED}"][data-state="stopped"]`);
     await topologyText('#status', new RegExp(`Live: \\w+ \\(1/${NODES} up\\)`));
     await screenshots();
   });
 
   it('reveals a node in the lab file when it is clicked on the canvas', async () => {
+    const node = centreNode();
+    const line = text.split('\n').indexOf(`  ${node.name}:`);
+    assert.ok(line >= 0, `${node.name} is not in the lab file`);
     const editor = await vscode.window.showTextDocument(labUri, { viewColumn: vscode.ViewColumn.One });
     editor.selection = new vscode.Selection(0, 0, 0, 0);
-    const line = text.split('\n').indexOf(`  ${CLICKED}:`);
-    assert.ok(line >= 0, `${CLICKED} is not in the lab file`);
-    const at = onScreen(positionOf(CLICKED), await topologyViewport());
+    editor.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
+    const at = onScreen(node, await topologyViewport());
     const clicked = await askRunner({ action: 'click', selector: '#graph', at, frame: 'webview' });
     assert.ok(clicked.ok, `the click failed: ${clicked.error}`);
-    const selected = await eventually(`${CLICKED} selected in the lab file`, () => {
-      const active = vscode.window.activeTextEditor;
-      return active?.document.uri.toString() === labUri.toString() && !active.selection.isEmpty
-        ? active.selection
-        : undefined;
+    const active = await eventually(`${node.name} selected in the lab file`, () => {
+      const shown = vscode.window.activeTextEditor;
+      return shown?.document.uri.toString() === labUri.toString() && !shown.selection.isEmpty ? shown : undefined;
     });
+    const selected = active.selection;
     assert.deepStrictEqual(
       [selected.start.line, selected.start.character, selected.end.line, selected.end.character],
-      [line, 2, line, 2 + CLICKED.length],
-      `the click selected ${JSON.stringify(selected)}, not the name of ${CLICKED} on line ${line}`,
+      [line, 2, line, 2 + node.name.length],
+      `the click selected ${JSON.stringify(selected)}, not the name of ${node.name} on line ${line}`,
+    );
+    // Scrolled to it (the file was shown from its top).
+    await eventually(`line ${line} in view`, () =>
+      active.visibleRanges.some((r) => r.contains(selected)) ? true : undefined,
     );
   });
 
@@ -209,12 +229,7 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
   it('zooms with the wheel about the pointer, and pans by dragging empty space', async () => {
     const fitted = await topologyViewport();
     // Zoom in at the middle of the placed nodes, at the node nearest it.
-    const placed = Object.entries(lab.nodes).flatMap(([name, n]) => (n.position ? [{ name, ...n.position }] : []));
-    const middle = {
-      x: placed.reduce((sum, p) => sum + p.x, 0) / placed.length,
-      y: placed.reduce((sum, p) => sum + p.y, 0) / placed.length,
-    };
-    const [centre] = placed.sort((p, q) => distance(p, middle) - distance(q, middle));
+    const centre = centreNode();
     const pointer = onScreen(centre, fitted);
     const wheeled = await askRunner({
       action: 'wheel',
@@ -243,7 +258,7 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
     // Half a column right and half a row down from that node (the generator spaces them 60 × 80), no
     // node is drawn (the nodes without a position are placed below all these): a drag there pans.
     const empty = { x: centre.x + 30, y: centre.y + 40 };
-    for (const p of placed)
+    for (const p of placed())
       assert.ok(Math.abs(p.x - empty.x) > NODE_HALF || Math.abs(p.y - empty.y) > NODE_HALF, `${p.name} is there`);
     const doc = await vscode.workspace.openTextDocument(labUri);
     const from = onScreen(empty, zoomed);
