@@ -16,6 +16,7 @@ import { registerConsoleExec } from './consoles/exec';
 import { registerConsoleTerminals } from './consoles/terminal';
 import { trackContextKeys } from './context-keys';
 import { LabLanguageClient } from './language-client';
+import { LabParses } from './project/lab-parses';
 import { createLog, logFailure } from './log';
 import type { Services } from './services';
 import { StatusBar } from './status-bar';
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const services: Services = {
     session,
     log,
+    labParses: new LabParses(),
     labStateChanged: (uri) => {
       server.client?.labStateChanged(uri);
       shown.plans?.labStateChanged(uri);

@@ -2,10 +2,13 @@
 import type * as vscode from 'vscode';
 import type { Session } from './connection/session';
 import type { Log } from './log';
+import type { LabParses } from './project/lab-parses';
 
 export interface Services {
   session: Session;
   log: Log;
+  /** Lab texts parsed once, for every view and command that loads a lab. */
+  labParses: LabParses;
   /** The lab's stored or live state changed: tell the language server and refresh the Labs and Consoles views. */
   labStateChanged(uri: vscode.Uri): void;
   /** Fires when the Labs and Consoles views should load again. */

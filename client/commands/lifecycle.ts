@@ -45,7 +45,7 @@ async function execute(
   action: LifecycleAction,
   scope: 'lab' | 'node',
 ): Promise<BulkResult> {
-  const { lab, node: given } = await resolveLab(arg);
+  const { lab, node: given } = await resolveLab(arg, services.labParses);
   const client = allowedClient(services.session, action, lab);
   const node =
     scope === 'node'

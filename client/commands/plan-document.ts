@@ -88,7 +88,7 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
 
   /** Plans towards the emulator; `prune` (overridable by the argument) also plans deleting what the document lacks. */
   async plan(arg: unknown, pruneByDefault: boolean): Promise<PlanData> {
-    const { lab } = await resolveLab(arg);
+    const { lab } = await resolveLab(arg, this.services.labParses);
     const client = allowedClient(this.services.session, 'plan', lab);
     const prune = booleanArg(fieldOf(arg, 'prune')) ?? pruneByDefault;
     const payload = { ...(await projectPayload(lab)), ...(prune ? { prune: true } : {}) };
@@ -144,7 +144,7 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
     if (stale !== undefined) throw new Error(`This plan no longer matches: ${stale}. Plan again, review, then apply.`);
     const blocker = planApplyBlocker(plan);
     if (blocker !== undefined) throw new Error(`This plan cannot be applied. ${blocker}`);
-    const lab = await loadLab(labUri);
+    const lab = await loadLab(labUri, this.services.labParses);
     allowedClient(this.services.session, 'reconcileToEmu', lab);
 
     const deletes = planDeletes(plan);

@@ -34,7 +34,7 @@ async function confirm(arg: unknown, message: string, detail: string, action: st
 }
 
 export async function validateLab(services: Services, arg: unknown): Promise<ValidateData> {
-  const { lab } = await resolveLab(arg);
+  const { lab } = await resolveLab(arg, services.labParses);
   const client = allowedClient(services.session, 'validate', lab);
   const payload = await projectPayload(lab);
   const data = await withCancellableProgress(`Validating ${lab.name}…`, (signal) =>
@@ -86,7 +86,7 @@ async function confirmReplace(lab: LabContext): Promise<void> {
 }
 
 async function deployLab(services: Services, arg: unknown): Promise<DeployData | undefined> {
-  const { lab } = await resolveLab(arg);
+  const { lab } = await resolveLab(arg, services.labParses);
   const client = allowedClient(services.session, 'deploy', lab);
   const replaceArg = booleanArg(fieldOf(arg, 'replace'));
   const confirmed = fieldOf(arg, 'confirmed') === true;
@@ -221,7 +221,7 @@ async function pullLab(services: Services, lab: LabContext): Promise<ReconcileDa
 }
 
 async function reconcileLab(services: Services, arg: unknown, fixed?: 'to_emu' | 'from_emu'): Promise<ReconcileData> {
-  const { lab } = await resolveLab(arg);
+  const { lab } = await resolveLab(arg, services.labParses);
   const direction = fixed ?? (await chooseDirection(services, lab, arg));
   if (direction === 'from_emu') return pullLab(services, lab);
   allowedClient(services.session, 'reconcileToEmu', lab);
@@ -230,7 +230,7 @@ async function reconcileLab(services: Services, arg: unknown, fixed?: 'to_emu' |
 }
 
 async function destroyLab(services: Services, arg: unknown): Promise<unknown> {
-  const { lab } = await resolveLab(arg);
+  const { lab } = await resolveLab(arg, services.labParses);
   const client = allowedClient(services.session, 'destroy', lab);
   let wipe = booleanArg(fieldOf(arg, 'wipe'));
   if (fieldOf(arg, 'confirmed') === true) {

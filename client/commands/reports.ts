@@ -28,13 +28,16 @@ export class Reports implements vscode.Disposable {
   register(): vscode.Disposable[] {
     return [
       registerGuarded(this.services, LabCommand.status, 'Lab status', async (arg) =>
-        this.status((await resolveLab(arg)).lab),
+        this.status((await resolveLab(arg, this.services.labParses)).lab),
       ),
       registerGuarded(this.services, LabCommand.inspect, 'Inspect', async (arg) =>
-        this.inspect((await resolveLab(arg)).lab, booleanArg(fieldOf(arg, 'refresh')) ?? false),
+        this.inspect(
+          (await resolveLab(arg, this.services.labParses)).lab,
+          booleanArg(fieldOf(arg, 'refresh')) ?? false,
+        ),
       ),
       registerGuarded(this.services, LabCommand.openLab, 'Open lab', async (arg) =>
-        this.open((await resolveLab(arg)).lab, arg),
+        this.open((await resolveLab(arg, this.services.labParses)).lab, arg),
       ),
       registerGuarded(this.services, LabCommand.refreshReport, 'Refresh', (arg) => this.refresh(arg)),
     ];
@@ -86,7 +89,7 @@ export class Reports implements vscode.Disposable {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const entry = uri !== undefined ? this.shown.get(uri.toString()) : undefined;
     if (entry === undefined) throw new Error('Nothing to refresh here: open a status, inspect or open report first.');
-    const lab = await loadLab(entry.labUri);
+    const lab = await loadLab(entry.labUri, this.services.labParses);
     if (entry.kind === 'inspect') return this.inspect(lab, true);
     if (entry.kind === 'open') return this.open(lab, { quiet: true });
     return this.status(lab);

@@ -81,7 +81,7 @@ class ConsoleExec {
   }
 
   async one(arg: unknown): Promise<ConsoleExecData> {
-    const { lab, node: given } = await resolveLab(arg);
+    const { lab, node: given } = await resolveLab(arg, this.services.labParses);
     const client = allowedClient(this.services.session, 'consoleExec', lab);
     const node = await resolveNode(lab, given, 'Run a command on which node?');
     const command = await askCommand(arg, `${lab.name}/${node}`);
@@ -107,7 +107,7 @@ class ConsoleExec {
   }
 
   async many(arg: unknown, selection?: unknown): Promise<ConsoleExecManyData> {
-    const { lab } = await resolveLab(arg);
+    const { lab } = await resolveLab(arg, this.services.labParses);
     const client = allowedClient(this.services.session, 'consoleExec', lab);
     const nodes =
       nodeListOf(fieldOf(arg, 'nodes')) ?? selectedNodes(lab, selection) ?? (await this.pickNodes(client, lab));

@@ -88,7 +88,7 @@ class ConsolePty implements vscode.Pseudoterminal {
     const controller = new AbortController();
     this.pending = controller;
     try {
-      const lab = await loadLab(this.labUri);
+      const lab = await loadLab(this.labUri, this.services.labParses);
       const client = allowedClient(this.services.session, 'consoleAttach', lab);
       const payload = await consolePayload(lab, { node: this.node });
       const { socket } = await openConsole(client, payload, { signal: controller.signal });
@@ -147,7 +147,7 @@ class ConsoleTerminals implements vscode.Disposable {
   }
 
   async show(arg: unknown): Promise<string> {
-    const { lab, node: given } = await resolveLab(arg);
+    const { lab, node: given } = await resolveLab(arg, this.services.labParses);
     allowedClient(this.services.session, 'consoleAttach', lab);
     const node = await resolveNode(lab, given, 'Open the console of which node?');
     const name = `${lab.name}/${node}`;

@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ConsolePayload, ProjectPayload } from '../../common/api/contract';
-import type * as labParse from '../../common/lab/parse';
 import type { LabDocument } from '../../common/lab/types';
 import { buildProjectPayload } from '../../common/project/payload';
 import { readLabState, setAsideLabState, writeLabState, type LabStateFile } from '../../common/project/state-file';
@@ -14,6 +13,7 @@ import { UserFileError } from '../../common/project/user-file';
 import { projectModeOf, type ProjectMode } from '../model/capabilities';
 import { targetOfArg } from '../model/command-args';
 import { labDisplayName } from '../model/lab-files';
+import type { LabParses } from './lab-parses';
 import { findLabFiles, isLabFileName } from './workspace-labs';
 
 export interface LabContext {
@@ -35,7 +35,8 @@ export class PromptCancelled extends Error {
   }
 }
 
-export async function loadLab(uri: vscode.Uri): Promise<LabContext> {
+/** The lab at `uri`, parsed through `parses` (a text parsed before is not parsed again). */
+export async function loadLab(uri: vscode.Uri, parses: LabParses): Promise<LabContext> {
   if (uri.scheme !== 'file') {
     throw new Error(
       `Save the lab to a file first: Lab Agent stores the lab's state beside its file (${uri.toString(true)}).`,
@@ -52,9 +53,7 @@ export async function loadLab(uri: vscode.Uri): Promise<LabContext> {
       throw new Error(`Cannot read the lab file ${uri.fsPath}: ${(err as Error).message}`, { cause: err });
     }
   }
-  // Required on first use: the YAML parser behind it is slow to load, and activation does not need it.
-  const { parseLab } = require('../../common/lab/parse') as typeof labParse;
-  const doc = parseLab(text);
+  const doc = parses.parse(uri.toString(), text);
   const stored = await readStoredState(uri.fsPath, 'stop');
   return {
     uri,
@@ -68,7 +67,7 @@ export async function loadLab(uri: vscode.Uri): Promise<LabContext> {
 }
 
 /** The lab (and node, when given) a command argument names, else the active lab editor, else a pick. */
-export async function resolveLab(arg: unknown): Promise<{ lab: LabContext; node?: string }> {
+export async function resolveLab(arg: unknown, parses: LabParses): Promise<{ lab: LabContext; node?: string }> {
   const target = targetOfArg(arg);
   if (target !== undefined) {
     let uri: vscode.Uri;
@@ -77,13 +76,13 @@ export async function resolveLab(arg: unknown): Promise<{ lab: LabContext; node?
     } catch {
       throw new Error(`Not a lab file URI: ${target.uri}`);
     }
-    return { lab: await loadLab(uri), node: target.node };
+    return { lab: await loadLab(uri, parses), node: target.node };
   }
   const editor = vscode.window.activeTextEditor?.document;
   if (editor !== undefined && (editor.languageId === 'lab-yaml' || isLabFileName(editor.uri.path))) {
-    return { lab: await loadLab(editor.uri) };
+    return { lab: await loadLab(editor.uri, parses) };
   }
-  return { lab: await loadLab(await pickLabFile()) };
+  return { lab: await loadLab(await pickLabFile(), parses) };
 }
 
 async function pickLabFile(): Promise<vscode.Uri> {

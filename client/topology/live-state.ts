@@ -20,7 +20,7 @@ export async function fetchLiveInfo(
   previous: LiveInfo | undefined,
 ): Promise<LiveInfo> {
   const session = services.session;
-  const lab = await loadLab(uri);
+  const lab = await loadLab(uri, services.labParses);
   const caps = session.capabilities;
   const connected = session.current.state === 'connected';
   const info: LiveInfo = { connected, caps, mode: lab.mode };

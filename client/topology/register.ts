@@ -20,7 +20,7 @@ export function registerTopologyView(
 ): vscode.Disposable[] {
   const panels = new Map<string, TopologyPanel>();
   const show = async (arg: unknown): Promise<boolean> => {
-    const { lab } = await resolveLab(arg);
+    const { lab } = await resolveLab(arg, services.labParses);
     const key = lab.uri.toString();
     const open = panels.get(key);
     if (open) {

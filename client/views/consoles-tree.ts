@@ -56,7 +56,7 @@ class ConsolesTree extends LiveTree<Row> {
   }
 
   private async labGroup(uri: vscode.Uri): Promise<{ row: Row; settling: boolean } | undefined> {
-    const lab = await loadLab(uri).catch(() => undefined);
+    const lab = await loadLab(uri, this.services.labParses).catch(() => undefined);
     if (lab === undefined) return undefined;
     const session = this.services.session;
     if (!isLabActionAllowed(session.capabilities, 'consoles', lab.mode)) return undefined;

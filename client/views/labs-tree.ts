@@ -68,7 +68,7 @@ class LabsTree extends LiveTree<Row> {
     const relativePath = vscode.workspace.asRelativePath(uri);
     let lab;
     try {
-      lab = await loadLab(uri);
+      lab = await loadLab(uri, this.services.labParses);
     } catch (err) {
       const row = messageRow<LabRowData>(
         `${uri.toString()}#lab`,
