@@ -55,9 +55,32 @@ export interface GraphData {
   liveSummary: string;
 }
 
+/** Replaces `deleteCount` ids from `start` of an id order with `insert`: the part of the order that changed. */
+export interface Splice {
+  start: number;
+  deleteCount: number;
+  insert: string[];
+}
+
+/** What changed between two drawings (graph-delta.ts makes and applies it). */
+export interface GraphDelta {
+  /** The nodes' order, where it changed. */
+  nodeOrder?: Splice;
+  linkOrder?: Splice;
+  /** Elements new or changed, whole. Those gone are the ids an order's splice removes. */
+  nodes: GraphNode[];
+  links: GraphLink[];
+  title?: string;
+  notes?: string[];
+  liveSummary?: string;
+}
+
 /** Host → webview. */
 export type HostMessage =
-  | { type: 'graph'; graph: GraphData }
+  /** The whole drawing; `version` numbers the drawings sent, for the deltas that follow. */
+  | { type: 'graph'; version: number; graph: GraphData }
+  /** What changed from drawing `base` (the last one sent) to drawing `version` (graph-delta.ts). */
+  | { type: 'graphDelta'; base: number; version: number; delta: GraphDelta }
   /** The elements the editor's cursor is in (empty: none). */
   | { type: 'highlight'; ids: string[] }
   /** Ends link drawing (an edit was made or refused). */
@@ -66,6 +89,8 @@ export type HostMessage =
 /** Webview → host. */
 export type WebviewMessage =
   | { type: 'ready' }
+  /** A delta came from a drawing the webview does not have: send the whole drawing. */
+  | { type: 'resync' }
   /** Show the element in the YAML editor. */
   | { type: 'reveal'; id: string }
   /** A node was dropped at a new place. */

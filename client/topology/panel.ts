@@ -22,8 +22,9 @@ import { PacedRefresh } from '../model/paced-refresh';
 import type { Services } from '../services';
 import { refreshIntervalMs } from '../views/agent-tree';
 import { buildGraph, linkId, networkId, nodeId, type LiveInfo } from './graph-model';
+import { GraphSender } from './graph-delta';
 import { fetchLiveInfo } from './live-state';
-import type { HostMessage, NodeAction, WebviewMessage } from './messages';
+import type { GraphData, HostMessage, NodeAction, WebviewMessage } from './messages';
 import { PAGE_BODY } from './page';
 
 /** A typing pause this long redraws the lab. */
@@ -43,6 +44,8 @@ export class TopologyPanel implements vscode.Disposable {
   private topology: TopologyData | undefined;
   private live: LiveInfo | undefined;
   private ready = false;
+  /** What the webview has, so that an update sends only what changed. */
+  private readonly sender = new GraphSender();
   private readonly timers = new Map<'typing' | 'plan', NodeJS.Timeout>();
   /** Node states load again at the pace of the Labs view (refresh-pacer.ts) while the view is visible. */
   private readonly paced = new PacedRefresh({
@@ -98,9 +101,14 @@ export class TopologyPanel implements vscode.Disposable {
     try {
       switch (message.type) {
         case 'ready':
+          // A new page (the first, or the webview was loaded again): it has no drawing.
           this.ready = true;
+          this.sender.reset();
           await this.refreshTopology();
           this.visibilityChanged();
+          return;
+        case 'resync':
+          this.redrawWhole();
           return;
         case 'reveal':
           await this.revealElement(message.id);
@@ -145,15 +153,12 @@ export class TopologyPanel implements vscode.Disposable {
     }
     if (this.disposed) return;
     if (!topology) {
-      this.post({
-        type: 'graph',
-        graph: {
-          title: this.uri.path.split('/').pop() ?? 'lab',
-          nodes: [],
-          links: [],
-          notes: ['The language server is not running, so the lab cannot be read. See the Lab Agent log.'],
-          liveSummary: '',
-        },
+      this.postGraph({
+        title: this.uri.path.split('/').pop() ?? 'lab',
+        nodes: [],
+        links: [],
+        notes: ['The language server is not running, so the lab cannot be read. See the Lab Agent log.'],
+        liveSummary: '',
       });
       return;
     }
@@ -168,7 +173,20 @@ export class TopologyPanel implements vscode.Disposable {
       connected: this.services.session.current.state === 'connected',
       mode: 'managed',
     };
-    this.post({ type: 'graph', graph: buildGraph(this.topology, live) });
+    this.postGraph(buildGraph(this.topology, live));
+  }
+
+  /** Sends what changed since the drawing the webview has (nothing when nothing did). */
+  private postGraph(graph: GraphData): void {
+    if (!this.ready || this.disposed) return;
+    const message = this.sender.message(graph);
+    if (message) this.post(message);
+  }
+
+  /** Puts the webview's drawing back as the document has it (a node dragged where an edit was refused). */
+  private redrawWhole(): void {
+    this.sender.reset();
+    this.draw();
   }
 
   private refreshLive(what: { status: boolean; plan: boolean }): Promise<void> {
@@ -307,14 +325,14 @@ export class TopologyPanel implements vscode.Disposable {
       change,
     });
     if (!answer || 'error' in answer) {
-      if (redrawOnRefusal) this.draw();
+      if (redrawOnRefusal) this.redrawWhole();
       throw new Error(answer ? answer.error : 'The language server is not running; the lab file was not changed.');
     }
     if (answer.edits.length === 0) return;
     const edit = new vscode.WorkspaceEdit();
     for (const e of answer.edits) edit.replace(this.uri, toRange(e.range), e.newText);
     if (!(await vscode.workspace.applyEdit(edit))) {
-      if (redrawOnRefusal) this.draw();
+      if (redrawOnRefusal) this.redrawWhole();
       throw new Error('The edit could not be applied to the lab file (is it read-only?).');
     }
   }

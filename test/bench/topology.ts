@@ -8,7 +8,11 @@
  * frame; the page marks it as data-painted) and the frame with it is on
  * screen (the next animation frame). Labs above DETAILED_LINKS_MAX links are
  * drawn on the canvas, the others by Cytoscape. Each size's drawing is saved
- * as out/bench/topology-<size>.png, to look at.
+ * as out/bench/topology-<size>.png, to look at. The messages are the host's:
+ * the whole drawing first, then only what changed (graph-delta.ts).
+ *
+ * On the host, the update's message is timed too: finding what changed,
+ * against building the drawing (which the host does for any update).
  *
  * Baseline, in the same page: drawing the same nodes, links and labels with
  * bare canvas 2D calls, the least any drawing of the lab costs.
@@ -17,8 +21,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { GraphSender } from '../../client/topology/graph-delta';
 import { buildGraph } from '../../client/topology/graph-model';
-import type { GraphData } from '../../client/topology/messages';
+import type { GraphData, HostMessage } from '../../client/topology/messages';
 import { PAGE_BODY } from '../../client/topology/page';
 import { parseLab, updateLab } from '../../common/lab/parse';
 import type { Connection } from 'vscode-languageserver/node';
@@ -47,8 +52,8 @@ function labFile(version: number, text: string, model: LabDocument): LabFile {
   return new LabFile(URI, TextDocument.create(URI, 'lab-yaml', version, text), model, () => undefined, silent);
 }
 
-/** The graph of a generated lab, and of the same lab after one node's position line changed. */
-function graphs(nodes: number): { first: GraphData; edited: GraphData } {
+/** The graph of a generated lab, and of the same lab after one node's position line changed (and how to build it again). */
+function graphs(nodes: number): { first: GraphData; edited: GraphData; build: () => GraphData } {
   const text = generateLab(nodes);
   const model = parseLab(text);
   const live = { connected: false, mode: 'managed' as const };
@@ -59,8 +64,9 @@ function graphs(nodes: number): { first: GraphData; edited: GraphData } {
   const value = String(Number(found[1]) + 40);
   const editedText = text.slice(0, start) + value + text.slice(start + found[1].length);
   const editedModel = updateLab(model, { start, end: start + found[1].length, text: value });
-  const edited = buildGraph(topologyOf(labFile(2, editedText, editedModel)), live);
-  return { first, edited };
+  const editedTopology = topologyOf(labFile(2, editedText, editedModel));
+  const build = (): GraphData => buildGraph(editedTopology, live);
+  return { first, edited: build(), build };
 }
 
 async function openPage(browser: Browser): Promise<Page> {
@@ -77,11 +83,11 @@ async function openPage(browser: Browser): Promise<Page> {
 const PAGE_HELPERS = `
 window.acquireVsCodeApi = () => ({ postMessage: () => undefined });
 const twoFrames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-/** Posts a drawing as the host does and times it until the frame that shows it is painted. */
-window.benchGraph = async (graph) => {
+/** Posts a message of the host and times it until the frame that shows the drawing is painted. */
+window.benchGraph = async (message) => {
   const before = Number(document.body.dataset.applied ?? 0);
   const start = performance.now();
-  window.postMessage({ type: 'graph', graph }, '*');
+  window.postMessage(message, '*');
   while (Number(document.body.dataset.painted ?? 0) <= before) await new Promise((resolve) => requestAnimationFrame(resolve));
   await new Promise((resolve) => requestAnimationFrame(resolve));
   return performance.now() - start;
@@ -121,12 +127,33 @@ window.benchBaseline = async (graph) => {
 `;
 
 interface PageHelpers {
-  benchGraph(graph: GraphData): Promise<number>;
+  benchGraph(message: HostMessage): Promise<number>;
   benchBaseline(graph: GraphData): Promise<number>;
 }
 
-function timeGraph(page: Page, graph: GraphData): Promise<number> {
-  return page.evaluate((g) => (globalThis as unknown as PageHelpers).benchGraph(g), graph);
+/** Times the message that brings the page's drawing to `graph`, as the host sends it. */
+function timeGraph(page: Page, sender: GraphSender, graph: GraphData): Promise<number> {
+  const message = sender.message(graph);
+  if (!message) throw new Error('the drawing did not change');
+  return page.evaluate((m) => (globalThis as unknown as PageHelpers).benchGraph(m), message);
+}
+
+/** The host's work for an update: building the drawing, and the message of what changed (median ms of each). */
+function hostTimes(first: GraphData, build: () => GraphData): { build: number; message: number; bytes: number } {
+  const sender = new GraphSender();
+  sender.message(first);
+  const [builds, messages] = [[] as number[], [] as number[]];
+  let bytes = 0;
+  for (let i = 0; i < UPDATE_SAMPLES; i++) {
+    let start = performance.now();
+    const graph = i % 2 === 0 ? build() : first;
+    builds.push(performance.now() - start);
+    start = performance.now();
+    const message = sender.message(graph);
+    messages.push(performance.now() - start);
+    bytes = JSON.stringify(message).length;
+  }
+  return { build: median(builds), message: median(messages), bytes };
 }
 
 function timeBaseline(page: Page, graph: GraphData): Promise<number> {
@@ -138,23 +165,29 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   try {
     for (const size of SIZES) {
-      const { first, edited } = graphs(size);
+      const { first, edited, build } = graphs(size);
       progress(`${size} nodes: ${first.nodes.length} nodes and networks, ${first.links.length} links`);
       const firstTimes: number[] = [];
       const baselines: number[] = [];
       let page: Page | undefined;
+      let sender = new GraphSender();
       for (let i = 0; i < FIRST_RENDER_SAMPLES; i++) {
         await page?.close();
         page = await openPage(browser);
+        sender = new GraphSender();
         baselines.push(await timeBaseline(page, first));
-        firstTimes.push(await timeGraph(page, first));
+        firstTimes.push(await timeGraph(page, sender, first));
       }
       if (!page) throw new Error('no page');
-      const applied = await page.locator('#elements button.element').count();
-      if (applied !== first.nodes.length + first.links.length)
-        throw new Error(`the element list shows ${applied} elements, not ${first.nodes.length + first.links.length}`);
+      const headings = await page.locator('#elements h2').allTextContents();
+      const counted = headings.reduce((sum, h) => sum + Number(/\((\d+)\)/.exec(h)?.[1] ?? 0), 0);
+      if (counted !== first.nodes.length + first.links.length)
+        throw new Error(`the element list counts ${counted} elements, not ${first.nodes.length + first.links.length}`);
+      const rows = await page.locator('#elements button.element').count();
+      progress(`${size} nodes: ${rows} rows of the element list in the page`);
       const updates: number[] = [];
-      for (let i = 0; i < UPDATE_SAMPLES; i++) updates.push(await timeGraph(page, i % 2 === 0 ? edited : first));
+      for (let i = 0; i < UPDATE_SAMPLES; i++)
+        updates.push(await timeGraph(page, sender, i % 2 === 0 ? edited : first));
       await page.screenshot({ path: join(SCREENSHOTS, `topology-${size}.png`) });
       await page.close();
       const baseline = { name: `bare canvas drawing (${size})`, value: median(baselines) };
@@ -173,6 +206,14 @@ async function main(): Promise<void> {
         baseline,
         targets: [{ on: 'value', op: '<=', limit: UPDATE_TARGET_MS }],
         note: `median of ${UPDATE_SAMPLES} updates (a node's position line changed and back)`,
+      });
+      const host = hostTimes(first, build);
+      report({
+        name: `topology update message on the host (${size} nodes)`,
+        value: host.message,
+        unit: 'ms',
+        baseline: { name: `building the drawing (${size})`, value: host.build },
+        note: `median of ${UPDATE_SAMPLES}: what changed since the last message, ${host.bytes.toLocaleString('en-US')} bytes of JSON (the whole drawing: ${JSON.stringify(first).length.toLocaleString('en-US')})`,
       });
     }
   } finally {

@@ -11,6 +11,7 @@
  * coordinates are the model's, as in the Cytoscape drawing, so a move makes
  * the same `position` edit.
  */
+import type { GraphChange } from '../graph-delta';
 import type { Drift, GraphData, GraphNode } from '../messages';
 import { NodeBuckets, segmentAt, type Segment } from '../hit-test';
 import { CELL, Placement, type Point } from '../placement';
@@ -56,6 +57,9 @@ export class CanvasGraph implements Drawing {
   private readonly resizing: ResizeObserver;
   private readonly nodes = new Map<string, NodeRecord>();
   private links: LinkRecord[] = [];
+  private readonly linkById = new Map<string, LinkRecord>();
+  /** Links must be looked up again: elements came or went. */
+  private linksMoved = false;
   /** The data last applied per element, as JSON, to find what an update changes. */
   private readonly applied = new Map<string, string>();
   private readonly buckets = new NodeBuckets(CELL);
@@ -89,55 +93,79 @@ export class CanvasGraph implements Drawing {
     this.canvas.addEventListener('wheel', (event) => this.onWheel(event), { passive: false });
   }
 
-  apply(graph: GraphData): boolean {
+  apply(graph: GraphData, change?: GraphChange): boolean {
     const first = this.applied.size === 0;
     if (first) this.placement = new Placement(graph.nodes);
-    const wanted = new Set<string>();
+    const whole = first || change === undefined || change.full;
     let changes = 0;
-    for (const node of graph.nodes) {
-      wanted.add(node.id);
-      const { x, y } = this.placement.at(node);
-      const record: NodeRecord = {
-        id: node.id,
-        kind: node.kind,
-        name: node.name,
-        badge: badge(node),
-        state: node.state,
-        drift: node.drift,
-        movable: node.kind === 'node' && !node.liveOnly,
-        x,
-        y,
-      };
-      const json = JSON.stringify(record);
-      if (this.applied.get(node.id) === json) continue;
-      changes++;
-      this.applied.set(node.id, json);
-      this.nodes.set(node.id, record);
-      this.buckets.set(node.id, record);
-    }
-    for (const link of graph.links) {
-      wanted.add(link.id);
+    for (const node of whole ? graph.nodes : (change?.nodes ?? [])) if (this.setNode(node)) changes++;
+    const links = whole ? graph.links : (change?.links ?? []);
+    for (const link of links) {
       const json = JSON.stringify([link.source, link.target, link.drift]);
       if (this.applied.get(link.id) === json) continue;
       changes++;
       this.applied.set(link.id, json);
+      const record = this.linkById.get(link.id);
+      const [from, to] = [this.nodes.get(link.source), this.nodes.get(link.target)];
+      // A link of the same id between the same records changes in place; any other is placed again below.
+      if (record && record.from === from && record.to === to) record.drift = link.drift;
+      else this.linksMoved = true;
     }
-    for (const id of [...this.applied.keys()].filter((id) => !wanted.has(id))) {
+    let gone = change?.removed ?? [];
+    if (whole) {
+      const wanted = new Set([...graph.nodes.map((n) => n.id), ...graph.links.map((l) => l.id)]);
+      gone = [...this.applied.keys()].filter((id) => !wanted.has(id));
+    }
+    for (const id of gone) {
       changes++;
       this.applied.delete(id);
       this.nodes.delete(id);
       this.buckets.delete(id);
       this.placement.release(id);
     }
+    if (gone.length > 0 || change?.reordered !== false) this.linksMoved = true;
     if (changes === 0) return false;
-    // The ends are looked up again each time: a node that changed is a new record.
-    this.links = [];
-    for (const link of graph.links) {
-      const [from, to] = [this.nodes.get(link.source), this.nodes.get(link.target)];
-      if (from && to) this.links.push({ id: link.id, from, to, drift: link.drift });
+    if (this.linksMoved) {
+      this.linksMoved = false;
+      this.links = [];
+      this.linkById.clear();
+      for (const link of graph.links) {
+        const [from, to] = [this.nodes.get(link.source), this.nodes.get(link.target)];
+        if (!from || !to) continue;
+        const record: LinkRecord = { id: link.id, from, to, drift: link.drift };
+        this.links.push(record);
+        this.linkById.set(link.id, record);
+      }
     }
     if (first) this.fit();
     this.redraw();
+    return true;
+  }
+
+  /** Takes in a node's data; a node drawn already keeps its record (the links hold it), changed in place. */
+  private setNode(node: GraphNode): boolean {
+    const { x, y } = this.placement.at(node);
+    const record: NodeRecord = {
+      id: node.id,
+      kind: node.kind,
+      name: node.name,
+      badge: badge(node),
+      state: node.state,
+      drift: node.drift,
+      movable: node.kind === 'node' && !node.liveOnly,
+      x,
+      y,
+    };
+    const json = JSON.stringify(record);
+    if (this.applied.get(node.id) === json) return false;
+    this.applied.set(node.id, json);
+    const drawn = this.nodes.get(node.id);
+    if (drawn) Object.assign(drawn, record);
+    else {
+      this.nodes.set(node.id, record);
+      this.linksMoved = true;
+    }
+    this.buckets.set(node.id, drawn ?? record);
     return true;
   }
 

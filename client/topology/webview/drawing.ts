@@ -3,6 +3,7 @@
  * one draws it: Cytoscape.js for labs small enough to show in detail
  * (graph.ts), a plain canvas for large ones (canvas-graph.ts).
  */
+import type { GraphChange } from '../graph-delta';
 import type { GraphData, GraphNode } from '../messages';
 import type { Point } from '../placement';
 import type { Palette } from './theme';
@@ -25,8 +26,11 @@ export interface View {
 }
 
 export interface Drawing {
-  /** Draws `graph`, touching only what differs from the drawing before. Returns whether anything changed (so a frame will be drawn). */
-  apply(graph: GraphData): boolean;
+  /**
+   * Draws `graph`, touching only what differs from the drawing before: what `change` names, when it is
+   * given (a renderer may compare the whole graph instead). Returns whether anything changed (so a frame will be drawn).
+   */
+  apply(graph: GraphData, change?: GraphChange): boolean;
   /** Calls `painted` once, after the next frame of the drawing is drawn. */
   whenPainted(painted: () => void): void;
   /** Fits the nodes in view. */

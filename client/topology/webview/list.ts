@@ -5,8 +5,17 @@
  * element in the YAML, Delete deletes a link, the context-menu key (or
  * Shift+F10) opens the element's menu. Its data attributes are what the
  * end-to-end suite reads.
+ *
+ * A long list is virtual: each section's list is as high as all its rows,
+ * but only the rows in view (row-window.ts), the one with the keyboard focus
+ * and the one Tab enters at are in the page, each placed at its row; they
+ * carry aria-setsize and aria-posinset so a screen reader still tells where
+ * in the list a row is. An update redoes only the rows of elements that
+ * changed, and only those in the page.
  */
+import type { GraphChange } from '../graph-delta';
 import type { GraphData, GraphLink, GraphNode } from '../messages';
+import { ALL_ROWS_MAX, rowWindow, scrollToShow, type RowRange } from '../row-window';
 
 export interface ListEvents {
   activate(id: string): void;
@@ -15,18 +24,45 @@ export interface ListEvents {
   focused(id: string | undefined): void;
 }
 
+/** The row height until a row is measured (the stylesheet's rows, at VS Code's 13 px font). */
+const ROW_HEIGHT_GUESS = 22;
+
+interface Section {
+  ids: string[];
+  list: HTMLUListElement;
+}
+
+/** Where an element's row is: its section, its place in it, its place in the whole list. */
+interface RowPlace {
+  section: number;
+  index: number;
+  at: number;
+}
+
 export class ElementList {
-  private readonly buttons = new Map<string, HTMLButtonElement>();
+  private sections: Section[] = [];
+  /** Every element's id, in the list's order. */
   private order: string[] = [];
-  /** The data last shown per element, as JSON. */
-  private readonly shown = new Map<string, string>();
+  private readonly places = new Map<string, RowPlace>();
+  private readonly nodes = new Map<string, GraphNode>();
+  private readonly links = new Map<string, GraphLink>();
+  /** The rows in the page, by element id. */
+  private readonly rows = new Map<string, HTMLButtonElement>();
+  private rowHeight = ROW_HEIGHT_GUESS;
+  /** The row Tab enters the list at (the one with tabindex 0). */
+  private active: string | undefined;
+  private highlighted: readonly string[] = [];
 
   constructor(
     private readonly root: HTMLElement,
     private readonly events: ListEvents,
   ) {
     root.addEventListener('keydown', (event) => this.onKey(event));
-    root.addEventListener('focusin', (event) => this.events.focused(idOf(event.target)));
+    root.addEventListener('focusin', (event) => {
+      const id = idOf(event.target);
+      if (id !== undefined) this.setActive(id);
+      this.events.focused(id);
+    });
     root.addEventListener('focusout', () => this.events.focused(undefined));
     root.addEventListener('click', (event) => {
       const id = idOf(event.target);
@@ -34,78 +70,156 @@ export class ElementList {
     });
     root.addEventListener('contextmenu', (event) => {
       const id = idOf(event.target);
-      const button = id === undefined ? undefined : this.buttons.get(id);
+      const button = id === undefined ? undefined : this.rows.get(id);
       if (id === undefined || button === undefined) return;
       event.preventDefault();
       this.events.menu(id, button);
     });
+    root.addEventListener('scroll', () => this.render());
+    new ResizeObserver(() => this.render()).observe(root);
   }
 
-  apply(graph: GraphData): void {
-    const order = [...graph.nodes.map((n) => n.id), ...graph.links.map((l) => l.id)];
-    const names = new Map(graph.nodes.map((n) => [n.id, n.name]));
-    const sameOrder = order.length === this.order.length && order.every((id, i) => id === this.order[i]);
-    if (!sameOrder) this.rebuild(graph, order, names);
-    else {
-      for (const node of graph.nodes) this.update(node.id, nodeView(node));
-      for (const link of graph.links) this.update(link.id, linkView(link, names));
+  /** Shows `graph`; `change` says what differs from the graph shown before (rows of other elements are kept as they are). */
+  apply(graph: GraphData, change: GraphChange): void {
+    if (change.full) {
+      this.nodes.clear();
+      this.links.clear();
+    }
+    for (const node of change.nodes) this.nodes.set(node.id, node);
+    for (const link of change.links) this.links.set(link.id, link);
+    for (const id of change.removed) {
+      this.nodes.delete(id);
+      this.links.delete(id);
+    }
+    if (change.reordered) {
+      this.rebuild(graph);
+      return;
+    }
+    for (const element of [...change.nodes, ...change.links]) {
+      const button = this.rows.get(element.id);
+      if (button) this.fill(button, element.id);
     }
   }
 
-  /** Marks the elements the editor's cursor is in. */
+  /** Marks the elements the editor's cursor is in, and scrolls the first into view. */
   highlight(ids: readonly string[]): void {
-    for (const button of this.root.querySelectorAll('[aria-current="true"]')) button.removeAttribute('aria-current');
-    for (const id of ids) this.buttons.get(id)?.setAttribute('aria-current', 'true');
-    const first = ids.length > 0 ? this.buttons.get(ids[0]) : undefined;
-    first?.scrollIntoView({ block: 'nearest' });
+    for (const id of this.highlighted) this.rows.get(id)?.removeAttribute('aria-current');
+    this.highlighted = ids.filter((id) => this.places.has(id));
+    for (const id of this.highlighted) this.rows.get(id)?.setAttribute('aria-current', 'true');
+    if (this.highlighted.length > 0) this.scrollTo(this.highlighted[0]);
   }
 
+  /** The element's row, if it is in the page. */
   button(id: string): HTMLButtonElement | undefined {
-    return this.buttons.get(id);
+    return this.rows.get(id);
   }
 
-  private rebuild(graph: GraphData, order: string[], names: ReadonlyMap<string, string>): void {
+  private rebuild(graph: GraphData): void {
     const focused = idOf(document.activeElement);
-    this.buttons.clear();
-    this.shown.clear();
-    this.order = order;
     const sections = [
-      { title: 'Nodes', items: graph.nodes.filter((n) => n.kind === 'node').map((n) => nodeView(n)) },
-      { title: 'Networks', items: graph.nodes.filter((n) => n.kind === 'network').map((n) => nodeView(n)) },
-      { title: 'Links', items: graph.links.map((l) => linkView(l, names)) },
-    ];
+      { title: 'Nodes', ids: graph.nodes.filter((n) => n.kind === 'node').map((n) => n.id) },
+      { title: 'Networks', ids: graph.nodes.filter((n) => n.kind === 'network').map((n) => n.id) },
+      { title: 'Links', ids: graph.links.map((l) => l.id) },
+    ].filter((s) => s.ids.length > 0);
+    this.rows.clear();
+    this.places.clear();
+    this.order = [];
     const fragment = document.createDocumentFragment();
-    for (const section of sections) {
-      if (section.items.length === 0) continue;
+    this.sections = sections.map(({ title, ids }, section) => {
       const heading = document.createElement('h2');
-      heading.textContent = `${section.title} (${section.items.length})`;
+      heading.textContent = `${title} (${ids.length})`;
       const list = document.createElement('ul');
-      for (const view of section.items) {
-        const item = document.createElement('li');
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'element';
-        button.tabIndex = -1;
-        this.fill(button, view);
-        this.buttons.set(view.id, button);
-        item.append(button);
-        list.append(item);
-      }
+      list.style.height = `${ids.length * this.rowHeight}px`;
       fragment.append(heading, list);
-    }
+      ids.forEach((id, index) => {
+        this.places.set(id, { section, index, at: this.order.length });
+        this.order.push(id);
+      });
+      return { ids, list };
+    });
     this.root.replaceChildren(fragment);
-    const keep = (focused !== undefined && this.buttons.get(focused)) || this.buttons.values().next().value;
-    if (keep) keep.tabIndex = 0;
-    if (focused !== undefined && keep && idOf(keep) === focused) keep.focus();
+    if (this.active === undefined || !this.places.has(this.active)) this.active = this.order[0];
+    this.highlighted = this.highlighted.filter((id) => this.places.has(id));
+    this.render(focused);
+    this.measure();
+    if (focused !== undefined) this.rows.get(focused)?.focus({ preventScroll: true });
   }
 
-  private update(id: string, view: ItemView): void {
-    const button = this.buttons.get(id);
-    if (button && this.shown.get(id) !== JSON.stringify(view)) this.fill(button, view);
+  /** Puts the rows in view in the page, and takes out those that left it; `keep` stays in any case. */
+  private render(keep = idOf(document.activeElement)): void {
+    const whole = this.order.length <= ALL_ROWS_MAX;
+    const view = { scrollTop: this.root.scrollTop, height: this.root.clientHeight };
+    const windows: RowRange[] = this.sections.map((s) =>
+      whole
+        ? { start: 0, end: s.ids.length }
+        : rowWindow(view, { top: s.list.offsetTop, count: s.ids.length, rowHeight: this.rowHeight }),
+    );
+    const wanted = new Set<string>();
+    this.sections.forEach((s, i) => {
+      for (let index = windows[i].start; index < windows[i].end; index++) wanted.add(s.ids[index]);
+    });
+    for (const id of [keep, this.active]) if (id !== undefined && this.places.has(id)) wanted.add(id);
+    for (const [id, button] of this.rows) {
+      if (wanted.has(id)) continue;
+      button.parentElement?.remove();
+      this.rows.delete(id);
+    }
+    // New rows go between those in the page, which stay in the list's order (moving the focused one would blur it).
+    const bySection = this.sections.map(() => [] as number[]);
+    for (const id of wanted) {
+      const place = this.places.get(id);
+      if (place) bySection[place.section].push(place.index);
+    }
+    bySection.forEach((indexes, section) => {
+      const { ids, list } = this.sections[section];
+      let next = list.firstElementChild;
+      for (const index of indexes.sort((a, b) => a - b)) {
+        const id = ids[index];
+        const shown = this.rows.get(id);
+        if (shown) {
+          next = shown.parentElement?.nextElementSibling ?? null;
+          continue;
+        }
+        list.insertBefore(this.row(id, index, ids.length), next);
+      }
+    });
   }
 
-  private fill(button: HTMLButtonElement, view: ItemView): void {
-    this.shown.set(view.id, JSON.stringify(view));
+  /** Measures a row: where the font makes rows higher or lower than thought, the lists are laid out again. */
+  private measure(): void {
+    const row = this.rows.values().next().value?.parentElement;
+    const height = row?.offsetHeight;
+    if (!height || height === this.rowHeight) return;
+    this.rowHeight = height;
+    for (const { ids, list } of this.sections) list.style.height = `${ids.length * height}px`;
+    for (const [id, button] of this.rows) {
+      const place = this.places.get(id);
+      if (place && button.parentElement) button.parentElement.style.top = `${place.index * height}px`;
+    }
+    this.render();
+  }
+
+  private row(id: string, index: number, count: number): HTMLLIElement {
+    const item = document.createElement('li');
+    item.style.top = `${index * this.rowHeight}px`;
+    item.setAttribute('aria-setsize', String(count));
+    item.setAttribute('aria-posinset', String(index + 1));
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'element';
+    button.tabIndex = id === this.active ? 0 : -1;
+    if (this.highlighted.includes(id)) button.setAttribute('aria-current', 'true');
+    this.fill(button, id);
+    this.rows.set(id, button);
+    item.append(button);
+    return item;
+  }
+
+  private fill(button: HTMLButtonElement, id: string): void {
+    const node = this.nodes.get(id);
+    const link = this.links.get(id);
+    const view = node ? nodeView(node) : link ? linkView(link, (end) => this.nodes.get(end)?.name ?? end) : undefined;
+    if (!view) return;
     button.dataset.id = view.id;
     button.dataset.kind = view.kind;
     for (const [key, value] of Object.entries(view.data)) {
@@ -123,28 +237,48 @@ export class ElementList {
     button.setAttribute('aria-label', `${view.label}${view.badge ? `, ${view.badge}` : ''}`);
   }
 
+  private setActive(id: string): void {
+    if (id === this.active) return;
+    const before = this.active === undefined ? undefined : this.rows.get(this.active);
+    if (before) before.tabIndex = -1;
+    this.active = id;
+    const button = this.rows.get(id);
+    if (button) button.tabIndex = 0;
+  }
+
+  /** Scrolls the list so that the element's row is in view, and puts it in the page. */
+  private scrollTo(id: string): HTMLButtonElement | undefined {
+    const place = this.places.get(id);
+    if (!place) return undefined;
+    const top = this.sections[place.section].list.offsetTop + place.index * this.rowHeight;
+    const view = { scrollTop: this.root.scrollTop, height: this.root.clientHeight };
+    const scrollTop = scrollToShow(view, top, this.rowHeight);
+    if (scrollTop !== view.scrollTop) this.root.scrollTop = scrollTop;
+    this.render();
+    return this.rows.get(id);
+  }
+
   private onKey(event: KeyboardEvent): void {
     const id = idOf(event.target);
-    if (id === undefined) return;
-    const all = [...this.buttons.values()];
-    const at = all.findIndex((b) => b.dataset.id === id);
+    const place = id === undefined ? undefined : this.places.get(id);
+    if (id === undefined || place === undefined) return;
     const move = (to: number): void => {
-      const target = all[Math.max(0, Math.min(all.length - 1, to))];
-      for (const b of all) if (b.tabIndex === 0) b.tabIndex = -1;
-      target.tabIndex = 0;
-      target.focus();
+      const target = this.order[Math.max(0, Math.min(this.order.length - 1, to))];
+      this.setActive(target);
+      this.scrollTo(target)?.focus();
       event.preventDefault();
     };
-    if (event.key === 'ArrowDown') move(at + 1);
-    else if (event.key === 'ArrowUp') move(at - 1);
+    if (event.key === 'ArrowDown') move(place.at + 1);
+    else if (event.key === 'ArrowUp') move(place.at - 1);
     else if (event.key === 'Home') move(0);
-    else if (event.key === 'End') move(all.length - 1);
+    else if (event.key === 'End') move(this.order.length - 1);
     else if (event.key === 'Delete' || event.key === 'Backspace') {
       event.preventDefault();
       this.events.remove(id);
     } else if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
       event.preventDefault();
-      this.events.menu(id, all[at]);
+      const button = this.rows.get(id);
+      if (button) this.events.menu(id, button);
     }
   }
 }
@@ -180,11 +314,8 @@ function nodeView(node: GraphNode): ItemView {
   };
 }
 
-function linkView(link: GraphLink, names: ReadonlyMap<string, string>): ItemView {
-  const end = (id: string, label: string): string => {
-    const name = names.get(id) ?? id;
-    return label === '' ? name : `${name}:${label}`;
-  };
+function linkView(link: GraphLink, nameOf: (id: string) => string): ItemView {
+  const end = (id: string, label: string): string => (label === '' ? nameOf(id) : `${nameOf(id)}:${label}`);
   const label = `${end(link.source, link.sourceLabel)} — ${end(link.target, link.targetLabel)}`;
   return {
     id: link.id,

@@ -3,7 +3,8 @@
  * sends, and turns what the user does into requests to the host, which makes
  * every change as an edit of the lab file. Nothing here edits or saves.
  */
-import type { GraphData, GraphNode, HostMessage, NodeAction, WebviewMessage } from '../messages';
+import { GraphReplica } from '../graph-delta';
+import type { GraphData, HostMessage, NodeAction, WebviewMessage } from '../messages';
 import { rendererFor, type RendererKind } from '../renderer-choice';
 import { CanvasGraph } from './canvas-graph';
 import type { Drawing, GraphEvents } from './drawing';
@@ -38,15 +39,15 @@ function main(): void {
   const notes = element('notes');
   const hint = element('hint');
   const menu = new ContextMenu(element('menu'));
-  let current: GraphData | undefined;
-  let byId = new Map<string, GraphNode>();
+  /** The drawing as the host's messages make it. */
+  const replica = new GraphReplica();
   /** Set while drawing a link: the element it starts at. */
   let linkFrom: string | undefined;
   let applied = 0;
 
   const setLinkFrom = (id: string | undefined): void => {
     linkFrom = id;
-    const from = id === undefined ? undefined : byId.get(id);
+    const from = id === undefined ? undefined : replica.node(id);
     hint.hidden = from === undefined;
     hint.textContent = from
       ? `Drawing a link from ${from.name}: click the other end, or focus it in the list and press Enter. Escape cancels.`
@@ -55,7 +56,7 @@ function main(): void {
   };
 
   const activate = (id: string): void => {
-    if (linkFrom !== undefined && byId.has(id)) {
+    if (linkFrom !== undefined && replica.node(id)) {
       const from = linkFrom;
       if (from === id) return;
       hint.textContent = 'Adding the link: pick the interfaces in the editor…';
@@ -66,7 +67,7 @@ function main(): void {
   };
 
   const menuItems = (id: string): MenuItem[] => {
-    const node = byId.get(id);
+    const node = replica.node(id);
     if (node) {
       const items: MenuItem[] = [{ label: 'Show in the Lab File', run: () => post({ type: 'reveal', id }) }];
       if (node.kind === 'node') {
@@ -88,7 +89,7 @@ function main(): void {
       });
       return items;
     }
-    const link = current?.links.find((l) => l.id === id);
+    const link = replica.link(id);
     if (!link) return [];
     const index = link.index;
     const missing = index === undefined ? { disabled: 'Only the live lab has this link.' } : {};
@@ -110,7 +111,7 @@ function main(): void {
     activate,
     menu: (id, x, y) => menu.open(menuItems(id), x, y, list.button(id)),
     moved: (id, x, y) => {
-      const node = byId.get(id);
+      const node = replica.node(id);
       if (node?.kind === 'node' && !node.liveOnly) post({ type: 'move', node: node.name, x, y });
     },
     viewChanged,
@@ -138,7 +139,7 @@ function main(): void {
       menu.open(menuItems(id), box.left + 16, box.bottom, anchor);
     },
     remove: (id) => {
-      const link = current?.links.find((l) => l.id === id);
+      const link = replica.link(id);
       if (link?.index !== undefined) post({ type: 'deleteLink', index: link.index });
     },
     focused: (id) => drawing?.focus(id),
@@ -149,11 +150,26 @@ function main(): void {
     if (event.key === 'Escape' && linkFrom !== undefined) setLinkFrom(undefined);
   });
 
+  const showNotes = (graph: GraphData): void => {
+    notes.replaceChildren(
+      ...graph.notes.map((text) => {
+        const p = document.createElement('p');
+        p.textContent = text;
+        return p;
+      }),
+    );
+    notes.hidden = graph.notes.length === 0;
+  };
+
   window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     const message = event.data;
-    if (message.type === 'graph') {
-      current = message.graph;
-      byId = new Map(current.nodes.map((n) => [n.id, n]));
+    if (message.type === 'graph' || message.type === 'graphDelta') {
+      const change = replica.receive(message);
+      if (change === 'resync') {
+        post({ type: 'resync' });
+        return;
+      }
+      const current = replica.graph;
       const count = ++applied;
       // For tests and the benchmark: how many drawings have been applied, and painted.
       const painted = (): void => {
@@ -161,20 +177,14 @@ function main(): void {
       };
       const before = drawing;
       const graph = drawingFor(current);
-      if (graph.apply(current)) graph.whenPainted(painted);
+      // A new renderer has drawn nothing yet: it takes the whole drawing.
+      if (graph.apply(current, graph === before ? change : undefined)) graph.whenPainted(painted);
       else painted();
       if (graph !== before && highlighted.length > 0) graph.highlight(highlighted);
-      list.apply(current);
+      list.apply(current, change);
       status.textContent = `${current.title}: ${current.liveSummary}`;
-      notes.replaceChildren(
-        ...current.notes.map((text) => {
-          const p = document.createElement('p');
-          p.textContent = text;
-          return p;
-        }),
-      );
-      notes.hidden = current.notes.length === 0;
-      if (linkFrom !== undefined && !byId.has(linkFrom)) setLinkFrom(undefined);
+      if (message.type === 'graph' || message.delta.notes !== undefined) showNotes(current);
+      if (linkFrom !== undefined && !replica.node(linkFrom)) setLinkFrom(undefined);
       viewChanged();
       document.body.dataset.applied = String(count);
     } else if (message.type === 'highlight') {
