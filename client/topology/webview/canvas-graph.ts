@@ -282,14 +282,26 @@ export class CanvasGraph implements Drawing {
     /** A line `pixels` wide on screen, whatever the zoom. */
     const pixels = (n: number): number => n / this.zoom;
     const marked = (id: string): boolean => this.highlighted.has(id) || this.focused === id;
+    // Only what is in view is drawn (zoomed in on a large lab, that is a small part of it): the model's
+    // rectangle on screen, grown by the largest shape with its marks.
+    const reach = NETWORK_HALF.x + 9 + pixels(4);
+    const [left, top] = [-this.pan.x / this.zoom - reach, -this.pan.y / this.zoom - reach];
+    const [right, bottom] = [left + width / this.zoom + 2 * reach, top + height / this.zoom + 2 * reach];
+    const nodes = [...this.nodes.values()].filter((n) => n.x >= left && n.x <= right && n.y >= top && n.y <= bottom);
+    const links = this.links.filter(
+      ({ from, to }) =>
+        Math.max(from.x, to.x) >= left &&
+        Math.min(from.x, to.x) <= right &&
+        Math.max(from.y, to.y) >= top &&
+        Math.min(from.y, to.y) <= bottom,
+    );
     const linkWidth = Math.max(pixels(1), p.highContrast ? 2 : 1.5);
-    this.strokeLinks((l) => !l.drift && !marked(l.id), p.muted, linkWidth, []);
-    this.strokeLinks((l) => l.drift === 'create' && !marked(l.id), p.create, linkWidth, [6, 4]);
-    this.strokeLinks((l) => l.drift === 'update' && !marked(l.id), p.update, linkWidth, []);
-    this.strokeLinks((l) => l.drift === 'delete' && !marked(l.id), p.remove, linkWidth, [2, 3]);
-    this.strokeLinks((l) => marked(l.id), p.focus, Math.max(pixels(2), 3), []);
+    this.strokeLinks(links, (l) => !l.drift && !marked(l.id), p.muted, linkWidth, []);
+    this.strokeLinks(links, (l) => l.drift === 'create' && !marked(l.id), p.create, linkWidth, [6, 4]);
+    this.strokeLinks(links, (l) => l.drift === 'update' && !marked(l.id), p.update, linkWidth, []);
+    this.strokeLinks(links, (l) => l.drift === 'delete' && !marked(l.id), p.remove, linkWidth, [2, 3]);
+    this.strokeLinks(links, (l) => marked(l.id), p.focus, Math.max(pixels(2), 3), []);
 
-    const nodes = [...this.nodes.values()];
     // One path per fill and outline colour (the theme gives colours such as `rgba(97, 97, 97, 0.5)`).
     const groups = new Map<string, { fill: string; outline: string; group: NodeRecord[] }>();
     for (const node of nodes) {
@@ -334,13 +346,20 @@ export class CanvasGraph implements Drawing {
     c.lineWidth = Math.max(pixels(3), 4);
     c.strokeStyle = p.focus;
     c.stroke();
-    if (this.zoom * FONT_SIZE >= MIN_FONT_PIXELS) this.names(nodes, width, height);
+    // Names reach further out than shapes: names() looks at every node.
+    if (this.zoom * FONT_SIZE >= MIN_FONT_PIXELS) this.names(this.nodes.values(), width, height);
   }
 
-  private strokeLinks(which: (l: LinkRecord) => boolean, colour: string, width: number, dash: number[]): void {
+  private strokeLinks(
+    links: readonly LinkRecord[],
+    which: (l: LinkRecord) => boolean,
+    colour: string,
+    width: number,
+    dash: number[],
+  ): void {
     const c = this.context;
     c.beginPath();
-    for (const link of this.links) {
+    for (const link of links) {
       if (!which(link)) continue;
       c.moveTo(link.from.x, link.from.y);
       c.lineTo(link.to.x, link.to.y);
@@ -367,7 +386,7 @@ export class CanvasGraph implements Drawing {
   }
 
   /** Names and badges under the nodes in view. */
-  private names(nodes: NodeRecord[], width: number, height: number): void {
+  private names(nodes: Iterable<NodeRecord>, width: number, height: number): void {
     const c = this.context;
     const p = this.palette;
     c.font = `${FONT_SIZE}px ${p.fontFamily}`;
