@@ -128,10 +128,11 @@ export class GraphReplica {
 
 function uniqueIds(graph: GraphData): boolean {
   const ids = new Set<string>();
-  for (const element of [...graph.nodes, ...graph.links]) {
-    if (ids.has(element.id)) return false;
-    ids.add(element.id);
-  }
+  for (const elements of [graph.nodes, graph.links])
+    for (const { id } of elements) {
+      if (ids.has(id)) return false;
+      ids.add(id);
+    }
   return true;
 }
 
