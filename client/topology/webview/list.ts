@@ -141,7 +141,7 @@ export class ElementList {
     if (this.active === undefined || !this.places.has(this.active)) this.active = this.order[0];
     this.highlighted = this.highlighted.filter((id) => this.places.has(id));
     this.render(focused);
-    this.measure();
+    if (this.measure()) this.render(focused);
     if (focused !== undefined) this.rows.get(focused)?.focus({ preventScroll: true });
   }
 
@@ -185,18 +185,18 @@ export class ElementList {
     });
   }
 
-  /** Measures a row: where the font makes rows higher or lower than thought, the lists are laid out again. */
-  private measure(): void {
+  /** Measures a row: where the font makes rows higher or lower than thought, the lists are laid out again (true). */
+  private measure(): boolean {
     const row = this.rows.values().next().value?.parentElement;
     const height = row?.offsetHeight;
-    if (!height || height === this.rowHeight) return;
+    if (!height || height === this.rowHeight) return false;
     this.rowHeight = height;
     for (const { ids, list } of this.sections) list.style.height = `${ids.length * height}px`;
     for (const [id, button] of this.rows) {
       const place = this.places.get(id);
       if (place && button.parentElement) button.parentElement.style.top = `${place.index * height}px`;
     }
-    this.render();
+    return true;
   }
 
   private row(id: string, index: number, count: number): HTMLLIElement {
