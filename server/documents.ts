@@ -1,11 +1,12 @@
 /**
  * The open lab documents, each with its lab model parsed once per version.
- * Edits arrive as incremental changes. The text takes each one at once (that
- * is cheap); the model takes them together: queued edits are coalesced into
- * one change and applied with updateLab, which reparses only the part that
- * change touches, when the message queue has drained or as soon as a request
- * reads the model. A burst of edits therefore costs one reparse, not one per
- * edit, and requests never see a model older than the text.
+ * Edits arrive as incremental changes. The text takes each one at once, at
+ * the cost of what it touches (a TextBuffer keeps the edited stretches over
+ * the last full text); the model takes them together: each stretch is applied
+ * with updateLab, which reparses only the part it touches, when the message
+ * queue has drained or as soon as a request reads the model. A burst of edits
+ * therefore costs one reparse per place it edited, not one per edit, one
+ * publish, and requests never see a model older than the text.
  */
 import { fileURLToPath } from 'node:url';
 import type {
@@ -15,14 +16,14 @@ import type {
   Range as LspRange,
   TextDocumentContentChangeEvent,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ProjectPayload } from '../common/api/contract';
 import { parseLab, updateLab } from '../common/lab/parse';
-import type { LabDocument, Range } from '../common/lab/types';
+import type { LabDocument, Range, TextChange } from '../common/lab/types';
 import { buildProjectPayload } from '../common/project/payload';
 import { UserFileError } from '../common/project/user-file';
 import type { AgentProblem } from './agent-problems';
 import type { Log } from './log';
+import { TextBuffer, type Stretch } from './text-buffer';
 
 /** One applied (coalesced) edit: the model it applied to and the range it replaced there. */
 export interface AppliedEdit {
@@ -31,28 +32,26 @@ export interface AppliedEdit {
   end: number;
 }
 
-/** The edits not yet applied to the model, as one: model.text[start, oldEnd) became text[start, newEnd). */
-interface PendingEdit {
-  start: number;
-  oldEnd: number;
-  newEnd: number;
-}
-
-/** Queued edits further apart than this (in characters) are not merged into one change. */
-const FAR_APART = 2000;
+/**
+ * Stretches of edits waiting for the model at most: past that, a burst that
+ * keeps jumping around applies what it has (each stretch costs the model one
+ * small update; merged, they would re-read all the text between them).
+ */
+const MAX_STRETCHES = 16;
+/** Stretches closer than this (in characters) go to the model as one change: one reparse reads them both. */
+const NEAR = 2000;
 
 export class LabFile {
   private current: LabDocument;
-  private pending: PendingEdit | undefined;
   /** Results computed from `model` (symbols, lenses), dropped with it. */
   private derived = new Map<string, unknown>();
 
   constructor(
     readonly uri: string,
-    /** The text with its line index; positions ↔ offsets go through it. */
-    readonly text: TextDocument,
+    /** The editor's text with its line index, edits not yet applied to the model included; positions ↔ offsets go through it. */
+    readonly text: TextBuffer,
     model: LabDocument,
-    private readonly updated: (file: LabFile, edit: AppliedEdit) => void,
+    private readonly updated: (file: LabFile, edits: readonly AppliedEdit[]) => void,
     private readonly log: Log,
   ) {
     this.current = model;
@@ -80,7 +79,7 @@ export class LabFile {
 
   /** Whether edits wait to be applied to the model. */
   get stale(): boolean {
-    return this.pending !== undefined;
+    return this.text.stretches.length > 0;
   }
 
   /** The file system path of a file: URI; undefined for untitled or virtual documents. */
@@ -101,59 +100,55 @@ export class LabFile {
     return { start: this.text.positionAt(range.start), end: this.text.positionAt(range.end) };
   }
 
-  /** Takes one change into the text and the pending edit; the model follows in applyPending. */
+  /** Takes one change into the text; the model follows in applyPending. */
   change(change: TextDocumentContentChangeEvent, version: number): void {
-    const length = this.text.getText().length;
-    let from = 0;
-    let to = length;
-    if ('range' in change) {
-      const a = this.text.offsetAt(change.range.start);
-      const b = this.text.offsetAt(change.range.end);
-      // TextDocument.update accepts a reversed range by swapping its ends; do the same here.
-      [from, to] = a <= b ? [a, b] : [b, a];
-    }
-    // Edits far apart (a jump elsewhere in a burst) are applied one by one: merged, the change would span the
-    // text between them, and the reparse would re-read all of it.
-    const far = this.pending && (from > this.pending.newEnd + FAR_APART || to + FAR_APART < this.pending.start);
-    if (far) this.applyPending();
-    TextDocument.update(this.text, [change], version);
-    const newEnd = to + this.text.getText().length - length;
-    const pending = this.pending;
-    if (!pending) {
-      this.pending = { start: from, oldEnd: to, newEnd };
-      return;
-    }
-    // Merge: the union of both replaced stretches, its end mapped back into the model's text.
-    const end = Math.max(pending.newEnd, to);
-    this.pending = {
-      start: Math.min(pending.start, from),
-      oldEnd: pending.oldEnd + (end - pending.newEnd),
-      newEnd: end + (newEnd - to),
-    };
+    this.text.update(change, version);
+    if (this.text.stretches.length > MAX_STRETCHES) this.applyPending();
   }
 
-  /** Applies the queued edits to the model as one change; tells the owner. */
+  /** Applies the queued edits to the model, one update per place edited, and tells the owner once. */
   applyPending(): void {
-    const pending = this.pending;
-    if (!pending) return;
-    this.pending = undefined;
+    if (this.text.stretches.length === 0) return;
     this.derived = new Map();
-    const before = this.current;
-    const text = this.text.getText();
-    const change = { start: pending.start, end: pending.oldEnd, text: text.slice(pending.start, pending.newEnd) };
-    try {
-      this.current = updateLab(before, change);
-    } catch (error) {
-      this.log.error(`incremental update of ${this.uri} failed; reparsing the whole document`, error);
-      this.current = parseLab(text);
+    const changes = nearTogether(this.current.text, this.text.stretches);
+    const edits: AppliedEdit[] = [];
+    let failed = false;
+    // From the last change to the first: each one's offsets still hold in the model it applies to.
+    for (const change of changes.reverse()) {
+      edits.push({ before: this.current, start: change.start, end: change.end });
+      if (failed) continue;
+      try {
+        this.current = updateLab(this.current, change);
+      } catch (error) {
+        this.log.error(`incremental update of ${this.uri} failed; reparsing the whole document`, error);
+        failed = true;
+      }
     }
-    // The model must describe exactly the editor's text; if an incremental update ever drifts, reparse.
-    if (this.current.text.length !== text.length) {
+    const text = this.text.commit();
+    if (failed) {
+      this.current = parseLab(text);
+    } else if (this.current.text !== text) {
+      // The model must describe exactly the editor's text; if an incremental update ever drifts, reparse.
       this.log.warn(`incremental update of ${this.uri} drifted from the text; reparsed it`);
       this.current = parseLab(text);
     }
-    this.updated(this, { before, start: pending.start, end: pending.oldEnd });
+    this.updated(this, edits);
   }
+}
+
+/** The stretches as changes of `base`, those near each other merged into one with the text between them. */
+function nearTogether(base: string, stretches: readonly Stretch[]): TextChange[] {
+  const changes: TextChange[] = [];
+  for (const { start, end, text } of stretches) {
+    const previous = changes.at(-1);
+    if (previous && start - previous.end <= NEAR) {
+      previous.text += base.slice(previous.end, start) + text;
+      previous.end = end;
+    } else {
+      changes.push({ start, end, text });
+    }
+  }
+  return changes;
 }
 
 export class LabDocuments {
@@ -162,7 +157,7 @@ export class LabDocuments {
   /** `updated` hears of every new model, after its edits were applied. */
   constructor(
     private readonly log: Log,
-    private readonly updated: (file: LabFile, edit: AppliedEdit) => void,
+    private readonly updated: (file: LabFile, edits: readonly AppliedEdit[]) => void,
   ) {}
 
   get(uri: string): LabFile | undefined {
@@ -174,9 +169,8 @@ export class LabDocuments {
   }
 
   open(params: DidOpenTextDocumentParams): LabFile {
-    const { uri, languageId, version, text } = params.textDocument;
-    const document = TextDocument.create(uri, languageId, version, text);
-    const file = new LabFile(uri, document, parseLab(text), this.updated, this.log);
+    const { uri, version, text } = params.textDocument;
+    const file = new LabFile(uri, new TextBuffer(text, version), parseLab(text), this.updated, this.log);
     this.files.set(uri, file);
     return file;
   }

@@ -36,7 +36,7 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   const log = new Log(connection);
   const agent = new RemoteAgent(connection, log);
   // Each new model publishes its local diagnostics (the service is made below; models only change after that).
-  const documents = new LabDocuments(log, (file, edit) => diagnostics.documentChanged(file, [edit]));
+  const documents = new LabDocuments(log, (file, edits) => diagnostics.documentChanged(file, edits));
   const catalogue = new Catalogue(agent);
   // Known only once the client says what it supports (initialize).
   const clientSupports = { codeLensRefresh: false, completionEditRangeDefault: false };

@@ -20,7 +20,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { TextDocument } from 'vscode-languageserver-textdocument';
 import { GraphSender } from '../../client/topology/graph-delta';
 import { buildGraph } from '../../client/topology/graph-model';
 import type { GraphData, HostMessage } from '../../client/topology/messages';
@@ -30,6 +29,7 @@ import type { Connection } from 'vscode-languageserver/node';
 import type { LabDocument } from '../../common/lab/types';
 import { LabFile } from '../../server/documents';
 import { Log } from '../../server/log';
+import { TextBuffer } from '../../server/text-buffer';
 import { topologyOf } from '../../server/services/topology';
 import CHROMIUM_ARGS from '../support/chromium-args.json';
 import { generateLab } from '../support/generate-lab';
@@ -49,7 +49,7 @@ const SCREENSHOTS = join(ROOT, 'out', 'bench');
 /** The server's view of a document, outside a server: nothing listens for updates or logs. */
 function labFile(version: number, text: string, model: LabDocument): LabFile {
   const silent = new Log({ console: { warn: () => undefined, error: () => undefined } } as unknown as Connection);
-  return new LabFile(URI, TextDocument.create(URI, 'lab-yaml', version, text), model, () => undefined, silent);
+  return new LabFile(URI, new TextBuffer(text, version), model, () => undefined, silent);
 }
 
 /** The graph of a generated lab, and of the same lab after one node's position line changed (and how to build it again). */

@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Diagnostic, DocumentSymbol } from 'vscode-languageserver-protocol';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { generateLab } from '../support/generate-lab';
 import { LspClient } from '../support/lsp';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
@@ -71,6 +72,38 @@ for (const [name, broken] of [
     assert.equal(client.exitCode, null);
   });
 }
+
+test('a burst that jumps between places far apart is applied once and reads as the final text does', async () => {
+  const start = generateLab(400, { seed: 9 });
+  const uri = 'untitled:pressure-far-apart.lab.yaml';
+  await client.open(uri, start);
+  await client.waitForDiagnostics(uri, () => true);
+  // Node names far apart from each other; each round types a letter before each of them (links to them break).
+  const lines = start.split('\n');
+  const names = lines.flatMap((line, i) => (/^ {2}[a-z]+\d+:$/.test(line) ? [i] : []));
+  const places = [0, 1, 2, 3, 4, 5].map((k) => names[Math.floor((k * (names.length - 1)) / 5)]);
+  const mirror = TextDocument.create('mirror:', 'lab-yaml', 1, start);
+  const published = client.publicationCount(uri);
+  const sent: Promise<number>[] = [];
+  for (let round = 0; round < 4; round++) {
+    for (const line of places) {
+      const change = { range: { start: { line, character: 2 }, end: { line, character: 2 } }, text: 'z' };
+      TextDocument.update(mirror, [change], mirror.version + 1);
+      sent.push(client.change(uri, [change]));
+    }
+  }
+  const version = Math.max(...(await Promise.all(sent)));
+  const edited = await client.waitForDiagnostics(uri, () => true, { version });
+  assert.ok(
+    client.publicationCount(uri) - published <= 2,
+    `${client.publicationCount(uri) - published} publications for one burst: far-apart edits were applied one by one`,
+  );
+  const fresh = 'untitled:pressure-far-apart-fresh.lab.yaml';
+  await client.open(fresh, mirror.getText());
+  const expected = await client.waitForDiagnostics(fresh, () => true);
+  assert.ok(expected.some((d) => d.code === 'unknown-node'));
+  assert.deepEqual(edited, expected);
+});
 
 test('a request right after an edit sees that edit', async () => {
   const uri = 'untitled:pressure-request.lab.yaml';
