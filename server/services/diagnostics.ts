@@ -35,9 +35,11 @@ interface AgentFindings {
 
 interface LocalFindings {
   version: number;
+  found: LocalDiagnostic[];
+  /** The first MAX_DIAGNOSTICS findings as published (the others are only counted). */
   diagnostics: Diagnostic[];
-  /** What identifies each local finding, to drop the agent's copies of it (the agent runs the same checks). */
-  keys: Set<string>;
+  /** What identifies each local finding, to drop the agent's copies of it (the agent runs the same checks); made when needed. */
+  keys?: Set<string>;
 }
 
 interface PendingValidation {
@@ -137,17 +139,20 @@ export class DiagnosticsService {
   }
 
   private publish(file: LabFile): void {
+    // Edits wait for the model: their apply (always queued behind them) publishes the newer version instead.
+    if (file.stale) return;
     const writing = this.writing.get(file.uri);
     if (writing) {
       writing.again = true;
       return;
     }
     const local = this.localFindings(file);
-    const agent = file.model.syntaxErrors.length > 0 ? [] : this.agentDiagnostics(file, local.keys);
+    const agent = file.model.syntaxErrors.length > 0 ? [] : this.agentDiagnostics(file, local);
     const mine = { again: false };
     this.writing.set(file.uri, mine);
+    const diagnostics = capped([...local.diagnostics, ...agent], local.found.length + agent.length);
     void this.connection
-      .sendDiagnostics({ uri: file.uri, version: file.version, diagnostics: capped([...local.diagnostics, ...agent]) })
+      .sendDiagnostics({ uri: file.uri, version: file.version, diagnostics })
       .catch((error: unknown) => this.log.error('could not publish diagnostics', error))
       .finally(() => {
         this.writing.delete(file.uri);
@@ -161,19 +166,27 @@ export class DiagnosticsService {
     const cached = this.local.get(file.uri);
     if (cached?.version === file.version) return cached;
     const found = validateLab(file.model);
-    const diagnostics = found.map((d) => toLspDiagnostic(file, d));
-    const keys = new Set<string>();
-    found.forEach((d, i) => {
-      keys.add(rangeKey(diagnostics[i], d.code));
-      keys.add(rangeKey(diagnostics[i], d.message));
-      if (d.path) keys.add(pathKey(d.path, d.code));
-    });
-    const findings = { version: file.version, diagnostics, keys };
+    // Only what can be published is located in lines and characters.
+    const diagnostics = found.slice(0, MAX_DIAGNOSTICS).map((d) => toLspDiagnostic(file, d));
+    const findings = { version: file.version, found, diagnostics };
     this.local.set(file.uri, findings);
     return findings;
   }
 
-  private agentDiagnostics(file: LabFile, localKeys: ReadonlySet<string>): Diagnostic[] {
+  private localKeys(file: LabFile, local: LocalFindings): ReadonlySet<string> {
+    if (local.keys) return local.keys;
+    const keys = new Set<string>();
+    local.found.forEach((d, i) => {
+      const diagnostic = local.diagnostics[i] ?? toLspDiagnostic(file, d);
+      keys.add(rangeKey(diagnostic, d.code));
+      keys.add(rangeKey(diagnostic, d.message));
+      if (d.path) keys.add(pathKey(d.path, d.code));
+    });
+    local.keys = keys;
+    return keys;
+  }
+
+  private agentDiagnostics(file: LabFile, local: LocalFindings): Diagnostic[] {
     const findings = this.findings.get(file.uri);
     if (!findings) return [];
     if (findings.failure) {
@@ -189,6 +202,7 @@ export class DiagnosticsService {
       ];
     }
     const result: Diagnostic[] = [];
+    const localKeys = findings.diagnostics.length > 0 ? this.localKeys(file, local) : new Set<string>();
     for (const finding of findings.diagnostics) {
       const path = finding.path ?? [];
       const range = file.model.rangeOfPath(path) ?? { start: 0, end: 0 };
@@ -209,11 +223,11 @@ export class DiagnosticsService {
   }
 }
 
-/** At most MAX_DIAGNOSTICS, the last one saying how many more there are. */
-function capped(diagnostics: Diagnostic[]): Diagnostic[] {
-  if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
+/** At most MAX_DIAGNOSTICS of `total` (the first ones of which are `diagnostics`), the last one saying how many more there are. */
+function capped(diagnostics: Diagnostic[], total: number): Diagnostic[] {
+  if (total <= MAX_DIAGNOSTICS) return diagnostics;
   const shown = diagnostics.slice(0, MAX_DIAGNOSTICS - 1);
-  const more = diagnostics.length - shown.length;
+  const more = total - shown.length;
   shown.push({
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: DiagnosticSeverity.Warning,
