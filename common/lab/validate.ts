@@ -169,35 +169,44 @@ function describeLink(link: LabLink): string {
   return link.endpoints.map((e) => e.text).join(' -- ');
 }
 
+/** Where a node interface is used; `order` says which interface was used first. */
+interface Use {
+  link: LabLink;
+  endpoint: LinkEndpoint;
+  index: number;
+  order: number;
+}
+
 function checkLinks(
   links: LabLink[],
   nodes: Map<string, LabNode>,
   networks: Map<string, LabNetwork>,
   out: LocalDiagnostic[],
 ): void {
-  /** node:interface → where it is used (an interface takes one link). */
-  const uses = new Map<string, { link: LabLink; endpoint: LinkEndpoint; index: number }[]>();
+  // Paths are built only for findings: a clean lab allocates nothing per endpoint but its first use.
+  /** node → interface → where it is first used (an interface takes one link); the rest in `repeats`. */
+  const firstUses = new Map<string, Map<string, Use>>();
+  const repeats = new Map<Use, Use[]>();
+  let order = 0;
   for (const link of links) {
-    const path = ['links', link.index];
     const endpoints = link.endpoints;
     if (endpoints.length !== 2) {
       out.push({
         range: link.range,
-        path: [...path, 'endpoints'],
+        path: ['links', link.index, 'endpoints'],
         severity: 'error',
         code: 'endpoint-count',
         message: `a link joins exactly two endpoints; this one has ${endpoints.length}. Write ${LINK_EXAMPLE}`,
       });
     }
-    endpoints.forEach((endpoint, index) =>
-      checkEndpoint(endpoint, [...path, 'endpoints', index], nodes, networks, out),
-    );
+    for (let index = 0; index < endpoints.length; index++)
+      checkEndpoint(endpoints[index], link.index, index, nodes, networks, out);
     if (endpoints.length === 2) {
       const [a, b] = endpoints;
       if (a.network !== undefined && b.network !== undefined) {
         out.push({
           range: link.range,
-          path,
+          path: ['links', link.index],
           severity: 'error',
           code: 'two-networks',
           message: `a link joins a node interface to another node interface or to a network; ${a.network} and ${b.network} are both networks`,
@@ -205,7 +214,7 @@ function checkLinks(
       } else if (a.text !== '' && sameEnd(a, b)) {
         out.push({
           range: b.range,
-          path: [...path, 'endpoints', 1],
+          path: ['links', link.index, 'endpoints', 1],
           severity: 'error',
           code: 'same-endpoints',
           message: `both ends of this link are ${a.text}; a link joins two different interfaces`,
@@ -213,17 +222,27 @@ function checkLinks(
         continue;
       }
     }
-    endpoints.forEach((endpoint, index) => {
-      if (endpoint.node && endpoint.interface) {
-        const key = `${endpoint.node}:${endpoint.interface}`;
-        const list = uses.get(key);
-        if (list) list.push({ link, endpoint, index });
-        else uses.set(key, [{ link, endpoint, index }]);
+    for (let index = 0; index < endpoints.length; index++) {
+      const endpoint = endpoints[index];
+      if (!endpoint.node || !endpoint.interface) continue;
+      let byInterface = firstUses.get(endpoint.node);
+      if (!byInterface) {
+        byInterface = new Map<string, Use>();
+        firstUses.set(endpoint.node, byInterface);
       }
-    });
+      const first = byInterface.get(endpoint.interface);
+      const use = { link, endpoint, index, order: order++ };
+      if (!first) byInterface.set(endpoint.interface, use);
+      else {
+        const list = repeats.get(first);
+        if (list) list.push(use);
+        else repeats.set(first, [first, use]);
+      }
+    }
   }
-  for (const [key, list] of uses) {
-    if (list.length < 2) continue;
+  const repeated = [...repeats.values()].sort((a, b) => a[0].order - b[0].order);
+  for (const list of repeated) {
+    const key = `${list[0].endpoint.node}:${list[0].endpoint.interface}`;
     for (const use of list) {
       const others = list.filter((other) => other.link !== use.link).map((other) => describeLink(other.link));
       const where =
@@ -246,7 +265,8 @@ function sameEnd(a: LinkEndpoint, b: LinkEndpoint): boolean {
 
 function checkEndpoint(
   endpoint: LinkEndpoint,
-  path: Path,
+  linkIndex: number,
+  index: number,
   nodes: Map<string, LabNode>,
   networks: Map<string, LabNetwork>,
   out: LocalDiagnostic[],
@@ -256,7 +276,7 @@ function checkEndpoint(
     if (node === '') {
       out.push({
         range: endpoint.range,
-        path,
+        path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'missing-node',
         message: `write the node name before the colon, e.g. r1${endpoint.text}`,
@@ -264,7 +284,7 @@ function checkEndpoint(
     } else if (!nodes.has(node)) {
       out.push({
         range: endpoint.nodeRange ?? endpoint.range,
-        path,
+        path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'unknown-node',
         message: networks.has(node)
@@ -275,7 +295,7 @@ function checkEndpoint(
     if (endpoint.interface === '') {
       out.push({
         range: endpoint.range,
-        path,
+        path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'missing-interface',
         message: `${node}: names no interface; write ${node || 'r1'}:<interface>, e.g. ${node || 'r1'}:Gi0/0`,
@@ -287,7 +307,7 @@ function checkEndpoint(
   if (network !== undefined && !networks.has(network)) {
     out.push({
       range: endpoint.range,
-      path,
+      path: ['links', linkIndex, 'endpoints', index],
       severity: 'error',
       code: 'unknown-network',
       message: nodes.has(network)
