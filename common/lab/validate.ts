@@ -31,11 +31,28 @@ export interface LocalDiagnostic {
 type Path = (string | number)[];
 
 export function validateLab(doc: LabDocument): LocalDiagnostic[] {
-  const out: LocalDiagnostic[] = [];
-  for (const error of doc.syntaxErrors) {
+  return validateLabUpTo(doc, Infinity).shown;
+}
+
+/**
+ * The first `limit` findings of validateLab, and how many there are in all.
+ * A document whose syntax error spreads has tens of thousands; an editor shows
+ * a capped number, so the others are only counted (syntax errors and format
+ * issues without building them).
+ */
+export function validateLabUpTo(doc: LabDocument, limit: number): { shown: LocalDiagnostic[]; total: number } {
+  const out = new Findings(limit);
+  const syntax = doc.syntaxErrors;
+  const built = Math.min(syntax.length, limit);
+  for (let i = 0; i < built; i++) {
+    const error = syntax[i];
     out.push({ range: error.range, message: `YAML syntax: ${error.message}`, severity: 'error', code: 'yaml-syntax' });
   }
-  for (const issue of doc.formatIssues ?? []) out.push({ ...issue, severity: 'error' });
+  out.uncounted += syntax.length - built;
+  const issues = doc.formatIssues ?? [];
+  const room = Math.max(0, Math.min(issues.length, limit - out.shown.length));
+  for (let i = 0; i < room; i++) out.push({ ...issues[i], severity: 'error' });
+  out.uncounted += issues.length - room;
   checkLabName(doc, out);
   checkFields(doc.defaults, ['defaults'], out);
   const nodes = new Map<string, LabNode>();
@@ -57,10 +74,23 @@ export function validateLab(doc: LabDocument): LocalDiagnostic[] {
     }
   }
   checkLinks(doc.links, nodes, networks, out);
-  return out;
+  return { shown: out.shown, total: out.shown.length + out.uncounted };
 }
 
-function checkLabName(doc: LabDocument, out: LocalDiagnostic[]): void {
+/** Findings kept up to a limit, the others counted. */
+class Findings {
+  readonly shown: LocalDiagnostic[] = [];
+  uncounted = 0;
+
+  constructor(private readonly limit: number) {}
+
+  push(finding: LocalDiagnostic): void {
+    if (this.shown.length < this.limit) this.shown.push(finding);
+    else this.uncounted++;
+  }
+}
+
+function checkLabName(doc: LabDocument, out: Findings): void {
   const name = doc.name;
   if (!name) {
     const firstLineEnd = doc.text.indexOf('\n');
@@ -83,7 +113,7 @@ function checkLabName(doc: LabDocument, out: LocalDiagnostic[]): void {
   }
 }
 
-function checkNode(node: LabNode, out: LocalDiagnostic[]): void {
+function checkNode(node: LabNode, out: Findings): void {
   const path = ['nodes', node.name];
   if (!ELEMENT_NAME_PATTERN.test(node.name)) {
     out.push({
@@ -107,7 +137,7 @@ function checkNode(node: LabNode, out: LocalDiagnostic[]): void {
 }
 
 /** Value rules of node settings written on a node or under defaults (their types were checked while reading). */
-function checkFields(fields: NodeFields, path: Path, out: LocalDiagnostic[]): void {
+function checkFields(fields: NodeFields, path: Path, out: Findings): void {
   if (fields.console && !(CONSOLE_TYPES as readonly string[]).includes(fields.console.value)) {
     out.push({
       range: fields.console.range,
@@ -181,7 +211,7 @@ function checkLinks(
   links: LabLink[],
   nodes: Map<string, LabNode>,
   networks: Map<string, LabNetwork>,
-  out: LocalDiagnostic[],
+  out: Findings,
 ): void {
   // Paths are built only for findings: a clean lab allocates nothing per endpoint but its first use.
   /** node → interface → where it is first used (an interface takes one link); the rest in `repeats`. */
@@ -269,7 +299,7 @@ function checkEndpoint(
   index: number,
   nodes: Map<string, LabNode>,
   networks: Map<string, LabNetwork>,
-  out: LocalDiagnostic[],
+  out: Findings,
 ): void {
   const node = endpoint.node;
   if (node !== undefined) {

@@ -9,7 +9,7 @@
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver/node';
 import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { ProjectDiagnostic } from '../../common/api/contract';
-import { validateLab, type LocalDiagnostic } from '../../common/lab/validate';
+import { validateLab, validateLabUpTo, type LocalDiagnostic } from '../../common/lab/validate';
 import type { AgentProblem } from '../agent-problems';
 import { projectPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
@@ -35,8 +35,10 @@ interface AgentFindings {
 
 interface LocalFindings {
   version: number;
+  /** The first MAX_DIAGNOSTICS findings, of `total`; the others are only counted. */
   found: LocalDiagnostic[];
-  /** The first MAX_DIAGNOSTICS findings as published (the others are only counted). */
+  total: number;
+  /** `found` as published. */
   diagnostics: Diagnostic[];
   /** What identifies each local finding, to drop the agent's copies of it (the agent runs the same checks); made when needed. */
   keys?: Set<string>;
@@ -150,7 +152,7 @@ export class DiagnosticsService {
     const agent = file.model.syntaxErrors.length > 0 ? [] : this.agentDiagnostics(file, local);
     const mine = { again: false };
     this.writing.set(file.uri, mine);
-    const diagnostics = capped([...local.diagnostics, ...agent], local.found.length + agent.length);
+    const diagnostics = capped([...local.diagnostics, ...agent], local.total + agent.length);
     void this.connection
       .sendDiagnostics({ uri: file.uri, version: file.version, diagnostics })
       .catch((error: unknown) => this.log.error('could not publish diagnostics', error))
@@ -165,10 +167,13 @@ export class DiagnosticsService {
   private localFindings(file: LabFile): LocalFindings {
     const cached = this.local.get(file.uri);
     if (cached?.version === file.version) return cached;
-    const found = validateLab(file.model);
-    // Only what can be published is located in lines and characters.
-    const diagnostics = found.slice(0, MAX_DIAGNOSTICS).map((d) => toLspDiagnostic(file, d));
-    const findings = { version: file.version, found, diagnostics };
+    const { shown, total } = validateLabUpTo(file.model, MAX_DIAGNOSTICS);
+    const findings = {
+      version: file.version,
+      found: shown,
+      total,
+      diagnostics: shown.map((d) => toLspDiagnostic(file, d)),
+    };
     this.local.set(file.uri, findings);
     return findings;
   }
@@ -176,7 +181,8 @@ export class DiagnosticsService {
   private localKeys(file: LabFile, local: LocalFindings): ReadonlySet<string> {
     if (local.keys) return local.keys;
     const keys = new Set<string>();
-    local.found.forEach((d, i) => {
+    const all = local.total > local.found.length ? validateLab(file.model) : local.found;
+    all.forEach((d, i) => {
       const diagnostic = local.diagnostics[i] ?? toLspDiagnostic(file, d);
       keys.add(rangeKey(diagnostic, d.code));
       keys.add(rangeKey(diagnostic, d.message));

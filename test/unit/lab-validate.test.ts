@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLab } from '../../common/lab/parse';
-import { validateLab, type LocalDiagnostic } from '../../common/lab/validate';
+import { validateLab, validateLabUpTo, type LocalDiagnostic } from '../../common/lab/validate';
 import { generateLab } from '../support/generate-lab';
 
 /** The diagnostics as `code @ text-under-range`, so every assertion also checks the range. */
@@ -188,4 +188,20 @@ test('half-typed documents never throw and still validate what they can', () => 
   const text = lab('links:\n  - endpoints: [r1:');
   for (let i = 0; i <= text.length; i++) assert.doesNotThrow(() => validateLab(parseLab(text.slice(0, i))));
   assert.ok(findings(text).includes('missing-interface @ r1:'));
+});
+
+test('validateLabUpTo gives the first findings of validateLab and counts them all', () => {
+  const nodes = Array.from({ length: 300 }, (_, i) => `  r${i}:\n    templat: vios\n`).join('');
+  const links = Array.from({ length: 200 }, (_, i) => `  - endpoints: [r${i}:e0, x${i}:e0]\n`).join('');
+  const broken = 'name: lab\nnodes:\n  r0:\n    template: [vios\n';
+  for (const text of [`nodes:\n${nodes}links:\n${links}`, `${broken}${nodes.slice(6)}links:\n${links}`]) {
+    const doc = parseLab(text);
+    const all = validateLab(doc);
+    assert.ok(all.length > 400, `${all.length} findings`);
+    for (const limit of [0, 1, 50, 299, 300, 301, all.length - 1, all.length, all.length + 5]) {
+      const { shown, total } = validateLabUpTo(doc, limit);
+      assert.equal(total, all.length, `total with limit ${limit}`);
+      assert.deepEqual(shown, all.slice(0, limit), `shown with limit ${limit}`);
+    }
+  }
 });
