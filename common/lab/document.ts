@@ -61,6 +61,13 @@ export interface Section {
   itemized?: 'map' | 'seq';
   /** Whether its pieces can be re-read alone (its key starts a line and is a plain scalar). */
   sliceable: boolean;
+  /**
+   * Set on the rest of a section after broken text that was read alone (see
+   * incremental.ts, Window.local): its pieces carry on the last earlier section
+   * with its key, as a clean context reads them. Its key range is empty; a full
+   * parse never makes one.
+   */
+  resumed?: true;
 }
 
 export interface Layout {
@@ -113,9 +120,10 @@ export class ParsedLab implements LabDocument {
     const last = pieces[pieces.length - 1];
     const whole = { start: sections[0].keyRange.start, end: shiftRange(last.outline.range, last.delta).end };
     if (path.length === 0) return whole;
-    const section = sections.find((s) => s.key === String(path[0]));
-    if (!section) return whole;
-    const own = pieces.slice(section.firstPiece, section.firstPiece + section.pieceCount);
+    const sectionIndex = sections.findIndex((s) => s.key === String(path[0]));
+    if (sectionIndex < 0) return whole;
+    const section = sections[sectionIndex];
+    const own = entryPieces(this.layout, sectionIndex);
     if (!section.itemized) {
       const piece = own[0];
       const entry = piece.outline as OutlineEntry;
@@ -161,7 +169,7 @@ export class ParsedLab implements LabDocument {
       const section = sections[piece.section];
       const found =
         piece.kind === 'link'
-          ? pathAtItem(piece.outline, [section.key, index - section.firstPiece], offset, piece.delta)
+          ? pathAtItem(piece.outline, [section.key, linkIndexOf(piece)], offset, piece.delta)
           : pathAtEntry(
               piece.outline as OutlineEntry,
               piece.kind === 'section' ? [] : [section.key],
@@ -177,6 +185,34 @@ export class ParsedLab implements LabDocument {
       return { path: [section.key], on: 'key', range: section.keyRange };
     return { path: [section.key], on: 'value', range: this.rangeOfPath([section.key]) ?? section.keyRange };
   }
+}
+
+/** The pieces of a top-level entry: those of its section and of the sections that resume it. */
+function entryPieces(layout: Layout, sectionIndex: number): Piece[] {
+  const { sections, pieces } = layout;
+  const own: Piece[] = [];
+  const key = sections[sectionIndex].key;
+  for (let s = sectionIndex; s < sections.length; s++) {
+    const section = sections[s];
+    if (s > sectionIndex && (section.key !== key || !section.resumed)) {
+      if (section.key === key) break;
+      continue;
+    }
+    for (let i = section.firstPiece; i < section.firstPiece + section.pieceCount; i++) own.push(pieces[i]);
+  }
+  return own;
+}
+
+/** The index of the link a piece of `links` holds. */
+export function linkIndexOf(piece: Piece): number {
+  return piece.fragment.links[0]?.index ?? 0;
+}
+
+/** The section a resumed section carries on (the last earlier one with its key that is not resumed); itself otherwise. */
+export function originOf(sections: readonly Section[], index: number): number {
+  const { key, resumed } = sections[index];
+  if (resumed) for (let s = index - 1; s >= 0; s--) if (sections[s].key === key && !sections[s].resumed) return s;
+  return index;
 }
 
 /** Binary search over items sorted by `start`. */
@@ -207,8 +243,11 @@ type Assembled = Pick<LabDocument, 'name' | 'description' | 'defaults' | 'nodes'
 function assemble(layout: Layout): Assembled {
   const issues = [...layout.rootIssues];
   const firstSection = new Map<string, number>();
-  layout.sections.forEach((section, index) => {
+  const origins = new Map<string, number>();
+  const origin = layout.sections.map((section, index) => {
     if (!firstSection.has(section.key)) firstSection.set(section.key, index);
+    if (!section.resumed) origins.set(section.key, index);
+    return origins.get(section.key) ?? index;
   });
   const result: Assembled = { defaults: {}, nodes: [], networks: [], links: [], issues };
   const nodeNames = new Set<string>();
@@ -216,10 +255,10 @@ function assemble(layout: Layout): Assembled {
   let sectionSeen = -1;
   for (const piece of layout.pieces) {
     const section = layout.sections[piece.section];
-    const counts = firstSection.get(section.key) === piece.section;
+    const counts = firstSection.get(section.key) === origin[piece.section];
     if (piece.section !== sectionSeen) {
       sectionSeen = piece.section;
-      if (!counts) {
+      if (!counts && !section.resumed) {
         issues.push({
           code: 'duplicate-key',
           range: section.keyRange,

@@ -19,14 +19,26 @@
  *    the window is accepted once its last pieces read exactly as the old ones
  *    (the parser is back in step), and the pieces after it are shifted and
  *    renumbered. Otherwise it grows, up to the end of the text. This covers new
- *    items, half-typed text and syntax errors that stay local; the stretch with
+ *    items, half-typed text and syntax errors that stay local; each cluster of
  *    errors is remembered (Layout.unsettled) and re-read with the next edit
- *    that touches it. Regions elsewhere are kept (moved by the edit).
+ *    that touches it. Regions elsewhere are kept (moved by the edit), and a
+ *    window that cannot get back in step before one is read alone
+ *    (Window.local), so that the text an edit re-reads stays around it however
+ *    many errors earlier typing left behind.
  */
-import { ParsedLab, lastStartingAtOrBefore, type Layout, type Piece, type Section } from './document';
+import {
+  ParsedLab,
+  lastStartingAtOrBefore,
+  linkIndexOf,
+  originOf,
+  type Layout,
+  type Piece,
+  type Section,
+} from './document';
 import { addItems, addSections, hasPlainKey, itemsOf, lineStartOf, readItem, type LayoutDraft } from './layout';
 import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
 import { readTopLevelEntry } from './read';
+import { regionsOf } from './unsettled';
 import { resolveNode } from './resolve';
 import { shiftFragment } from './shift';
 import type { NodeFields, Range, SyntaxError, TextChange } from './types';
@@ -78,7 +90,7 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
   const fragment =
     piece.kind === 'section'
       ? readTopLevelEntry(outline as OutlineEntry, previous.defaults)
-      : readItem(section.key, outline, index - section.firstPiece, previous.defaults);
+      : readItem(section.key, outline, linkIndexOf(piece), previous.defaults);
   const pieces: Piece[] = layout.pieces.slice(0, index);
   pieces.push({ ...piece, end, outline, delta: 0, fragment });
   for (let i = index + 1; i < layout.pieces.length; i++) pieces.push(shiftPiece(layout.pieces[i], delta));
@@ -116,7 +128,6 @@ function reparseWindow(previous: ParsedLab, change: TextChange, text: string): P
     context = pieces[first - 1];
     if (!context) return undefined;
     const contextSection = sections[context.section];
-    if (!contextSection.sliceable) return undefined;
     header = context.kind !== 'section' ? `${contextSection.key}:\n` : '';
     boundary = header ? context.start : contextSection.start;
     const start = boundary;
@@ -126,31 +137,49 @@ function reparseWindow(previous: ParsedLab, change: TextChange, text: string): P
     if (newFrom === from) break;
     from = newFrom;
   }
+  // Checked once the window holds every region it touches: broken text may have made a section that is not sliceable.
+  if (!sections[context.section].sliceable) return undefined;
   const editStart = inHeader ? sections[pieces[first].section].start : pieces[first].start;
   const delta = change.text.length - (change.end - change.start);
 
   // Pieces wholly after the edit (and after anything unsettled) are unchanged text that read right; the window
   // grows until its last pieces read exactly as before, which shows the parser is back in step.
+  let localTriedAt = -1;
   for (let extra = 4; ;) {
     const firstUnchanged = Math.max(
       first + 1,
       settledFrom === Infinity ? pieces.length : lastStartingAtOrBefore(pieces, settledFrom - 1) + 1,
     );
+    const window = { first, context, boundary, header, editStart, delta };
+    // Broken text the parser does not recover from nearby is read alone, up to the next piece it leaves alone.
+    const readAlone = (): ParsedLab | undefined | 'no-resync' => {
+      if (localTriedAt === firstUnchanged || firstUnchanged >= pieces.length) return 'no-resync';
+      localTriedAt = firstUnchanged;
+      return readWindow(previous, text, { ...window, end: firstUnchanged, local: true });
+    };
     const end = windowEnd(layout, firstUnchanged, extra);
     const endOffset = end < pieces.length ? pieces[end].start : Infinity;
-    // A region the window runs into is re-read whole.
     const reached = regions.find((r) => r.start < endOffset && r.end > settledFrom);
     if (reached) {
+      // Unsettled text further on is left alone when the window can end before it: back in step there, or
+      // read alone. Otherwise the window re-reads it whole and goes on.
+      const barrier = lastStartingAtOrBefore(pieces, reached.start);
+      if (pieces[barrier].start === reached.start && barrier >= firstUnchanged) {
+        if (barrier >= firstUnchanged + IN_STEP) {
+          const attempt = readWindow(previous, text, { ...window, end: barrier });
+          if (attempt !== 'no-resync') return attempt;
+        }
+        const local = readAlone();
+        if (local !== 'no-resync') return local;
+      }
       settledFrom = reached.end;
       continue;
     }
-    const window = { first, context, boundary, header, editStart, end, delta };
-    const attempt = readWindow(previous, text, window);
+    const attempt = readWindow(previous, text, { ...window, end });
     if (attempt !== 'no-resync') return attempt;
     if (end === pieces.length) return undefined;
-    // Broken text the parser does not recover from nearby is read alone, up to the next piece it leaves alone.
-    if (extra === LOCAL_AFTER && firstUnchanged < pieces.length) {
-      const local = readWindow(previous, text, { ...window, end: firstUnchanged, local: true });
+    if (extra === LOCAL_AFTER) {
+      const local = readAlone();
       if (local !== 'no-resync') return local;
     }
     extra *= 8;
@@ -160,16 +189,9 @@ function reparseWindow(previous: ParsedLab, change: TextChange, text: string): P
 /** Pieces a window may grow past the edit before broken text is read alone (see Window.local). */
 const LOCAL_AFTER = 32;
 
-/**
- * Where a window may end: at a piece that starts a section or continues one, at
- * least two unchanged pieces (the ones compared) after the edit; or at the end.
- */
+/** Where a window may end: at least two unchanged pieces (the ones compared) after the edit, or at the end. */
 function windowEnd(layout: Layout, firstUnchanged: number, extra: number): number {
-  const { pieces, sections } = layout;
-  let end = firstUnchanged + Math.max(IN_STEP, extra);
-  while (end < pieces.length && pieces[end].kind !== 'section' && end === sections[pieces[end].section].firstPiece)
-    end++;
-  return Math.min(end, pieces.length);
+  return Math.min(firstUnchanged + Math.max(IN_STEP, extra), layout.pieces.length);
 }
 
 interface Window {
@@ -201,7 +223,7 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
   const layout = previous.layout;
   const { sections, pieces } = layout;
   const toEnd = w.end === pieces.length;
-  const windowEnd = toEnd ? text.length : pieces[w.end].start + w.delta;
+  const windowEnd = toEnd ? text.length : startOf(layout, w.end) + w.delta;
   const source = w.header + text.slice(w.boundary, windowEnd);
   const base = w.boundary - w.header.length;
   const doc = parseYaml(source);
@@ -224,15 +246,7 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
     if (items.list[0].range.start !== w.context.start + w.context.indent) return undefined;
     draft.sections[w.context.section] = { ...contextSection };
     const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : windowEnd;
-    addItems(
-      text,
-      draft,
-      w.context.section,
-      items.list,
-      w.first - 1 - contextSection.firstPiece,
-      end,
-      previous.defaults,
-    );
+    addItems(text, draft, w.context.section, items.list, linkIndexOf(w.context), end, previous.defaults);
     entries = entries.slice(1);
   } else if (entries[0].range.start !== w.boundary) {
     return undefined;
@@ -242,8 +256,9 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
   // Whatever the errors did stays before the pieces that read as before (or runs to the end).
   let settledAgain = Infinity;
   if (w.local) {
-    if (!readsAlone(layout, draft, w, text, syntaxErrors)) return 'no-resync';
+    if (!readsAlone(layout, w, text, syntaxErrors)) return 'no-resync';
     settledAgain = windowEnd;
+    resumeSection(layout, draft, w, windowEnd);
     appendRest(layout, draft, w);
   } else if (!toEnd) {
     const inStep = inStepFrom(layout, draft, w, syntaxErrors);
@@ -251,7 +266,7 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
     settledAgain = draft.pieces[inStep].start;
     appendRest(layout, draft, w);
   }
-  const kept = keptAround(layout, w.boundary, toEnd ? Infinity : pieces[w.end].start, w.delta);
+  const kept = keptAround(layout, w.boundary, toEnd ? Infinity : startOf(layout, w.end), w.delta);
   const region = syntaxErrors.length > 0 ? { start: w.editStart, end: settledAgain } : undefined;
   const updated: Layout = {
     sliceable: true,
@@ -260,7 +275,37 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
     rootIssues: [],
     ...withErrors(kept.before, region ? [{ errors: syntaxErrors, region }] : [], kept.after),
   };
+  if (region) {
+    const around = windowRegions(text, updated, syntaxErrors, region);
+    Object.assign(updated, withErrors(kept.before, around, kept.after));
+  }
   return new ParsedLab(text, withCurrentDefaults(updated, layout));
+}
+
+/**
+ * The window's errors in regions of their own, each up to the pieces after it
+ * that read alone as in the window (see unsettled.ts), so that errors left
+ * behind by typing do not merge into one region that every later edit near
+ * them re-reads whole. The window's region as a whole when that cannot be told.
+ */
+function windowRegions(text: string, layout: Layout, errors: SyntaxError[], region: Range): Unsettled[] {
+  const limit = Number.isFinite(region.end) ? lastStartingAtOrBefore(layout.pieces, region.end) : layout.pieces.length;
+  const regions = regionsOf(text, layout, errors, limit, region.end);
+  if (!regions) return [{ region, errors }];
+  const groups: Unsettled[] = [];
+  for (const r of regions) {
+    const start = Math.max(r.start, region.start);
+    const previous = groups[groups.length - 1];
+    // Clamped to the window, regions may touch: one region then.
+    if (previous && start <= previous.region.end) previous.region = { start: previous.region.start, end: r.end };
+    else groups.push({ region: { start, end: r.end }, errors: [] });
+  }
+  let at = 0;
+  for (const error of errors) {
+    while (at + 1 < groups.length && groups[at].region.end <= error.range.start) at++;
+    groups[at].errors.push(error);
+  }
+  return groups;
 }
 
 interface Unsettled {
@@ -299,24 +344,50 @@ function withErrors(...groups: Unsettled[][]): Pick<Layout, 'syntaxErrors' | 'un
 
 /**
  * Whether a broken window may be read alone (Window.local): it has errors, none
- * an unclosed quote (the text after could close it), no line of the edited text
- * starts left of the next piece, and that piece carries on the section the
- * window ends in.
+ * an unclosed quote (the text after could close it), and no line of the edited
+ * text starts left of the next piece.
  */
-function readsAlone(
-  layout: Layout,
-  draft: LayoutDraft,
-  w: Window,
-  text: string,
-  syntaxErrors: readonly SyntaxError[],
-): boolean {
-  if (syntaxErrors.length === 0 || syntaxErrors.some((e) => /closing .*quote/i.test(e.message))) return false;
+function readsAlone(layout: Layout, w: Window, text: string, syntaxErrors: readonly SyntaxError[]): boolean {
+  if (syntaxErrors.length === 0) return false;
   const next = layout.pieces[w.end];
-  if (!next.sliceable || !indentedAtLeast(text, w.editStart, next.start + w.delta, next.indent)) return false;
-  if (next.kind === 'section') return true;
+  const indent = opensSection(layout, w.end) ? 0 : next.indent;
+  return next.sliceable && indentedAtLeast(text, w.editStart, startOf(layout, w.end) + w.delta, indent);
+}
+
+/** Whether piece `index` opens its section: it is a top-level entry, or the first item after the section's key line. */
+function opensSection(layout: Layout, index: number): boolean {
+  const piece = layout.pieces[index];
+  const section = layout.sections[piece.section];
+  return piece.kind === 'section' || (index === section.firstPiece && !section.resumed);
+}
+
+/** Where the text from piece `index` on starts: at its section's key line when it opens the section. */
+function startOf(layout: Layout, index: number): number {
+  return opensSection(layout, index) ? layout.sections[layout.pieces[index].section].start : layout.pieces[index].start;
+}
+
+/**
+ * When the window read alone ends in another section than the one the next
+ * piece carries on (the broken text read as a top-level key of its own, which
+ * in the whole text takes the rest of the section as its value), the pieces
+ * after it are kept in a section that resumes theirs, as a clean context reads them.
+ */
+function resumeSection(layout: Layout, draft: LayoutDraft, w: Window, start: number): void {
+  const next = layout.pieces[w.end];
+  if (opensSection(layout, w.end)) return;
   const old = layout.sections[next.section];
   const current = draft.sections[draft.sections.length - 1];
-  return current.key === old.key && current.itemized === old.itemized && current.sliceable;
+  if (current.key === old.key && current.itemized === old.itemized && current.sliceable) return;
+  draft.sections.push({
+    key: old.key,
+    keyRange: { start, end: start },
+    start,
+    firstPiece: draft.pieces.length,
+    pieceCount: 0,
+    itemized: old.itemized,
+    sliceable: true,
+    resumed: true,
+  });
 }
 
 /** Whether every line in text[from, to) with content (not a comment) starts at least `indent` spaces in. */
@@ -380,7 +451,7 @@ function samePiece(
 function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
   const { sections, pieces } = layout;
   const oldSection = pieces[w.end].section;
-  const continues = pieces[w.end].kind !== 'section';
+  const continues = !opensSection(layout, w.end);
   let sectionShift = draft.sections.length - oldSection;
   let linkIndexDelta = 0;
   if (continues) {
@@ -391,12 +462,16 @@ function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
     const newBefore = draft.pieces.length - current.firstPiece;
     const oldBefore = w.end - sections[oldSection].firstPiece;
     current.pieceCount = newBefore + sections[oldSection].pieceCount - oldBefore;
-    if (current.key === 'links') linkIndexDelta = newBefore - oldBefore;
+    if (current.key === 'links') linkIndexDelta = nextLinkIndex(draft) - linkIndexOf(pieces[w.end]);
   }
   const pieceShift = draft.pieces.length - w.end;
+  // Links are renumbered in their section and in the sections that resume it.
+  const origin = originOf(sections, oldSection);
+  const chain = new Set<number>([oldSection]);
+  for (let s = oldSection + 1; s < sections.length; s++) if (originOf(sections, s) === origin) chain.add(s);
   for (let i = w.end; i < pieces.length; i++) {
     const piece = pieces[i];
-    const renumber = continues && piece.section === oldSection ? linkIndexDelta : 0;
+    const renumber = continues && chain.has(piece.section) ? linkIndexDelta : 0;
     draft.pieces.push(shiftPiece(piece, w.delta, piece.section + sectionShift, renumber));
   }
   for (let s = continues ? oldSection + 1 : oldSection; s < sections.length; s++) {
@@ -408,6 +483,17 @@ function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
       firstPiece: section.firstPiece + pieceShift,
     });
   }
+}
+
+/** The index the next link of the draft's last section takes: after the last link of its entry, or 0. */
+function nextLinkIndex(draft: LayoutDraft): number {
+  const origin = originOf(draft.sections, draft.sections.length - 1);
+  for (let i = draft.pieces.length - 1; i >= 0; i--) {
+    const piece = draft.pieces[i];
+    if (piece.section < origin) break;
+    if (piece.kind === 'link' && originOf(draft.sections, piece.section) === origin) return linkIndexOf(piece) + 1;
+  }
+  return 0;
 }
 
 function shiftPiece(piece: Piece, delta: number, section = piece.section, linkIndexDelta = 0): Piece {

@@ -10,7 +10,7 @@
 import { lastStartingAtOrBefore, type Layout } from './document';
 import { itemsOf } from './layout';
 import { buildOutline, sameEntry, sameItem, type OutlineEntry, type OutlineItem } from './outline';
-import type { Range } from './types';
+import type { Range, SyntaxError } from './types';
 import { parseYaml } from './yaml-text';
 
 /** Past this many clusters of errors, the document counts as unsettled as a whole: checking each costs more. */
@@ -24,28 +24,44 @@ export function unsettledRegions(text: string, layout: Layout): Range[] | undefi
   if (syntaxErrors.length === 0) return undefined;
   const whole = [{ start: 0, end: Infinity }];
   if (!layout.sliceable || pieces.length === 0) return whole;
+  return regionsOf(text, layout, syntaxErrors) ?? whole;
+}
+
+/**
+ * The regions around some of a layout's errors (sorted), as above; a region
+ * that grows to piece `limit` ends at `limitOffset` instead. Undefined when
+ * there are too many clusters to check.
+ */
+export function regionsOf(
+  text: string,
+  layout: Layout,
+  errors: readonly SyntaxError[],
+  limit = layout.pieces.length,
+  limitOffset = Infinity,
+): Range[] | undefined {
+  const { pieces } = layout;
   // Piece index ranges [first, last] holding errors, merged where they touch.
   const clusters: { first: number; last: number }[] = [];
-  for (const error of syntaxErrors) {
+  for (const error of errors) {
     const first = Math.max(0, lastStartingAtOrBefore(pieces, error.range.start) - 1);
     const last = Math.max(first, lastStartingAtOrBefore(pieces, Math.max(error.range.start, error.range.end - 1)));
     const previous = clusters[clusters.length - 1];
     if (previous && first <= previous.last + 1) previous.last = Math.max(previous.last, last);
     else clusters.push({ first, last });
   }
-  if (clusters.length > MAX_REGIONS) return whole;
+  if (clusters.length > MAX_REGIONS) return undefined;
   const regions: Range[] = [];
   for (let c = 0; c < clusters.length; c++) {
     const cluster = clusters[c];
     let next = cluster.last + 1;
     // Grow the region until the pieces after it read as before, swallowing the clusters it reaches.
-    while (next < pieces.length && !readsAlone(text, layout, next)) {
+    while (next < limit && !readsAlone(text, layout, next)) {
       next++;
       while (c + 1 < clusters.length && clusters[c + 1].first <= next) next = Math.max(next, clusters[++c].last + 1);
     }
     regions.push({
       start: regionStart(layout, cluster.first),
-      end: next < pieces.length ? pieces[next].start : Infinity,
+      end: next >= limit ? limitOffset : pieces[next].start,
     });
   }
   return regions;

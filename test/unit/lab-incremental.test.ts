@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { parseLab, updateLab } from '../../common/lab/parse';
 import type { TextChange } from '../../common/lab/types';
 import type { LabDocument } from '../../common/lab/types';
+import { ParsedLab } from '../../common/lab/document';
 import { generateLab } from '../support/generate-lab';
+import { TypingSimulator, withUnclosedBracket } from '../support/typing';
 
 /** Everything a consumer can observe of a model, as plain data. */
 function observe(doc: LabDocument) {
@@ -36,6 +38,16 @@ function apply(text: string, change: TextChange): string {
 
 function assertSameAsFullParse(updated: LabDocument, context: string): void {
   assert.deepStrictEqual(observe(updated), observe(parseLab(updated.text)), context);
+}
+
+/**
+ * Equal to a full parse unless both have syntax errors: broken text may then be
+ * read alone (see incremental.ts), and only how far it spreads may differ.
+ */
+function assertSameUnlessBroken(updated: LabDocument, context: string): void {
+  const full = parseLab(updated.text);
+  if (updated.syntaxErrors.length > 0 && full.syntaxErrors.length > 0) return;
+  assert.deepStrictEqual(observe(updated), observe(full), context);
 }
 
 /** Deterministic pseudo-random numbers for reproducible edit sequences. */
@@ -117,7 +129,7 @@ test('updateLab equals a full parse after each of many random edits (and after u
         const expected = apply(doc.text, edit);
         doc = updateLab(doc, edit);
         assert.equal(doc.text, expected);
-        assertSameAsFullParse(doc, `round ${round} step ${step}: ${JSON.stringify(edit)}`);
+        assertSameUnlessBroken(doc, `round ${round} step ${step}: ${JSON.stringify(edit)}`);
       }
     }
   }
@@ -288,7 +300,7 @@ test('in a broken document, updateLab equals a full parse after each of many ran
       const expected = apply(doc.text, change);
       doc = updateLab(doc, change);
       assert.equal(doc.text, expected);
-      assertSameAsFullParse(doc, `${what}, step ${step}: ${JSON.stringify(change)}`);
+      assertSameUnlessBroken(doc, `${what}, step ${step}: ${JSON.stringify(change)}`);
     }
   });
 });
@@ -348,7 +360,10 @@ test('typing new keys, nodes and links and deleting entries in a large lab: equa
   const pick = random(77);
   let doc = parseLab(generateLab(80, { seed: 5 }));
   let local = 0;
+  // Whether the model read broken text alone before this edit (that stays until the text there is mended).
+  let differed = false;
   for (let step = 0; step < 60; step++) {
+    const differedBefore = differed;
     const edits = shapeEdits(doc.text, pick);
     const undo: TextChange[] = [];
     for (const edit of edits) {
@@ -360,9 +375,10 @@ test('typing new keys, nodes and links and deleting entries in a large lab: equa
       doc = updateLab(doc, edit);
       const full = parseLab(doc.text);
       const context = `step ${step}: ${JSON.stringify(edit)}`;
+      const differs = doc.nodes.length !== full.nodes.length || doc.links.length !== full.links.length;
       if (full.syntaxErrors.length === 0 || doc.syntaxErrors.length === 0) {
         assert.deepStrictEqual(observe(doc), observe(full), context);
-      } else if (doc.nodes.length !== full.nodes.length || doc.links.length !== full.links.length) {
+      } else if (differs && !differed) {
         // Read alone, broken text spreads less than in a full parse; the errors still say where it is.
         local++;
         const line = doc.text.lastIndexOf('\n', edit.start) + 1;
@@ -371,10 +387,56 @@ test('typing new keys, nodes and links and deleting entries in a large lab: equa
           `${context}: an error on the edited line`,
         );
       }
+      differed = differs;
     }
     if (pick(2) === 0) continue;
     for (const edit of undo) doc = updateLab(doc, edit);
-    assertSameAsFullParse(doc, `step ${step}, undone`);
+    const full = parseLab(doc.text);
+    if (!differedBefore || full.syntaxErrors.length === 0 || doc.syntaxErrors.length === 0) {
+      assert.deepStrictEqual(observe(doc), observe(full), `step ${step}, undone`);
+      differed = false;
+    }
   }
   assert.ok(local > 0, 'some broken edits were read alone');
 });
+
+/** Characters of the pieces an update read anew: those whose outline is not one of the previous document's. */
+function charactersReRead(previous: LabDocument, updated: LabDocument): number {
+  assert.ok(previous instanceof ParsedLab && updated instanceof ParsedLab);
+  const kept = new Set(previous.layout.pieces.map((piece) => piece.outline));
+  return updated.layout.pieces.reduce((sum, p) => sum + (kept.has(p.outline) ? 0 : p.end - p.start), 0);
+}
+
+test('a long typing run with syntax errors re-reads only around each edit, however many errors it leaves', () => {
+  // Typing leaves broken lines behind (stray keys, half-typed links, open brackets); each must stay local.
+  const lab = generateLab(400, { seed: 4 });
+  for (const [what, text, seed] of [
+    ['valid', lab, 1],
+    ['an unclosed bracket at the top', withUnclosedBracket(lab), 2],
+  ] as const) {
+    const typing = new TypingSimulator(text, seed);
+    let doc = parseLab(text);
+    let most = 0;
+    for (let step = 0; step < 1500; step++) {
+      const change = typing.next();
+      assert.ok('range' in change);
+      const start = offsetIn(doc.text, change.range.start);
+      const end = offsetIn(doc.text, change.range.end);
+      const previous = doc;
+      doc = updateLab(doc, { start, end, text: change.text });
+      assert.equal(doc.text, typing.text);
+      most = Math.max(most, charactersReRead(previous, doc));
+      if (step % 100 === 99 && (doc.syntaxErrors.length === 0 || parseLab(doc.text).syntaxErrors.length === 0))
+        assertSameAsFullParse(doc, `${what}, step ${step}`);
+    }
+    assert.ok(doc.syntaxErrors.length > 0, `${what}: the typing left errors behind`);
+    // A full parse or a window to the end of the text would re-read tens of thousands of characters.
+    assert.ok(most < 8000, `${what}: at most ${most} characters re-read by one edit of ${doc.text.length}`);
+  }
+});
+
+function offsetIn(text: string, position: { line: number; character: number }): number {
+  let offset = 0;
+  for (let line = 0; line < position.line; line++) offset = text.indexOf('\n', offset) + 1;
+  return offset + position.character;
+}
