@@ -244,10 +244,11 @@ function assemble(layout: Layout): Assembled {
   const issues = [...layout.rootIssues];
   const firstSection = new Map<string, number>();
   const origins = new Map<string, number>();
-  const origin = layout.sections.map((section, index) => {
+  // A section counts when it is the first with its key, or resumes that one.
+  const counted = layout.sections.map((section, index) => {
     if (!firstSection.has(section.key)) firstSection.set(section.key, index);
     if (!section.resumed) origins.set(section.key, index);
-    return origins.get(section.key) ?? index;
+    return firstSection.get(section.key) === (origins.get(section.key) ?? index);
   });
   const result: Assembled = { defaults: {}, nodes: [], networks: [], links: [], issues };
   const nodeNames = new Set<string>();
@@ -255,7 +256,7 @@ function assemble(layout: Layout): Assembled {
   let sectionSeen = -1;
   for (const piece of layout.pieces) {
     const section = layout.sections[piece.section];
-    const counts = firstSection.get(section.key) === origin[piece.section];
+    const counts = counted[piece.section];
     if (piece.section !== sectionSeen) {
       sectionSeen = piece.section;
       if (!counts && !section.resumed) {
@@ -268,7 +269,7 @@ function assemble(layout: Layout): Assembled {
       }
     }
     const fragment = piece.fragment;
-    issues.push(...fragment.issues);
+    if (fragment.issues.length > 0) issues.push(...fragment.issues);
     if (!counts) continue;
     if (fragment.name) result.name = fragment.name;
     if (fragment.description) result.description = fragment.description;
