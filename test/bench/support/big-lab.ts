@@ -19,8 +19,13 @@ const SAMPLES = 3;
 /** Longest wait for one answer or the first diagnostics; the baseline past it has no figure rather than a wrong one. */
 const WAIT_MS = 60_000;
 
-/** The open → diagnostics, documentSymbol and codeLens figures of both servers on one big lab. */
-export async function benchBigLab(ours: LspServer, theirs: LspServer, baseline: string, dir: string): Promise<void> {
+/** The open → diagnostics, documentSymbol and codeLens figures of both servers on one big lab, left open in both. */
+export async function benchBigLab(
+  ours: LspServer,
+  theirs: LspServer,
+  baseline: string,
+  dir: string,
+): Promise<{ uri: string; text: string }> {
   const { yaml: text, files } = generatedProject(BIG_LAB_NODES);
   const path = join(dir, `generated-${BIG_LAB_NODES}.lab.yaml`);
   writeFileSync(path, text);
@@ -87,6 +92,7 @@ export async function benchBigLab(ours: LspServer, theirs: LspServer, baseline: 
       note: answered ? `${times.ours.length} requests each, taking turns` : `a request took over ${WAIT_MS / 1000} s`,
     });
   }
+  return { uri, text };
 }
 
 /** The value, or undefined when it takes longer than WAIT_MS (or fails). */
