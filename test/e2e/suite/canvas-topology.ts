@@ -147,8 +147,8 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
     lab = parse(text) as GeneratedLab;
     labUri = vscode.Uri.file(path.join(dir, 'big.lab.yaml'));
     // The same side bar as when this file runs alone: while the Labs and Consoles views are visible
-    // they load every lab again at each refresh, in the extension host, which is slow for 500 nodes
-    // (the lab is parsed each time: 0.2 to 0.4 s here) and would make the view's timing that of theirs.
+    // they ask the agent about every lab at each refresh (a 500-node lab's status and consoles), and
+    // the view's timing would include theirs.
     await vscode.commands.executeCommand('workbench.view.explorer');
     // The small lab's view (scenario.ts) is closed: the runner looks into the only webview.
     const views = vscode.window.tabGroups.all
