@@ -14,9 +14,9 @@
  * - RSS of both servers at the end, all labs still open.
  * The servers take turns request by request, so both see the same machine.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
   CompletionItem,
@@ -28,7 +28,7 @@ import { withUnclosedBracket } from '../support/typing';
 import { startAgentProcess } from './support/agent-process';
 import { SERVER_NODE_OPTIONS } from '../../common/server-options';
 import { BIG_LAB_NODES, benchBigLab } from './support/big-lab';
-import { generatedProject } from './support/labs';
+import { writeGeneratedProject } from './support/labs';
 import { LspServer, type Publication } from './support/lsp-server';
 import { DIST, ROOT } from './support/paths';
 import { MiB, progress, report, runSection, type Target } from './support/report';
@@ -87,14 +87,7 @@ function freeInterfacePosition(text: string): number {
 
 /** Where the requests go: a node in the middle of `nodes`, a link in the middle of `links`. */
 function prepareLab(dir: string, size: number): Lab {
-  const { yaml: text, files } = generatedProject(size);
-  const path = join(dir, `generated-${size}.lab.yaml`);
-  writeFileSync(path, text);
-  // The configs the nodes name, beside the lab, as in a real project.
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
+  const { path, text } = writeGeneratedProject(dir, size);
 
   const vios = [...text.matchAll(/^ {2}(r\d+):\n {4}template: vios\n/gm)];
   const node = vios[vios.length >> 1];

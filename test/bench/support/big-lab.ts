@@ -5,11 +5,9 @@
  * against yaml-language-server in the same run, taking turns. Every wait is
  * bounded: the baseline may be very slow on a lab this size.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Position } from 'vscode-languageserver-protocol';
-import { generatedProject } from './labs';
+import { writeGeneratedProject } from './labs';
 import type { LspServer } from './lsp-server';
 import { progress, report } from './report';
 import { percentile, since } from './stats';
@@ -26,13 +24,7 @@ export async function benchBigLab(
   baseline: string,
   dir: string,
 ): Promise<{ uri: string; text: string }> {
-  const { yaml: text, files } = generatedProject(BIG_LAB_NODES);
-  const path = join(dir, `generated-${BIG_LAB_NODES}.lab.yaml`);
-  writeFileSync(path, text);
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
+  const { path, text } = writeGeneratedProject(dir, BIG_LAB_NODES);
   const uri = pathToFileURL(path).href;
   const size = `${BIG_LAB_NODES} nodes`;
   progress(`lsp: ${size} (${text.split('\n').length} lines, ${Math.round(text.length / 1024)} KiB)`);

@@ -1,4 +1,6 @@
 /** Generated labs as a project holds them: the lab text and the startup configs its nodes name. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { AgentClient } from '../../../common/api/client';
 import { generateLab } from '../../support/generate-lab';
 
@@ -16,6 +18,18 @@ export function generatedProject(nodes: number): GeneratedProject {
     files[match[1]] = `hostname ${hostname}\n!\nend\n`;
   }
   return { yaml, files };
+}
+
+/** The generated project of `nodes` nodes written into `dir`, its configs beside the lab as in a real project. */
+export function writeGeneratedProject(dir: string, nodes: number): { path: string; text: string } {
+  const { yaml: text, files } = generatedProject(nodes);
+  const path = join(dir, `generated-${nodes}.lab.yaml`);
+  writeFileSync(path, text);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
+  return { path, text };
 }
 
 /**
