@@ -17,6 +17,12 @@ import type { GraphChange } from '../graph-delta';
 import type { GraphData, GraphLink, GraphNode } from '../messages';
 import { ALL_ROWS_MAX, rowWindow, scrollToShow, type RowRange } from '../row-window';
 
+/** The elements by id, as the drawing has them now (the webview's GraphReplica). */
+export interface ElementLookup {
+  node(id: string): GraphNode | undefined;
+  link(id: string): GraphLink | undefined;
+}
+
 export interface ListEvents {
   activate(id: string): void;
   menu(id: string, anchor: HTMLElement): void;
@@ -44,8 +50,6 @@ export class ElementList {
   /** Every element's id, in the list's order. */
   private order: string[] = [];
   private readonly places = new Map<string, RowPlace>();
-  private readonly nodes = new Map<string, GraphNode>();
-  private readonly links = new Map<string, GraphLink>();
   /** The rows in the page, by element id. */
   private readonly rows = new Map<string, HTMLButtonElement>();
   private rowHeight = ROW_HEIGHT_GUESS;
@@ -55,6 +59,7 @@ export class ElementList {
 
   constructor(
     private readonly root: HTMLElement,
+    private readonly elements: ElementLookup,
     private readonly events: ListEvents,
   ) {
     root.addEventListener('keydown', (event) => this.onKey(event));
@@ -81,16 +86,6 @@ export class ElementList {
 
   /** Shows `graph`; `change` says what differs from the graph shown before (rows of other elements are kept as they are). */
   apply(graph: GraphData, change: GraphChange): void {
-    if (change.full) {
-      this.nodes.clear();
-      this.links.clear();
-    }
-    for (const node of change.nodes) this.nodes.set(node.id, node);
-    for (const link of change.links) this.links.set(link.id, link);
-    for (const id of change.removed) {
-      this.nodes.delete(id);
-      this.links.delete(id);
-    }
     if (change.reordered) {
       this.rebuild(graph);
       return;
@@ -216,9 +211,13 @@ export class ElementList {
   }
 
   private fill(button: HTMLButtonElement, id: string): void {
-    const node = this.nodes.get(id);
-    const link = this.links.get(id);
-    const view = node ? nodeView(node) : link ? linkView(link, (end) => this.nodes.get(end)?.name ?? end) : undefined;
+    const node = this.elements.node(id);
+    const link = this.elements.link(id);
+    const view = node
+      ? nodeView(node)
+      : link
+        ? linkView(link, (end) => this.elements.node(end)?.name ?? end)
+        : undefined;
     if (!view) return;
     button.dataset.id = view.id;
     button.dataset.kind = view.kind;

@@ -132,7 +132,7 @@ function main(): void {
     document.body.dataset.renderer = kind;
     return drawing;
   };
-  const list = new ElementList(element('elements'), {
+  const list = new ElementList(element('elements'), replica, {
     activate,
     menu: (id, anchor) => {
       const box = anchor.getBoundingClientRect();
