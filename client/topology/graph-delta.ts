@@ -30,16 +30,14 @@ export class GraphSender {
   /** The message for `graph`: a delta from the last one sent, or the whole drawing; undefined when nothing changed. */
   message(graph: GraphData): HostMessage | undefined {
     const before = this.sent;
-    const version = ++this.version;
-    this.sent = { version, graph };
-    if (before === undefined || !uniqueIds(graph)) return { type: 'graph', version, graph };
-    const delta = graphDelta(before.graph, graph);
-    if (delta === undefined) {
-      this.sent = before;
-      this.version--;
-      return undefined;
+    if (before !== undefined && uniqueIds(graph)) {
+      const delta = graphDelta(before.graph, graph);
+      if (delta === undefined) return undefined;
+      this.sent = { version: ++this.version, graph };
+      return { type: 'graphDelta', base: before.version, version: this.version, delta };
     }
-    return { type: 'graphDelta', base: before.version, version, delta };
+    this.sent = { version: ++this.version, graph };
+    return { type: 'graph', version: this.version, graph };
   }
 
   /** The webview has nothing (it was loaded again) or must be set back to the drawing: the next message is whole. */
