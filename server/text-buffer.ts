@@ -38,7 +38,7 @@ export class TextBuffer {
     private currentVersion: number,
   ) {
     this.base = text;
-    this.baseLines = Int32Array.from(lineStartsOf(text, 0, true));
+    this.baseLines = Int32Array.from(lineStartsOf(text, true));
   }
 
   get version(): number {
@@ -113,7 +113,7 @@ export class TextBuffer {
     if (!('range' in change)) {
       // The whole text replaced: one stretch over all of the base.
       const text = change.text;
-      this.edited = [{ start: 0, end: this.base.length, text, lineStarts: lineStartsOf(text, 0, false) }];
+      this.edited = [{ start: 0, end: this.base.length, text, lineStarts: lineStartsOf(text, false) }];
       return;
     }
     const a = this.offsetAt(change.range.start);
@@ -157,7 +157,7 @@ export class TextBuffer {
     const replaced: Stretch[] =
       baseStart === baseEnd && merged === ''
         ? []
-        : [{ start: baseStart, end: baseEnd, text: merged, lineStarts: lineStartsOf(merged, 0, false) }];
+        : [{ start: baseStart, end: baseEnd, text: merged, lineStarts: lineStartsOf(merged, false) }];
     this.edited.splice(first, last - first, ...replaced);
   }
 
@@ -263,14 +263,14 @@ export class TextBuffer {
   }
 }
 
-/** Offsets (from `offset`) where a line starts in `text`: after \n, \r\n or a lone \r; with 0 first when `withFirst`. */
-function lineStartsOf(text: string, offset: number, withFirst: boolean): number[] {
-  const result = withFirst ? [offset] : [];
+/** Offsets where a line starts in `text`: after \n, \r\n or a lone \r; with 0 first when `withFirst`. */
+function lineStartsOf(text: string, withFirst: boolean): number[] {
+  const result = withFirst ? [0] : [];
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === CR || ch === LF) {
       if (ch === CR && text.charCodeAt(i + 1) === LF) i++;
-      result.push(offset + i + 1);
+      result.push(i + 1);
     }
   }
   return result;
