@@ -16,7 +16,10 @@ import {
   type OutlineValue,
 } from './outline';
 import type { Fragment } from './read';
+import { shiftFragment } from './shift';
 import type {
+  ElementKind,
+  ElementOf,
   FormatIssue,
   LabDocument,
   LabLink,
@@ -45,8 +48,15 @@ export interface Piece {
   /** The outline as read; add `delta` to its ranges. Sections, nodes and networks have an entry, links an item. */
   outline: OutlineEntry | OutlineItem;
   delta: number;
-  /** The model it contributes, with current ranges. */
+  /**
+   * The model it contributes as read: add `delta` to its ranges and `linkShift`
+   * to its link indexes (links added or removed before it since). Moving a
+   * piece therefore copies nothing of it; currentFragment() gives the moved model.
+   */
   fragment: Fragment;
+  linkShift: number;
+  /** currentFragment()'s result, kept with what it was made from (a copied piece may carry one that no longer fits). */
+  current?: { from: Fragment; delta: number; linkShift: number; fragment: Fragment };
 }
 
 export interface Section {
@@ -89,29 +99,83 @@ export interface Layout {
 }
 
 export class ParsedLab implements LabDocument {
-  readonly name?: Located<string>;
-  readonly description?: Located<string>;
-  readonly defaults: NodeFields;
-  readonly nodes: LabNode[];
-  readonly networks: LabNetwork[];
-  readonly links: LabLink[];
   readonly syntaxErrors: SyntaxError[];
-  readonly formatIssues: FormatIssue[];
+  /** What counts and the issues, worked out when first read: an edit that nobody reads the model of costs nothing here. */
+  private censusMemo?: Census;
+  private elementsMemo?: Pick<LabDocument, 'nodes' | 'networks' | 'links'>;
 
   /** How the text splits into pieces; for the incremental reparse only. */
   constructor(
     readonly text: string,
     readonly layout: Layout,
   ) {
-    const assembled = assemble(layout);
-    if (assembled.name) this.name = assembled.name;
-    if (assembled.description) this.description = assembled.description;
-    this.defaults = assembled.defaults;
-    this.nodes = assembled.nodes;
-    this.networks = assembled.networks;
-    this.links = assembled.links;
     this.syntaxErrors = layout.syntaxErrors;
-    this.formatIssues = assembled.issues;
+  }
+
+  get name(): Located<string> | undefined {
+    return this.census.name;
+  }
+
+  get description(): Located<string> | undefined {
+    return this.census.description;
+  }
+
+  get defaults(): NodeFields {
+    return this.census.defaults;
+  }
+
+  get formatIssues(): FormatIssue[] {
+    return this.census.issues;
+  }
+
+  get nodes(): LabNode[] {
+    return this.elements.nodes;
+  }
+
+  get networks(): LabNetwork[] {
+    return this.elements.networks;
+  }
+
+  get links(): LabLink[] {
+    return this.elements.links;
+  }
+
+  forEachAsRead<K extends ElementKind>(
+    kind: K,
+    visit: (element: ElementOf[K], delta: number, indexShift: number) => void,
+  ): void {
+    const { counts, dropped } = this.census;
+    const { sections, pieces } = this.layout;
+    sections.forEach((section, s) => {
+      if (section.key !== kind || !counts[s]) return;
+      for (let i = section.firstPiece; i < section.firstPiece + section.pieceCount; i++) {
+        const piece = pieces[i];
+        for (const element of piece.fragment[kind] as ElementOf[K][])
+          if (dropped.size === 0 || !dropped.has(element as LabNode | LabNetwork))
+            visit(element, piece.delta, piece.linkShift);
+      }
+    });
+  }
+
+  private get census(): Census {
+    this.censusMemo ??= censusOf(this.layout);
+    return this.censusMemo;
+  }
+
+  private get elements(): Pick<LabDocument, 'nodes' | 'networks' | 'links'> {
+    if (this.elementsMemo) return this.elementsMemo;
+    const census = this.census;
+    const elements: Pick<LabDocument, 'nodes' | 'networks' | 'links'> = { nodes: [], networks: [], links: [] };
+    for (const piece of this.layout.pieces) {
+      if (!census.counts[piece.section]) continue;
+      const asRead = piece.fragment;
+      const current = currentFragment(piece);
+      asRead.nodes.forEach((node, i) => census.dropped.has(node) || elements.nodes.push(current.nodes[i]));
+      asRead.networks.forEach((n, i) => census.dropped.has(n) || elements.networks.push(current.networks[i]));
+      for (const link of current.links) elements.links.push(link);
+    }
+    this.elementsMemo = elements;
+    return elements;
   }
 
   rangeOfPath(path: readonly (string | number)[]): Range | undefined {
@@ -205,7 +269,7 @@ function entryPieces(layout: Layout, sectionIndex: number): Piece[] {
 
 /** The index of the link a piece of `links` holds. */
 export function linkIndexOf(piece: Piece): number {
-  return piece.fragment.links[0]?.index ?? 0;
+  return (piece.fragment.links[0]?.index ?? 0) + piece.linkShift;
 }
 
 /** The section a resumed section carries on (the last earlier one with its key that is not resumed); itself otherwise. */
@@ -232,34 +296,58 @@ export function lastStartingAtOrBefore(items: readonly { start: number }[], offs
   return found;
 }
 
-type Assembled = Pick<LabDocument, 'name' | 'description' | 'defaults' | 'nodes' | 'networks' | 'links'> & {
-  issues: FormatIssue[];
-};
+/**
+ * A piece's model with its current ranges and link indexes: the fragment as
+ * read, moved; kept on the piece, so that pieces an edit did not move are not
+ * copied again for the next version.
+ */
+export function currentFragment(piece: Piece): Fragment {
+  const { fragment, delta, linkShift } = piece;
+  if (delta === 0 && linkShift === 0) return fragment;
+  const kept = piece.current;
+  if (kept?.from === fragment && kept.delta === delta && kept.linkShift === linkShift) return kept.fragment;
+  const moved = shiftFragment(fragment, delta, linkShift);
+  piece.current = { from: fragment, delta, linkShift, fragment: moved };
+  return moved;
+}
 
 /**
- * The model from the pieces. The first of a repeated top-level key counts, as
- * does the first of a repeated node or network name; repeats are issues.
+ * What counts in a layout: the first of a repeated top-level key (and the
+ * sections that resume it), the first of a repeated node or network name;
+ * repeats are issues. Elements are left where they are (see `dropped`).
  */
-function assemble(layout: Layout): Assembled {
+interface Census {
+  name?: Located<string>;
+  description?: Located<string>;
+  defaults: NodeFields;
+  /** Every format issue, with current ranges, in document order. */
+  issues: FormatIssue[];
+  /** Whether each section's pieces count. */
+  counts: boolean[];
+  /** Nodes and networks (as read) that repeat an earlier name and do not count. */
+  dropped: Set<LabNode | LabNetwork>;
+}
+
+function censusOf(layout: Layout): Census {
   const issues = [...layout.rootIssues];
   const firstSection = new Map<string, number>();
   const origins = new Map<string, number>();
   // A section counts when it is the first with its key, or resumes that one.
-  const counted = layout.sections.map((section, index) => {
+  const counts = layout.sections.map((section, index) => {
     if (!firstSection.has(section.key)) firstSection.set(section.key, index);
     if (!section.resumed) origins.set(section.key, index);
     return firstSection.get(section.key) === (origins.get(section.key) ?? index);
   });
-  const result: Assembled = { defaults: {}, nodes: [], networks: [], links: [], issues };
+  const census: Census = { defaults: {}, issues, counts, dropped: new Set() };
   const nodeNames = new Set<string>();
   const networkNames = new Set<string>();
   let sectionSeen = -1;
   for (const piece of layout.pieces) {
     const section = layout.sections[piece.section];
-    const counts = counted[piece.section];
+    const sectionCounts = counts[piece.section];
     if (piece.section !== sectionSeen) {
       sectionSeen = piece.section;
-      if (!counts && !section.resumed) {
+      if (!sectionCounts && !section.resumed) {
         issues.push({
           code: 'duplicate-key',
           range: section.keyRange,
@@ -269,38 +357,39 @@ function assemble(layout: Layout): Assembled {
       }
     }
     const fragment = piece.fragment;
-    if (fragment.issues.length > 0) issues.push(...fragment.issues);
-    if (!counts) continue;
-    if (fragment.name) result.name = fragment.name;
-    if (fragment.description) result.description = fragment.description;
-    if (fragment.defaults) result.defaults = fragment.defaults;
-    addFirstOfEachName(fragment.nodes, 'nodes', 'node', nodeNames, result.nodes, issues);
-    addFirstOfEachName(fragment.networks, 'networks', 'network', networkNames, result.networks, issues);
-    for (const link of fragment.links) result.links.push(link);
+    const { nodes, networks } = fragment;
+    if (fragment.issues.length > 0) issues.push(...currentFragment(piece).issues);
+    if (!sectionCounts) continue;
+    if (fragment.name || fragment.description || fragment.defaults) {
+      const current = currentFragment(piece);
+      if (current.name) census.name = current.name;
+      if (current.description) census.description = current.description;
+      if (current.defaults) census.defaults = current.defaults;
+    }
+    for (const node of nodes) dropRepeat(node, piece, 'nodes', 'node', nodeNames, census);
+    for (const network of networks) dropRepeat(network, piece, 'networks', 'network', networkNames, census);
   }
-  return result;
+  return census;
 }
 
-/** Adds each element whose name is new; a repeated name is an issue (only the first one is read). */
-function addFirstOfEachName<T extends { name: string; nameRange: Range }>(
-  elements: readonly T[],
+/** Notes an element whose name is not new as dropped, with an issue (only the first one is read). */
+function dropRepeat(
+  element: LabNode | LabNetwork,
+  piece: Piece,
   section: 'nodes' | 'networks',
   kind: string,
   seen: Set<string>,
-  into: T[],
-  issues: FormatIssue[],
+  census: Census,
 ): void {
-  for (const element of elements) {
-    if (seen.has(element.name)) {
-      issues.push({
-        code: 'duplicate-key',
-        range: element.nameRange,
-        path: [section, element.name],
-        message: `${kind} ${element.name} is defined twice; rename or remove one (only the first one is read)`,
-      });
-    } else {
-      seen.add(element.name);
-      into.push(element);
-    }
+  if (!seen.has(element.name)) {
+    seen.add(element.name);
+    return;
   }
+  census.dropped.add(element);
+  census.issues.push({
+    code: 'duplicate-key',
+    range: shiftRange(element.nameRange, piece.delta),
+    path: [section, element.name],
+    message: `${kind} ${element.name} is defined twice; rename or remove one (only the first one is read)`,
+  });
 }

@@ -40,7 +40,6 @@ import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type 
 import { readTopLevelEntry } from './read';
 import { regionsOf } from './unsettled';
 import { resolveNode } from './resolve';
-import { shiftFragment } from './shift';
 import type { NodeFields, Range, SyntaxError, TextChange } from './types';
 import { parseYaml, syntaxErrorsOf } from './yaml-text';
 
@@ -92,7 +91,7 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
       ? readTopLevelEntry(outline as OutlineEntry, previous.defaults)
       : readItem(section.key, outline, linkIndexOf(piece), previous.defaults);
   const pieces: Piece[] = layout.pieces.slice(0, index);
-  pieces.push({ ...piece, end, outline, delta: 0, fragment });
+  pieces.push({ ...piece, end, outline, delta: 0, fragment, linkShift: 0 });
   for (let i = index + 1; i < layout.pieces.length; i++) pieces.push(shiftPiece(layout.pieces[i], delta));
   const sections = layout.sections.map((s): Section => {
     if (s.start > piece.start) return { ...s, start: s.start + delta, keyRange: shiftRange(s.keyRange, delta) };
@@ -507,7 +506,8 @@ function shiftPiece(piece: Piece, delta: number, section = piece.section, linkIn
     sliceable: piece.sliceable,
     outline: piece.outline,
     delta: piece.delta + delta,
-    fragment: shiftFragment(piece.fragment, delta, linkIndexDelta),
+    fragment: piece.fragment,
+    linkShift: piece.linkShift + linkIndexDelta,
   };
 }
 

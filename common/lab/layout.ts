@@ -71,6 +71,7 @@ export function addSections(
         outline: entry,
         delta: 0,
         fragment: readTopLevelEntry(entry, defaults),
+        linkShift: 0,
       });
       section.pieceCount = 1;
     }
@@ -110,6 +111,7 @@ export function addItems(
       outline: item,
       delta: 0,
       fragment: readItem(section.key, item, firstIndex + i, defaults),
+      linkShift: 0,
     });
   });
   section.pieceCount = draft.pieces.length - section.firstPiece;

@@ -145,7 +145,25 @@ export interface LabDocument {
   rangeOfPath(path: readonly (string | number)[]): Range | undefined;
   /** The innermost key or value at an offset (ends inclusive, so a cursor just after `r1:` counts). */
   pathAt(offset: number): PathAt | undefined;
+  /**
+   * The nodes, networks or links as `nodes`, `networks` or `links` list them,
+   * without making them: each as it was read, with the `delta` to add to its
+   * ranges (for links also the `indexShift` to add to its index). For checks
+   * that run at every edit and build something for few elements: after an
+   * edit, the lists copy every element the edit moved.
+   */
+  forEachAsRead<K extends ElementKind>(
+    kind: K,
+    visit: (element: ElementOf[K], delta: number, indexShift: number) => void,
+  ): void;
 }
+
+export interface ElementOf {
+  nodes: LabNode;
+  networks: LabNetwork;
+  links: LabLink;
+}
+export type ElementKind = keyof ElementOf;
 
 /** An edit of a document's text: the characters [start, end) are replaced by `text`. */
 export interface TextChange {

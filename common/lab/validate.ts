@@ -16,6 +16,7 @@ import {
   POSITION_LIMITS,
   listInProse,
 } from './format';
+import { shiftRange } from './outline';
 import type { LabDocument, LabLink, LabNetwork, LabNode, LinkEndpoint, NodeFields, Range } from './types';
 
 export interface LocalDiagnostic {
@@ -54,26 +55,19 @@ export function validateLabUpTo(doc: LabDocument, limit: number): { shown: Local
   for (let i = 0; i < room; i++) out.push({ ...issues[i], severity: 'error' });
   out.uncounted += issues.length - room;
   checkLabName(doc, out);
-  checkFields(doc.defaults, ['defaults'], out);
-  const nodes = new Map<string, LabNode>();
-  for (const node of doc.nodes) {
-    nodes.set(node.name, node);
-    checkNode(node, out);
-  }
-  const networks = new Map<string, LabNetwork>();
-  for (const network of doc.networks) {
-    networks.set(network.name, network);
-    if (!ELEMENT_NAME_PATTERN.test(network.name)) {
-      out.push({
-        range: network.nameRange,
-        path: ['networks', network.name],
-        severity: 'error',
-        code: 'invalid-network-name',
-        message: `network name "${network.name}" may only use letters, digits, - and _`,
-      });
-    }
-  }
-  checkLinks(doc.links, nodes, networks, out);
+  checkFields(doc.defaults, ['defaults'], 0, out);
+  // Elements are read as they were parsed (see LabDocument.forEachAsRead): an edit costs no copy of the lab.
+  const nodes = new Set<string>();
+  const networks = new Set<string>();
+  doc.forEachAsRead('nodes', (node, delta) => {
+    nodes.add(node.name);
+    checkNode(node, delta, out);
+  });
+  doc.forEachAsRead('networks', (network, delta) => {
+    networks.add(network.name);
+    checkNetwork(network, delta, out);
+  });
+  checkLinks(doc, nodes, networks, out);
   return { shown: out.shown, total: out.shown.length + out.uncounted };
 }
 
@@ -113,11 +107,11 @@ function checkLabName(doc: LabDocument, out: Findings): void {
   }
 }
 
-function checkNode(node: LabNode, out: Findings): void {
+function checkNode(node: LabNode, delta: number, out: Findings): void {
   const path = ['nodes', node.name];
   if (!ELEMENT_NAME_PATTERN.test(node.name)) {
     out.push({
-      range: node.nameRange,
+      range: shiftRange(node.nameRange, delta),
       path,
       severity: 'error',
       code: 'invalid-node-name',
@@ -126,21 +120,32 @@ function checkNode(node: LabNode, out: Findings): void {
   }
   if (node.resolved.template === undefined) {
     out.push({
-      range: node.nameRange,
+      range: shiftRange(node.nameRange, delta),
       path,
       severity: 'error',
       code: 'missing-template',
       message: `node ${node.name} has no template; add e.g. template: vios (or set a template under defaults)`,
     });
   }
-  checkFields(node.fields, path, out);
+  checkFields(node.fields, path, delta, out);
+}
+
+function checkNetwork(network: LabNetwork, delta: number, out: Findings): void {
+  if (ELEMENT_NAME_PATTERN.test(network.name)) return;
+  out.push({
+    range: shiftRange(network.nameRange, delta),
+    path: ['networks', network.name],
+    severity: 'error',
+    code: 'invalid-network-name',
+    message: `network name "${network.name}" may only use letters, digits, - and _`,
+  });
 }
 
 /** Value rules of node settings written on a node or under defaults (their types were checked while reading). */
-function checkFields(fields: NodeFields, path: Path, out: Findings): void {
+function checkFields(fields: NodeFields, path: Path, delta: number, out: Findings): void {
   if (fields.console && !(CONSOLE_TYPES as readonly string[]).includes(fields.console.value)) {
     out.push({
-      range: fields.console.range,
+      range: shiftRange(fields.console.range, delta),
       path: [...path, 'console'],
       severity: 'error',
       code: 'bad-console',
@@ -152,7 +157,7 @@ function checkFields(fields: NodeFields, path: Path, out: Findings): void {
     const limits = NUMBER_FIELDS[name];
     if (field && (field.value < limits.min || field.value > limits.max)) {
       out.push({
-        range: field.range,
+        range: shiftRange(field.range, delta),
         path: [...path, name],
         severity: 'error',
         code: 'out-of-range',
@@ -167,7 +172,7 @@ function checkFields(fields: NodeFields, path: Path, out: Findings): void {
     );
     if (outside.length > 0) {
       out.push({
-        range: position.range,
+        range: shiftRange(position.range, delta),
         path: [...path, 'position'],
         severity: 'error',
         code: 'out-of-range',
@@ -178,7 +183,7 @@ function checkFields(fields: NodeFields, path: Path, out: Findings): void {
   const config = fields.config;
   if (config && !isRelativeInside(config.value)) {
     out.push({
-      range: config.range,
+      range: shiftRange(config.range, delta),
       path: [...path, 'config'],
       severity: 'error',
       code: 'invalid-config-path',
@@ -199,87 +204,101 @@ function describeLink(link: LabLink): string {
   return link.endpoints.map((e) => e.text).join(' -- ');
 }
 
-/** Where a node interface is used; `order` says which interface was used first. */
+/** Where a node interface is used. */
 interface Use {
   link: LabLink;
   endpoint: LinkEndpoint;
   index: number;
-  order: number;
+  delta: number;
+  linkIndex: number;
 }
 
-function checkLinks(
-  links: LabLink[],
-  nodes: Map<string, LabNode>,
-  networks: Map<string, LabNetwork>,
-  out: Findings,
-): void {
-  // Paths are built only for findings: a clean lab allocates nothing per endpoint but its first use.
-  /** node → interface → where it is first used (an interface takes one link); the rest in `repeats`. */
-  const firstUses = new Map<string, Map<string, Use>>();
-  const repeats = new Map<Use, Use[]>();
-  let order = 0;
-  for (const link of links) {
+function checkLinks(doc: LabDocument, nodes: Set<string>, networks: Set<string>, out: Findings): void {
+  // A clean lab allocates nothing per link: interfaces are counted first, and where they are used is only
+  // gathered again when one is used twice.
+  /** How many times each node interface is used (an interface takes one link), by interfaceKey. */
+  const uses = new Map<string, number>();
+  let repeated = false;
+  doc.forEachAsRead('links', (link, delta, indexShift) => {
+    const linkIndex = link.index + indexShift;
     const endpoints = link.endpoints;
     if (endpoints.length !== 2) {
       out.push({
-        range: link.range,
-        path: ['links', link.index, 'endpoints'],
+        range: shiftRange(link.range, delta),
+        path: ['links', linkIndex, 'endpoints'],
         severity: 'error',
         code: 'endpoint-count',
         message: `a link joins exactly two endpoints; this one has ${endpoints.length}. Write ${LINK_EXAMPLE}`,
       });
     }
     for (let index = 0; index < endpoints.length; index++)
-      checkEndpoint(endpoints[index], link.index, index, nodes, networks, out);
+      checkEndpoint(endpoints[index], delta, linkIndex, index, nodes, networks, out);
     if (endpoints.length === 2) {
       const [a, b] = endpoints;
       if (a.network !== undefined && b.network !== undefined) {
         out.push({
-          range: link.range,
-          path: ['links', link.index],
+          range: shiftRange(link.range, delta),
+          path: ['links', linkIndex],
           severity: 'error',
           code: 'two-networks',
           message: `a link joins a node interface to another node interface or to a network; ${a.network} and ${b.network} are both networks`,
         });
       } else if (a.text !== '' && sameEnd(a, b)) {
         out.push({
-          range: b.range,
-          path: ['links', link.index, 'endpoints', 1],
+          range: shiftRange(b.range, delta),
+          path: ['links', linkIndex, 'endpoints', 1],
           severity: 'error',
           code: 'same-endpoints',
           message: `both ends of this link are ${a.text}; a link joins two different interfaces`,
         });
-        continue;
+        return;
       }
     }
-    for (let index = 0; index < endpoints.length; index++) {
-      const endpoint = endpoints[index];
-      if (!endpoint.node || !endpoint.interface) continue;
-      let byInterface = firstUses.get(endpoint.node);
-      if (!byInterface) {
-        byInterface = new Map<string, Use>();
-        firstUses.set(endpoint.node, byInterface);
-      }
-      const first = byInterface.get(endpoint.interface);
-      const use = { link, endpoint, index, order: order++ };
-      if (!first) byInterface.set(endpoint.interface, use);
-      else {
-        const list = repeats.get(first);
-        if (list) list.push(use);
-        else repeats.set(first, [first, use]);
-      }
+    for (const endpoint of endpoints) {
+      const key = interfaceKey(endpoint);
+      if (key === undefined) continue;
+      const count = (uses.get(key) ?? 0) + 1;
+      uses.set(key, count);
+      if (count > 1) repeated = true;
     }
-  }
-  const repeated = [...repeats.values()].sort((a, b) => a[0].order - b[0].order);
-  for (const list of repeated) {
-    const key = `${list[0].endpoint.node}:${list[0].endpoint.interface}`;
+  });
+  if (repeated) reportInterfacesInUse(doc, uses, out);
+}
+
+/**
+ * `node:interface` for an endpoint that names both; the endpoint's own text
+ * when it is written just so, as nearly every one is (no string is made).
+ */
+function interfaceKey(endpoint: LinkEndpoint): string | undefined {
+  const { node, interface: name, text } = endpoint;
+  if (!node || !name) return undefined;
+  return text.length === node.length + 1 + name.length ? text : `${node}:${name}`;
+}
+
+/** The uses of each interface used more than once, in the order of their first uses. */
+function reportInterfacesInUse(doc: LabDocument, uses: Map<string, number>, out: Findings): void {
+  const lists = new Map<string, Use[]>();
+  doc.forEachAsRead('links', (link, delta, indexShift) => {
+    const endpoints = link.endpoints;
+    // A link with both ends the same is reported as such, not as a repeated interface.
+    if (endpoints.length === 2 && endpoints[0].text !== '' && sameEnd(endpoints[0], endpoints[1])) return;
+    endpoints.forEach((endpoint, index) => {
+      const key = interfaceKey(endpoint);
+      if (key === undefined || (uses.get(key) ?? 0) < 2) return;
+      const use = { link, endpoint, index, delta, linkIndex: link.index + indexShift };
+      const list = lists.get(key);
+      if (list) list.push(use);
+      else lists.set(key, [use]);
+    });
+  });
+  for (const [key, list] of lists) {
     for (const use of list) {
       const others = list.filter((other) => other.link !== use.link).map((other) => describeLink(other.link));
       const where =
         others.length > 0 ? `also used by the link ${listInProse(others, 'and')}` : 'used twice in this link';
       out.push({
-        range: use.endpoint.interfaceRange ?? use.endpoint.range,
-        path: ['links', use.link.index, 'endpoints', use.index],
+        range: shiftRange(use.endpoint.interfaceRange ?? use.endpoint.range, use.delta),
+        path: ['links', use.linkIndex, 'endpoints', use.index],
         severity: 'error',
         code: 'interface-in-use',
         message: `${key} is ${where}; an interface takes one link`,
@@ -295,17 +314,18 @@ function sameEnd(a: LinkEndpoint, b: LinkEndpoint): boolean {
 
 function checkEndpoint(
   endpoint: LinkEndpoint,
+  delta: number,
   linkIndex: number,
   index: number,
-  nodes: Map<string, LabNode>,
-  networks: Map<string, LabNetwork>,
+  nodes: Set<string>,
+  networks: Set<string>,
   out: Findings,
 ): void {
   const node = endpoint.node;
   if (node !== undefined) {
     if (node === '') {
       out.push({
-        range: endpoint.range,
+        range: shiftRange(endpoint.range, delta),
         path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'missing-node',
@@ -313,7 +333,7 @@ function checkEndpoint(
       });
     } else if (!nodes.has(node)) {
       out.push({
-        range: endpoint.nodeRange ?? endpoint.range,
+        range: shiftRange(endpoint.nodeRange ?? endpoint.range, delta),
         path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'unknown-node',
@@ -324,7 +344,7 @@ function checkEndpoint(
     }
     if (endpoint.interface === '') {
       out.push({
-        range: endpoint.range,
+        range: shiftRange(endpoint.range, delta),
         path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'missing-interface',
@@ -336,7 +356,7 @@ function checkEndpoint(
   const network = endpoint.network;
   if (network !== undefined && !networks.has(network)) {
     out.push({
-      range: endpoint.range,
+      range: shiftRange(endpoint.range, delta),
       path: ['links', linkIndex, 'endpoints', index],
       severity: 'error',
       code: 'unknown-network',
@@ -348,9 +368,9 @@ function checkEndpoint(
 }
 
 /** ", or use one of: r1, r2, …" with at most a handful of names. */
-function suggestions(nodes: Map<string, LabNode>): string {
+function suggestions(nodes: Set<string>): string {
   const names: string[] = [];
-  for (const name of nodes.keys()) {
+  for (const name of nodes) {
     if (names.length === 5) break;
     names.push(name);
   }
