@@ -150,11 +150,20 @@ export class ParsedLab implements LabDocument {
       if (section.key !== kind || !counts[s]) return;
       for (let i = section.firstPiece; i < section.firstPiece + section.pieceCount; i++) {
         const piece = pieces[i];
-        for (const element of piece.fragment[kind] as ElementOf[K][])
+        const elements = piece.fragment[kind] as ElementOf[K][];
+        // Indexed loops here and in censusOf: they run over every piece at every edit, and for-of makes
+        // an iterator result per element wherever V8 does not optimize the loop (--optimize-for-size).
+        for (let e = 0; e < elements.length; e++) {
+          const element = elements[e];
           if (dropped.size === 0 || !dropped.has(element as LabNode | LabNetwork))
             visit(element, piece.delta, piece.linkShift);
+        }
       }
     });
+  }
+
+  namesOf(kind: 'nodes' | 'networks'): ReadonlySet<string> {
+    return this.census.names[kind];
   }
 
   private get census(): Census {
@@ -326,6 +335,7 @@ interface Census {
   counts: boolean[];
   /** Nodes and networks (as read) that repeat an earlier name and do not count. */
   dropped: Set<LabNode | LabNetwork>;
+  names: { nodes: Set<string>; networks: Set<string> };
 }
 
 function censusOf(layout: Layout): Census {
@@ -338,11 +348,12 @@ function censusOf(layout: Layout): Census {
     if (!section.resumed) origins.set(section.key, index);
     return firstSection.get(section.key) === (origins.get(section.key) ?? index);
   });
-  const census: Census = { defaults: {}, issues, counts, dropped: new Set() };
-  const nodeNames = new Set<string>();
-  const networkNames = new Set<string>();
+  const names = { nodes: new Set<string>(), networks: new Set<string>() };
+  const census: Census = { defaults: {}, issues, counts, dropped: new Set(), names };
   let sectionSeen = -1;
-  for (const piece of layout.pieces) {
+  const pieces = layout.pieces;
+  for (let p = 0; p < pieces.length; p++) {
+    const piece = pieces[p];
     const section = layout.sections[piece.section];
     const sectionCounts = counts[piece.section];
     if (piece.section !== sectionSeen) {
@@ -366,8 +377,9 @@ function censusOf(layout: Layout): Census {
       if (current.description) census.description = current.description;
       if (current.defaults) census.defaults = current.defaults;
     }
-    for (const node of nodes) dropRepeat(node, piece, 'nodes', 'node', nodeNames, census);
-    for (const network of networks) dropRepeat(network, piece, 'networks', 'network', networkNames, census);
+    for (let i = 0; i < nodes.length; i++) dropRepeat(nodes[i], piece, 'nodes', 'node', names.nodes, census);
+    for (let i = 0; i < networks.length; i++)
+      dropRepeat(networks[i], piece, 'networks', 'network', names.networks, census);
   }
   return census;
 }

@@ -88,8 +88,8 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
 
   const fragment =
     piece.kind === 'section'
-      ? readTopLevelEntry(outline as OutlineEntry, previous.defaults)
-      : readItem(section.key, outline, linkIndexOf(piece), previous.defaults);
+      ? readTopLevelEntry(outline as OutlineEntry, defaultsOf(layout))
+      : readItem(section.key, outline, linkIndexOf(piece), defaultsOf(layout));
   const pieces: Piece[] = layout.pieces.slice(0, index);
   pieces.push({ ...piece, end, outline, delta: 0, fragment, linkShift: 0 });
   for (let i = index + 1; i < layout.pieces.length; i++) pieces.push(shiftPiece(layout.pieces[i], delta));
@@ -245,12 +245,12 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
     if (items.list[0].range.start !== w.context.start + w.context.indent) return undefined;
     draft.sections[w.context.section] = { ...contextSection };
     const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : windowEnd;
-    addItems(text, draft, w.context.section, items.list, linkIndexOf(w.context), end, previous.defaults);
+    addItems(text, draft, w.context.section, items.list, linkIndexOf(w.context), end, defaultsOf(layout));
     entries = entries.slice(1);
   } else if (entries[0].range.start !== w.boundary) {
     return undefined;
   }
-  addSections(text, draft, entries, true, previous.defaults, windowEnd);
+  addSections(text, draft, entries, true, defaultsOf(layout), windowEnd);
 
   // Whatever the errors did stays before the pieces that read as before (or runs to the end).
   let settledAgain = Infinity;
@@ -517,6 +517,11 @@ function defaultsPiece(layout: Layout): Piece | undefined {
   return section && layout.pieces[section.firstPiece];
 }
 
+/** The node defaults that count (their values; ranges as read), without working out the rest of what counts. */
+function defaultsOf(layout: Layout): NodeFields {
+  return defaultsPiece(layout)?.fragment.defaults ?? {};
+}
+
 /**
  * New pieces were read against the previous defaults; when the defaults
  * themselves were re-read (a new outline; shifting keeps it), every node is
@@ -525,7 +530,7 @@ function defaultsPiece(layout: Layout): Piece | undefined {
 function withCurrentDefaults(layout: Layout, previous: Layout): Layout {
   const current = defaultsPiece(layout);
   if (current?.outline === defaultsPiece(previous)?.outline) return layout;
-  const defaults: NodeFields = current?.fragment.defaults ?? {};
+  const defaults = defaultsOf(layout);
   const pieces = layout.pieces.map((piece): Piece => {
     if (piece.fragment.nodes.length === 0) return piece;
     const nodes = piece.fragment.nodes.map((node) => ({ ...node, resolved: resolveNode(node.fields, defaults) }));

@@ -156,6 +156,8 @@ export interface LabDocument {
     kind: K,
     visit: (element: ElementOf[K], delta: number, indexShift: number) => void,
   ): void;
+  /** The names of the nodes or of the networks, as a set. */
+  namesOf(kind: 'nodes' | 'networks'): ReadonlySet<string>;
 }
 
 export interface ElementOf {

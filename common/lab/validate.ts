@@ -57,19 +57,18 @@ export function validateLabUpTo(doc: LabDocument, limit: number): { shown: Local
   checkLabName(doc, out);
   checkFields(doc.defaults, ['defaults'], 0, out);
   // Elements are read as they were parsed (see LabDocument.forEachAsRead): an edit costs no copy of the lab.
-  const nodes = new Set<string>();
-  const networks = new Set<string>();
-  doc.forEachAsRead('nodes', (node, delta) => {
-    nodes.add(node.name);
-    checkNode(node, delta, out);
-  });
-  doc.forEachAsRead('networks', (network, delta) => {
-    networks.add(network.name);
-    checkNetwork(network, delta, out);
-  });
-  checkLinks(doc, nodes, networks, out);
+  doc.forEachAsRead('nodes', (node, delta) => checkNode(node, delta, out));
+  doc.forEachAsRead('networks', (network, delta) => checkNetwork(network, delta, out));
+  checkLinks(doc, doc.namesOf('nodes'), doc.namesOf('networks'), out);
   return { shown: out.shown, total: out.shown.length + out.uncounted };
 }
+
+/**
+ * Node settings with a range of numbers. Loops that run for every element at
+ * every edit are indexed over constants: for-of makes an iterator result per
+ * step wherever V8 does not optimize the loop (the server runs --optimize-for-size).
+ */
+const NUMBER_FIELD_NAMES = ['cpu', 'ram', 'ethernet'] as const;
 
 /** Findings kept up to a limit, the others counted. */
 class Findings {
@@ -152,7 +151,8 @@ function checkFields(fields: NodeFields, path: Path, delta: number, out: Finding
       message: `console must be ${listInProse(CONSOLE_TYPES)}; "${fields.console.value}" is not one of them`,
     });
   }
-  for (const name of ['cpu', 'ram', 'ethernet'] as const) {
+  for (let i = 0; i < NUMBER_FIELD_NAMES.length; i++) {
+    const name = NUMBER_FIELD_NAMES[i];
     const field = fields[name];
     const limits = NUMBER_FIELDS[name];
     if (field && (field.value < limits.min || field.value > limits.max)) {
@@ -166,19 +166,15 @@ function checkFields(fields: NodeFields, path: Path, delta: number, out: Finding
     }
   }
   const position = fields.position;
-  if (position) {
-    const outside = (['x', 'y'] as const).filter(
-      (axis) => position.value[axis] < POSITION_LIMITS.min || position.value[axis] > POSITION_LIMITS.max,
-    );
-    if (outside.length > 0) {
-      out.push({
-        range: shiftRange(position.range, delta),
-        path: [...path, 'position'],
-        severity: 'error',
-        code: 'out-of-range',
-        message: `position ${outside.join(' and ')} must be between ${POSITION_LIMITS.min} and ${POSITION_LIMITS.max} (${POSITION_LIMITS.meaning})`,
-      });
-    }
+  if (position && !(inPositionLimits(position.value.x) && inPositionLimits(position.value.y))) {
+    const outside = (['x', 'y'] as const).filter((axis) => !inPositionLimits(position.value[axis]));
+    out.push({
+      range: shiftRange(position.range, delta),
+      path: [...path, 'position'],
+      severity: 'error',
+      code: 'out-of-range',
+      message: `position ${outside.join(' and ')} must be between ${POSITION_LIMITS.min} and ${POSITION_LIMITS.max} (${POSITION_LIMITS.meaning})`,
+    });
   }
   const config = fields.config;
   if (config && !isRelativeInside(config.value)) {
@@ -192,13 +188,20 @@ function checkFields(fields: NodeFields, path: Path, delta: number, out: Finding
   }
 }
 
+function inPositionLimits(value: number): boolean {
+  return value >= POSITION_LIMITS.min && value <= POSITION_LIMITS.max;
+}
+
 /** A relative path that stays inside the lab's folder: no leading /, no drive letter, no backslashes, no `..`, no control characters. */
 function isRelativeInside(path: string): boolean {
-  if (path.startsWith('/') || path.includes('\\') || /^[A-Za-z]:/.test(path)) return false;
-  // eslint-disable-next-line no-control-regex -- a NUL or newline in a path is exactly what is refused
-  if (/[\u0000-\u001f\u007f]/.test(path)) return false;
-  return !path.split('/').some((segment) => segment === '..');
+  if (path.startsWith('/') || path.includes('\\') || DRIVE_LETTER.test(path)) return false;
+  return !CONTROL_CHARACTER.test(path) && !PARENT_SEGMENT.test(path);
 }
+
+const DRIVE_LETTER = /^[A-Za-z]:/;
+// eslint-disable-next-line no-control-regex -- a NUL or newline in a path is exactly what is refused
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+const PARENT_SEGMENT = /(?:^|\/)\.\.(?:\/|$)/;
 
 function describeLink(link: LabLink): string {
   return link.endpoints.map((e) => e.text).join(' -- ');
@@ -213,7 +216,7 @@ interface Use {
   linkIndex: number;
 }
 
-function checkLinks(doc: LabDocument, nodes: Set<string>, networks: Set<string>, out: Findings): void {
+function checkLinks(doc: LabDocument, nodes: ReadonlySet<string>, networks: ReadonlySet<string>, out: Findings): void {
   // A clean lab allocates nothing per link: interfaces are counted first, and where they are used is only
   // gathered again when one is used twice.
   /** How many times each node interface is used (an interface takes one link), by interfaceKey. */
@@ -234,7 +237,8 @@ function checkLinks(doc: LabDocument, nodes: Set<string>, networks: Set<string>,
     for (let index = 0; index < endpoints.length; index++)
       checkEndpoint(endpoints[index], delta, linkIndex, index, nodes, networks, out);
     if (endpoints.length === 2) {
-      const [a, b] = endpoints;
+      const a = endpoints[0];
+      const b = endpoints[1];
       if (a.network !== undefined && b.network !== undefined) {
         out.push({
           range: shiftRange(link.range, delta),
@@ -254,8 +258,8 @@ function checkLinks(doc: LabDocument, nodes: Set<string>, networks: Set<string>,
         return;
       }
     }
-    for (const endpoint of endpoints) {
-      const key = interfaceKey(endpoint);
+    for (let index = 0; index < endpoints.length; index++) {
+      const key = interfaceKey(endpoints[index]);
       if (key === undefined) continue;
       const count = (uses.get(key) ?? 0) + 1;
       uses.set(key, count);
@@ -317,8 +321,8 @@ function checkEndpoint(
   delta: number,
   linkIndex: number,
   index: number,
-  nodes: Set<string>,
-  networks: Set<string>,
+  nodes: ReadonlySet<string>,
+  networks: ReadonlySet<string>,
   out: Findings,
 ): void {
   const node = endpoint.node;
@@ -368,7 +372,7 @@ function checkEndpoint(
 }
 
 /** ", or use one of: r1, r2, …" with at most a handful of names. */
-function suggestions(nodes: Set<string>): string {
+function suggestions(nodes: ReadonlySet<string>): string {
   const names: string[] = [];
   for (const name of nodes) {
     if (names.length === 5) break;
