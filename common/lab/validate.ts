@@ -4,8 +4,10 @@
  * images, icons, network types, interface names) is checked by the agent's
  * validate, which reuses this diagnostic shape and its paths.
  *
- * Everything is indexed by name first, so a 2,000-node lab takes a few
- * milliseconds.
+ * An editor validates at every edit: LabChecks keeps what it found per node,
+ * network and link (as read; see LabDocument.forEachAsRead) and how often each
+ * interface is used, so that a version costs a look at each element and the
+ * checks of those the edits re-read, not every check again.
  */
 import {
   CONSOLE_TYPES,
@@ -17,7 +19,7 @@ import {
   listInProse,
 } from './format';
 import { shiftRange } from './outline';
-import type { LabDocument, LabLink, LabNetwork, LabNode, LinkEndpoint, NodeFields, Range } from './types';
+import type { ElementOf, LabDocument, LabLink, LabNetwork, LabNode, LinkEndpoint, NodeFields, Range } from './types';
 
 export interface LocalDiagnostic {
   range: Range;
@@ -42,25 +44,197 @@ export function validateLab(doc: LabDocument): LocalDiagnostic[] {
  * issues without building them).
  */
 export function validateLabUpTo(doc: LabDocument, limit: number): { shown: LocalDiagnostic[]; total: number } {
-  const out = new Findings(limit);
-  const syntax = doc.syntaxErrors;
-  const built = Math.min(syntax.length, limit);
-  for (let i = 0; i < built; i++) {
-    const error = syntax[i];
-    out.push({ range: error.range, message: `YAML syntax: ${error.message}`, severity: 'error', code: 'yaml-syntax' });
+  return new LabChecks().check(doc, limit);
+}
+
+/** What the checks found on one element, as read (ranges before its delta, link indexes before their shift). */
+interface Checked {
+  findings: readonly LocalDiagnostic[];
+  /** The check run that last met the element. */
+  seen: number;
+}
+
+interface CheckedLink extends Checked {
+  /** The node interfaces it uses (by interfaceKey), one per endpoint that names one (see LabChecks.holders). */
+  keys: readonly string[];
+  /** The node and network names its findings were made against (LabChecks.namesVersion). */
+  namesVersion: number;
+  /** Where it was in the last version checked: its place among the links, and how to move its ranges and index. */
+  order: number;
+  delta: number;
+  indexShift: number;
+}
+
+const NONE: readonly LocalDiagnostic[] = [];
+
+/**
+ * The checks of one document's successive versions (see the top of this
+ * file). Findings equal validateLabUpTo's for every version; what it keeps
+ * follows the elements of the last version checked.
+ */
+export class LabChecks {
+  private run = 0;
+  private readonly nodes = new Map<LabNode, Checked>();
+  private readonly networks = new Map<LabNetwork, Checked>();
+  private readonly links = new Map<LabLink, CheckedLink>();
+  /** The links using each node interface (an interface takes one link), once per endpoint. */
+  private readonly holders = new Map<string, LabLink[]>();
+  /** The interfaces used more than once. */
+  private readonly repeated = new Set<string>();
+  /** Bumped whenever the node or network names change, or the names an unknown node's message suggests. */
+  private namesVersion = 0;
+  private suggested = '';
+
+  check(doc: LabDocument, limit: number): { shown: LocalDiagnostic[]; total: number } {
+    const run = ++this.run;
+    const out = new Findings(limit);
+    const syntax = doc.syntaxErrors;
+    const built = Math.min(syntax.length, limit);
+    for (let i = 0; i < built; i++) {
+      const error = syntax[i];
+      out.push({
+        range: error.range,
+        message: `YAML syntax: ${error.message}`,
+        severity: 'error',
+        code: 'yaml-syntax',
+      });
+    }
+    out.uncounted += syntax.length - built;
+    const issues = doc.formatIssues ?? [];
+    const room = Math.max(0, Math.min(issues.length, limit - out.shown.length));
+    for (let i = 0; i < room; i++) out.push({ ...issues[i], severity: 'error' });
+    out.uncounted += issues.length - room;
+    checkLabName(doc, out);
+    const defaults: LocalDiagnostic[] = [];
+    checkFields(doc.defaults, ['defaults'], defaults);
+    out.pushAll(defaults, 0, 0);
+
+    const renamed: string[] = [];
+    this.checkEach(doc, 'nodes', this.nodes, run, renamed, checkNode, out);
+    this.checkEach(doc, 'networks', this.networks, run, renamed, checkNetwork, out);
+    const nodes = doc.namesOf('nodes');
+    const networks = doc.namesOf('networks');
+    const suggested = suggestions(nodes);
+    if (renamed.length > 0 || suggested !== this.suggested) {
+      this.namesVersion++;
+      this.suggested = suggested;
+    }
+    let order = 0;
+    doc.forEachAsRead('links', (link, delta, indexShift) => {
+      let checked = this.links.get(link);
+      if (checked?.namesVersion !== this.namesVersion) {
+        if (!checked) {
+          const keys = interfaceKeys(link);
+          checked = { findings: NONE, seen: run, keys, namesVersion: -1, order, delta, indexShift };
+          this.links.set(link, checked);
+          for (let i = 0; i < keys.length; i++) this.hold(keys[i], link);
+        }
+        checked.findings = checkLink(link, nodes, networks, suggested);
+        checked.namesVersion = this.namesVersion;
+      }
+      checked.seen = run;
+      checked.order = order++;
+      checked.delta = delta;
+      checked.indexShift = indexShift;
+      out.pushAll(checked.findings, delta, indexShift);
+    });
+    for (const [link, checked] of this.links) {
+      if (checked.seen === run) continue;
+      this.links.delete(link);
+      for (let i = 0; i < checked.keys.length; i++) this.release(checked.keys[i], link);
+    }
+    if (this.repeated.size > 0) this.reportInterfacesInUse(out);
+    return { shown: out.shown, total: out.shown.length + out.uncounted };
   }
-  out.uncounted += syntax.length - built;
-  const issues = doc.formatIssues ?? [];
-  const room = Math.max(0, Math.min(issues.length, limit - out.shown.length));
-  for (let i = 0; i < room; i++) out.push({ ...issues[i], severity: 'error' });
-  out.uncounted += issues.length - room;
-  checkLabName(doc, out);
-  checkFields(doc.defaults, ['defaults'], 0, out);
-  // Elements are read as they were parsed (see LabDocument.forEachAsRead): an edit costs no copy of the lab.
-  doc.forEachAsRead('nodes', (node, delta) => checkNode(node, delta, out));
-  doc.forEachAsRead('networks', (network, delta) => checkNetwork(network, delta, out));
-  checkLinks(doc, doc.namesOf('nodes'), doc.namesOf('networks'), out);
-  return { shown: out.shown, total: out.shown.length + out.uncounted };
+
+  /**
+   * Reports the nodes or networks of `doc` with what was found on each, checking
+   * those not met before; forgets those gone. Names met or gone go to `renamed`,
+   * unless they merely came back (an element re-read with its name unchanged).
+   */
+  private checkEach<K extends 'nodes' | 'networks'>(
+    doc: LabDocument,
+    kind: K,
+    known: Map<ElementOf[K], Checked>,
+    run: number,
+    renamed: string[],
+    check: (element: ElementOf[K], out: LocalDiagnostic[]) => void,
+    out: Findings,
+  ): void {
+    const met: string[] = [];
+    doc.forEachAsRead(kind, (element, delta) => {
+      let checked = known.get(element);
+      if (!checked) {
+        const findings: LocalDiagnostic[] = [];
+        check(element, findings);
+        checked = { findings: findings.length > 0 ? findings : NONE, seen: run };
+        known.set(element, checked);
+        met.push(element.name);
+      }
+      checked.seen = run;
+      out.pushAll(checked.findings, delta, 0);
+    });
+    const gone: string[] = [];
+    for (const [element, checked] of known) {
+      if (checked.seen === run) continue;
+      known.delete(element);
+      gone.push(element.name);
+    }
+    if (met.length === 0 && gone.length === 0) return;
+    met.sort();
+    gone.sort();
+    if (met.length !== gone.length || met.some((name, i) => name !== gone[i])) renamed.push(...met, ...gone);
+  }
+
+  private hold(key: string, link: LabLink): void {
+    const holders = this.holders.get(key);
+    if (!holders) this.holders.set(key, [link]);
+    else if (holders.push(link) === 2) this.repeated.add(key);
+  }
+
+  private release(key: string, link: LabLink): void {
+    const holders = this.holders.get(key);
+    if (!holders) return;
+    holders.splice(holders.indexOf(link), 1);
+    if (holders.length < 2) this.repeated.delete(key);
+    if (holders.length === 0) this.holders.delete(key);
+  }
+
+  /** Every use of each interface used more than once, those of the interface used first first, in link order. */
+  private reportInterfacesInUse(out: Findings): void {
+    const lists: Use[][] = [];
+    for (const key of this.repeated) {
+      const list: Use[] = [];
+      for (const link of new Set(this.holders.get(key))) {
+        const checked = this.links.get(link);
+        if (!checked) continue;
+        link.endpoints.forEach((endpoint, index) => {
+          if (interfaceKey(endpoint) === key) list.push({ key, link, endpoint, index, checked });
+        });
+      }
+      list.sort(inLinkOrder);
+      lists.push(list);
+    }
+    lists.sort((a, b) => inLinkOrder(a[0], b[0]));
+    for (const list of lists) {
+      for (const use of list) {
+        const others = list.filter((other) => other.link !== use.link).map((other) => describeLink(other.link));
+        const where =
+          others.length > 0 ? `also used by the link ${listInProse(others, 'and')}` : 'used twice in this link';
+        out.push({
+          range: shiftRange(use.endpoint.interfaceRange ?? use.endpoint.range, use.checked.delta),
+          path: ['links', use.link.index + use.checked.indexShift, 'endpoints', use.index],
+          severity: 'error',
+          code: 'interface-in-use',
+          message: `${use.key} is ${where}; an interface takes one link`,
+        });
+      }
+    }
+  }
+}
+
+function inLinkOrder(a: Use, b: Use): number {
+  return a.checked.order - b.checked.order || a.index - b.index;
 }
 
 /**
@@ -81,6 +255,26 @@ class Findings {
     if (this.shown.length < this.limit) this.shown.push(finding);
     else this.uncounted++;
   }
+
+  /** Findings as read, moved by `delta`, their link indexes by `indexShift`. */
+  pushAll(findings: readonly LocalDiagnostic[], delta: number, indexShift: number): void {
+    for (let i = 0; i < findings.length; i++) {
+      const finding = findings[i];
+      if (this.shown.length >= this.limit) {
+        this.uncounted += findings.length - i;
+        return;
+      }
+      this.shown.push(delta === 0 && indexShift === 0 ? finding : moved(finding, delta, indexShift));
+    }
+  }
+}
+
+function moved(finding: LocalDiagnostic, delta: number, indexShift: number): LocalDiagnostic {
+  const result = { ...finding, range: shiftRange(finding.range, delta) };
+  const path = finding.path;
+  if (indexShift !== 0 && path && path[0] === 'links' && typeof path[1] === 'number')
+    result.path = ['links', path[1] + indexShift, ...path.slice(2)];
+  return result;
 }
 
 function checkLabName(doc: LabDocument, out: Findings): void {
@@ -106,11 +300,11 @@ function checkLabName(doc: LabDocument, out: Findings): void {
   }
 }
 
-function checkNode(node: LabNode, delta: number, out: Findings): void {
+function checkNode(node: LabNode, out: LocalDiagnostic[]): void {
   const path = ['nodes', node.name];
   if (!ELEMENT_NAME_PATTERN.test(node.name)) {
     out.push({
-      range: shiftRange(node.nameRange, delta),
+      range: node.nameRange,
       path,
       severity: 'error',
       code: 'invalid-node-name',
@@ -119,20 +313,20 @@ function checkNode(node: LabNode, delta: number, out: Findings): void {
   }
   if (node.resolved.template === undefined) {
     out.push({
-      range: shiftRange(node.nameRange, delta),
+      range: node.nameRange,
       path,
       severity: 'error',
       code: 'missing-template',
       message: `node ${node.name} has no template; add e.g. template: vios (or set a template under defaults)`,
     });
   }
-  checkFields(node.fields, path, delta, out);
+  checkFields(node.fields, path, out);
 }
 
-function checkNetwork(network: LabNetwork, delta: number, out: Findings): void {
+function checkNetwork(network: LabNetwork, out: LocalDiagnostic[]): void {
   if (ELEMENT_NAME_PATTERN.test(network.name)) return;
   out.push({
-    range: shiftRange(network.nameRange, delta),
+    range: network.nameRange,
     path: ['networks', network.name],
     severity: 'error',
     code: 'invalid-network-name',
@@ -141,10 +335,10 @@ function checkNetwork(network: LabNetwork, delta: number, out: Findings): void {
 }
 
 /** Value rules of node settings written on a node or under defaults (their types were checked while reading). */
-function checkFields(fields: NodeFields, path: Path, delta: number, out: Findings): void {
+function checkFields(fields: NodeFields, path: Path, out: LocalDiagnostic[]): void {
   if (fields.console && !(CONSOLE_TYPES as readonly string[]).includes(fields.console.value)) {
     out.push({
-      range: shiftRange(fields.console.range, delta),
+      range: fields.console.range,
       path: [...path, 'console'],
       severity: 'error',
       code: 'bad-console',
@@ -157,7 +351,7 @@ function checkFields(fields: NodeFields, path: Path, delta: number, out: Finding
     const limits = NUMBER_FIELDS[name];
     if (field && (field.value < limits.min || field.value > limits.max)) {
       out.push({
-        range: shiftRange(field.range, delta),
+        range: field.range,
         path: [...path, name],
         severity: 'error',
         code: 'out-of-range',
@@ -169,7 +363,7 @@ function checkFields(fields: NodeFields, path: Path, delta: number, out: Finding
   if (position && !(inPositionLimits(position.value.x) && inPositionLimits(position.value.y))) {
     const outside = (['x', 'y'] as const).filter((axis) => !inPositionLimits(position.value[axis]));
     out.push({
-      range: shiftRange(position.range, delta),
+      range: position.range,
       path: [...path, 'position'],
       severity: 'error',
       code: 'out-of-range',
@@ -179,7 +373,7 @@ function checkFields(fields: NodeFields, path: Path, delta: number, out: Finding
   const config = fields.config;
   if (config && !isRelativeInside(config.value)) {
     out.push({
-      range: shiftRange(config.range, delta),
+      range: config.range,
       path: [...path, 'config'],
       severity: 'error',
       code: 'invalid-config-path',
@@ -209,64 +403,68 @@ function describeLink(link: LabLink): string {
 
 /** Where a node interface is used. */
 interface Use {
+  key: string;
   link: LabLink;
   endpoint: LinkEndpoint;
   index: number;
-  delta: number;
-  linkIndex: number;
+  checked: CheckedLink;
 }
 
-function checkLinks(doc: LabDocument, nodes: ReadonlySet<string>, networks: ReadonlySet<string>, out: Findings): void {
-  // A clean lab allocates nothing per link: interfaces are counted first, and where they are used is only
-  // gathered again when one is used twice.
-  /** How many times each node interface is used (an interface takes one link), by interfaceKey. */
-  const uses = new Map<string, number>();
-  let repeated = false;
-  doc.forEachAsRead('links', (link, delta, indexShift) => {
-    const linkIndex = link.index + indexShift;
-    const endpoints = link.endpoints;
-    if (endpoints.length !== 2) {
+/** What is wrong with one link, as read: its own shape, and endpoints naming no node or network of the lab. */
+function checkLink(
+  link: LabLink,
+  nodes: ReadonlySet<string>,
+  networks: ReadonlySet<string>,
+  suggested: string,
+): readonly LocalDiagnostic[] {
+  const out: LocalDiagnostic[] = [];
+  const endpoints = link.endpoints;
+  if (endpoints.length !== 2) {
+    out.push({
+      range: link.range,
+      path: ['links', link.index, 'endpoints'],
+      severity: 'error',
+      code: 'endpoint-count',
+      message: `a link joins exactly two endpoints; this one has ${endpoints.length}. Write ${LINK_EXAMPLE}`,
+    });
+  }
+  for (let index = 0; index < endpoints.length; index++)
+    checkEndpoint(endpoints[index], link.index, index, nodes, networks, suggested, out);
+  if (endpoints.length === 2) {
+    const a = endpoints[0];
+    const b = endpoints[1];
+    if (a.network !== undefined && b.network !== undefined) {
       out.push({
-        range: shiftRange(link.range, delta),
-        path: ['links', linkIndex, 'endpoints'],
+        range: link.range,
+        path: ['links', link.index],
         severity: 'error',
-        code: 'endpoint-count',
-        message: `a link joins exactly two endpoints; this one has ${endpoints.length}. Write ${LINK_EXAMPLE}`,
+        code: 'two-networks',
+        message: `a link joins a node interface to another node interface or to a network; ${a.network} and ${b.network} are both networks`,
+      });
+    } else if (a.text !== '' && sameEnd(a, b)) {
+      out.push({
+        range: b.range,
+        path: ['links', link.index, 'endpoints', 1],
+        severity: 'error',
+        code: 'same-endpoints',
+        message: `both ends of this link are ${a.text}; a link joins two different interfaces`,
       });
     }
-    for (let index = 0; index < endpoints.length; index++)
-      checkEndpoint(endpoints[index], delta, linkIndex, index, nodes, networks, out);
-    if (endpoints.length === 2) {
-      const a = endpoints[0];
-      const b = endpoints[1];
-      if (a.network !== undefined && b.network !== undefined) {
-        out.push({
-          range: shiftRange(link.range, delta),
-          path: ['links', linkIndex],
-          severity: 'error',
-          code: 'two-networks',
-          message: `a link joins a node interface to another node interface or to a network; ${a.network} and ${b.network} are both networks`,
-        });
-      } else if (a.text !== '' && sameEnd(a, b)) {
-        out.push({
-          range: shiftRange(b.range, delta),
-          path: ['links', linkIndex, 'endpoints', 1],
-          severity: 'error',
-          code: 'same-endpoints',
-          message: `both ends of this link are ${a.text}; a link joins two different interfaces`,
-        });
-        return;
-      }
-    }
-    for (let index = 0; index < endpoints.length; index++) {
-      const key = interfaceKey(endpoints[index]);
-      if (key === undefined) continue;
-      const count = (uses.get(key) ?? 0) + 1;
-      uses.set(key, count);
-      if (count > 1) repeated = true;
-    }
-  });
-  if (repeated) reportInterfacesInUse(doc, uses, out);
+  }
+  return out.length > 0 ? out : NONE;
+}
+
+/** The node interfaces a link uses; none for a link whose two ends are the same (reported as such). */
+function interfaceKeys(link: LabLink): readonly string[] {
+  const endpoints = link.endpoints;
+  if (endpoints.length === 2 && endpoints[0].network === undefined && endpoints[0].text !== '')
+    if (sameEnd(endpoints[0], endpoints[1])) return [];
+  const keys: string[] = [];
+  for (let i = 0; i < endpoints.length; i++) {
+    const key = interfaceKey(endpoints[i]);
+    if (key !== undefined) keys.push(key);
+  }
+  return keys;
 }
 
 /**
@@ -279,38 +477,6 @@ function interfaceKey(endpoint: LinkEndpoint): string | undefined {
   return text.length === node.length + 1 + name.length ? text : `${node}:${name}`;
 }
 
-/** The uses of each interface used more than once, in the order of their first uses. */
-function reportInterfacesInUse(doc: LabDocument, uses: Map<string, number>, out: Findings): void {
-  const lists = new Map<string, Use[]>();
-  doc.forEachAsRead('links', (link, delta, indexShift) => {
-    const endpoints = link.endpoints;
-    // A link with both ends the same is reported as such, not as a repeated interface.
-    if (endpoints.length === 2 && endpoints[0].text !== '' && sameEnd(endpoints[0], endpoints[1])) return;
-    endpoints.forEach((endpoint, index) => {
-      const key = interfaceKey(endpoint);
-      if (key === undefined || (uses.get(key) ?? 0) < 2) return;
-      const use = { link, endpoint, index, delta, linkIndex: link.index + indexShift };
-      const list = lists.get(key);
-      if (list) list.push(use);
-      else lists.set(key, [use]);
-    });
-  });
-  for (const [key, list] of lists) {
-    for (const use of list) {
-      const others = list.filter((other) => other.link !== use.link).map((other) => describeLink(other.link));
-      const where =
-        others.length > 0 ? `also used by the link ${listInProse(others, 'and')}` : 'used twice in this link';
-      out.push({
-        range: shiftRange(use.endpoint.interfaceRange ?? use.endpoint.range, use.delta),
-        path: ['links', use.linkIndex, 'endpoints', use.index],
-        severity: 'error',
-        code: 'interface-in-use',
-        message: `${key} is ${where}; an interface takes one link`,
-      });
-    }
-  }
-}
-
 function sameEnd(a: LinkEndpoint, b: LinkEndpoint): boolean {
   if (a.network !== undefined) return a.network === b.network;
   return a.node !== undefined && a.node === b.node && a.interface === b.interface;
@@ -318,18 +484,18 @@ function sameEnd(a: LinkEndpoint, b: LinkEndpoint): boolean {
 
 function checkEndpoint(
   endpoint: LinkEndpoint,
-  delta: number,
   linkIndex: number,
   index: number,
   nodes: ReadonlySet<string>,
   networks: ReadonlySet<string>,
-  out: Findings,
+  suggested: string,
+  out: LocalDiagnostic[],
 ): void {
   const node = endpoint.node;
   if (node !== undefined) {
     if (node === '') {
       out.push({
-        range: shiftRange(endpoint.range, delta),
+        range: endpoint.range,
         path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'missing-node',
@@ -337,18 +503,18 @@ function checkEndpoint(
       });
     } else if (!nodes.has(node)) {
       out.push({
-        range: shiftRange(endpoint.nodeRange ?? endpoint.range, delta),
+        range: endpoint.nodeRange ?? endpoint.range,
         path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'unknown-node',
         message: networks.has(node)
           ? `${node} is a network, which has no interfaces; write just ${node}`
-          : `${node} is not a node of this lab; define it under nodes${suggestions(nodes)}`,
+          : `${node} is not a node of this lab; define it under nodes${suggested}`,
       });
     }
     if (endpoint.interface === '') {
       out.push({
-        range: shiftRange(endpoint.range, delta),
+        range: endpoint.range,
         path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'missing-interface',
@@ -360,7 +526,7 @@ function checkEndpoint(
   const network = endpoint.network;
   if (network !== undefined && !networks.has(network)) {
     out.push({
-      range: shiftRange(endpoint.range, delta),
+      range: endpoint.range,
       path: ['links', linkIndex, 'endpoints', index],
       severity: 'error',
       code: 'unknown-network',

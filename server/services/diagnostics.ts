@@ -9,7 +9,7 @@
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver/node';
 import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { ProjectDiagnostic } from '../../common/api/contract';
-import { validateLab, validateLabUpTo, type LocalDiagnostic } from '../../common/lab/validate';
+import { LabChecks, validateLab, type LocalDiagnostic } from '../../common/lab/validate';
 import type { AgentProblem } from '../agent-problems';
 import { projectPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
@@ -53,6 +53,8 @@ export class DiagnosticsService {
   private readonly pending = new Map<string, PendingValidation>();
   private readonly findings = new Map<string, AgentFindings>();
   private readonly local = new Map<string, LocalFindings>();
+  /** Per document, what the local checks found on each element, so that a new version re-checks what changed. */
+  private readonly checks = new Map<string, LabChecks>();
   /**
    * Documents whose diagnostics are being written to the client, and whether a
    * newer set waits: one publish per document is in flight, so a client that
@@ -86,6 +88,7 @@ export class DiagnosticsService {
     this.cancel(uri);
     this.findings.delete(uri);
     this.local.delete(uri);
+    this.checks.delete(uri);
     void this.connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
   }
 
@@ -167,7 +170,12 @@ export class DiagnosticsService {
   private localFindings(file: LabFile): LocalFindings {
     const cached = this.local.get(file.uri);
     if (cached?.version === file.version) return cached;
-    const { shown, total } = validateLabUpTo(file.model, MAX_DIAGNOSTICS);
+    let checks = this.checks.get(file.uri);
+    if (!checks) {
+      checks = new LabChecks();
+      this.checks.set(file.uri, checks);
+    }
+    const { shown, total } = checks.check(file.model, MAX_DIAGNOSTICS);
     const findings = {
       version: file.version,
       found: shown,

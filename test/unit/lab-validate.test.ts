@@ -2,9 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLab } from '../../common/lab/parse';
-import { validateLab, validateLabUpTo, type LocalDiagnostic } from '../../common/lab/validate';
+import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
+import { parseLab, updateLab } from '../../common/lab/parse';
+import { LabChecks, validateLab, validateLabUpTo, type LocalDiagnostic } from '../../common/lab/validate';
 import { generateLab } from '../support/generate-lab';
+import { TypingSimulator } from '../support/typing';
 
 /** The diagnostics as `code @ text-under-range`, so every assertion also checks the range. */
 function findings(text: string): string[] {
@@ -205,3 +207,71 @@ test('validateLabUpTo gives the first findings of validateLab and counts them al
     }
   }
 });
+
+test('LabChecks over the versions of a typing run finds exactly what validateLab finds in each', () => {
+  // Typing makes and mends unknown nodes, repeated interfaces, broken links and renamed nodes; every so often the
+  // model is parsed afresh (every element new), and a limit cuts the findings mid-element.
+  const typing = new TypingSimulator(generateLab(120, { seed: 3 }), 11);
+  let doc = parseLab(typing.text);
+  const checks = new LabChecks();
+  const limited = new LabChecks();
+  const seen = new Set<string>();
+  for (let step = 0; step < 1500; step++) {
+    const change = typing.next();
+    doc =
+      step % 500 === 499
+        ? parseLab(typing.text)
+        : updateLab(doc, {
+            start: doc.text.length === 0 ? 0 : offsetIn(doc.text, change),
+            end: offsetIn(doc.text, change, 'end'),
+            text: change.text,
+          });
+    assert.equal(doc.text, typing.text, `step ${step}: the model follows the typing`);
+    const expected = validateLabUpTo(doc, Infinity);
+    assert.deepStrictEqual(checks.check(doc, Infinity), expected, `step ${step}`);
+    assert.deepStrictEqual(limited.check(doc, 40), validateLabUpTo(doc, 40), `step ${step}, at most 40`);
+    for (const finding of expected.shown) seen.add(finding.code);
+  }
+  for (const code of ['unknown-node', 'missing-interface', 'endpoint-count', 'yaml-syntax'])
+    assert.ok(seen.has(code), `the run made ${code} findings (made: ${[...seen].join(', ')})`);
+});
+
+test('LabChecks follows interfaces used twice, and names that come and go, from version to version', () => {
+  let doc = parseLab(generateLab(30, { seed: 4 }));
+  const checks = new LabChecks();
+  const step = (what: string, change: { start: number; end: number; text: string }, codes: string[]) => {
+    doc = updateLab(doc, change);
+    const found = checks.check(doc, Infinity);
+    assert.deepStrictEqual(found, validateLabUpTo(doc, Infinity), what);
+    assert.deepStrictEqual([...new Set(found.shown.map((d) => d.code))], codes, what);
+  };
+  assert.deepStrictEqual(checks.check(doc, Infinity), { shown: [], total: 0 });
+  const link = /^ {2}- endpoints: .*\n/m.exec(doc.text);
+  assert.ok(link);
+  const end = doc.text.length;
+  step('a link copied to the end', { start: end, end, text: link[0] }, ['interface-in-use']);
+  step('the copy removed', { start: end, end: end + link[0].length, text: '' }, []);
+  const node = doc.text.indexOf(`  ${doc.nodes[0].name}:`) + 2;
+  step('the first node renamed', { start: node, end: node, text: 'x' }, ['unknown-node']);
+  step('its name back', { start: node, end: node + 1, text: '' }, []);
+  step('the copy again, above the others', { start: link.index, end: link.index, text: link[0] }, ['interface-in-use']);
+  step('and a third one', { start: link.index, end: link.index, text: link[0] }, ['interface-in-use']);
+  step('one of them removed', { start: link.index, end: link.index + link[0].length, text: '' }, ['interface-in-use']);
+  const [a] = doc.links[0].endpoints.map((e) => e.text);
+  const three = `  - endpoints: [${a}, x9:Gi0/0, ${a}]\n`;
+  const last = doc.text.length;
+  step('a link with three ends, one of them twice', { start: last, end: last, text: three }, [
+    'endpoint-count',
+    'unknown-node',
+    'interface-in-use',
+  ]);
+});
+
+/** The offset in `text` of an LSP change's start (or end). */
+function offsetIn(text: string, change: TextDocumentContentChangeEvent, which: 'start' | 'end' = 'start'): number {
+  if (!('range' in change)) return which === 'start' ? 0 : text.length;
+  const { line, character } = change.range[which];
+  let at = 0;
+  for (let i = 0; i < line; i++) at = text.indexOf('\n', at) + 1;
+  return at + character;
+}
