@@ -1,9 +1,10 @@
 /**
  * The parsed document: the model assembled from pieces. A piece is one
  * top-level entry, or one node, network or link when its section is a block
- * collection. Pieces are what the incremental reparse re-reads and shifts;
- * assembling them is linear and cheap, so a full parse and an incremental
- * update share this one code path and cannot drift apart.
+ * collection. Pieces are what the incremental reparse re-reads and moves;
+ * what counts and the lists of elements are assembled from them when first
+ * read, so a full parse and an incremental update share this one code path
+ * and cannot drift apart, and a version nobody reads in full costs nothing.
  */
 import {
   listIndex,
@@ -98,11 +99,13 @@ export interface Layout {
   unsettled?: Range[];
 }
 
+type Elements = Pick<LabDocument, 'nodes' | 'networks' | 'links'>;
+
 export class ParsedLab implements LabDocument {
   readonly syntaxErrors: SyntaxError[];
   /** What counts and the issues, worked out when first read: an edit that nobody reads the model of costs nothing here. */
   private censusMemo?: Census;
-  private elementsMemo?: Pick<LabDocument, 'nodes' | 'networks' | 'links'>;
+  private elementsMemo?: Elements;
 
   /** How the text splits into pieces; for the incremental reparse only. */
   constructor(
@@ -151,8 +154,8 @@ export class ParsedLab implements LabDocument {
       for (let i = section.firstPiece; i < section.firstPiece + section.pieceCount; i++) {
         const piece = pieces[i];
         const elements = piece.fragment[kind] as ElementOf[K][];
-        // Indexed loops here and in censusOf: they run over every piece at every edit, and for-of makes
-        // an iterator result per element wherever V8 does not optimize the loop (--optimize-for-size).
+        // Indexed loops here and in censusOf, which run over every piece at every edit: for-of makes an
+        // iterator result per element until V8 optimizes the loop.
         for (let e = 0; e < elements.length; e++) {
           const element = elements[e];
           if (dropped.size === 0 || !dropped.has(element as LabNode | LabNetwork))
@@ -171,10 +174,10 @@ export class ParsedLab implements LabDocument {
     return this.censusMemo;
   }
 
-  private get elements(): Pick<LabDocument, 'nodes' | 'networks' | 'links'> {
+  private get elements(): Elements {
     if (this.elementsMemo) return this.elementsMemo;
     const census = this.census;
-    const elements: Pick<LabDocument, 'nodes' | 'networks' | 'links'> = { nodes: [], networks: [], links: [] };
+    const elements: Elements = { nodes: [], networks: [], links: [] };
     for (const piece of this.layout.pieces) {
       if (!census.counts[piece.section]) continue;
       const asRead = piece.fragment;

@@ -240,7 +240,7 @@ function inLinkOrder(a: Use, b: Use): number {
 /**
  * Node settings with a range of numbers. Loops that run for every element at
  * every edit are indexed over constants: for-of makes an iterator result per
- * step wherever V8 does not optimize the loop (the server runs --optimize-for-size).
+ * step wherever V8 does not optimize the loop (as in the interpreter and baseline compiler).
  */
 const NUMBER_FIELD_NAMES = ['cpu', 'ram', 'ethernet'] as const;
 

@@ -9,6 +9,7 @@
  * catch up after the last edit (no backlog: about one reparse).
  */
 import { join } from 'node:path';
+import { SERVER_NODE_OPTIONS } from '../../common/server-options';
 import { generateLab } from '../support/generate-lab';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
 import { LspServer } from './support/lsp-server';
@@ -79,7 +80,7 @@ async function main(): Promise<void> {
   const server = await LspServer.start({
     name: 'lab-agent server',
     script: process.env.BENCH_SERVER_BUNDLE ?? join(DIST, 'server.js'),
-    nodeArgs: ['--optimize-for-size'],
+    nodeArgs: [...SERVER_NODE_OPTIONS],
     initializationOptions: { session: null },
   });
   let peakRss = 0;
