@@ -5,8 +5,8 @@
  * validate, which reuses this diagnostic shape and its paths.
  *
  * An editor validates at every edit: LabChecks keeps what it found per node,
- * network and link (as read; see LabDocument.forEachAsRead) and how often each
- * interface is used, so that a version costs a look at each element and the
+ * network and link (as read; see LabDocument.forEachAsRead) and which links use
+ * each interface, so that a version costs a look at each element and the
  * checks of those the edits re-read, not every check again.
  */
 import {
