@@ -233,6 +233,7 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
   if (build.sawAlias || root?.kind !== 'map' || root.flow || root.entries.length === 0) return undefined;
 
   const contextSection = sections[w.context.section];
+  const defaults = defaultsOf(layout);
   const draft: LayoutDraft = {
     sections: sections.slice(0, w.header ? w.context.section + 1 : w.context.section),
     pieces: pieces.slice(0, w.first - 1),
@@ -245,12 +246,12 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
     if (items.list[0].range.start !== w.context.start + w.context.indent) return undefined;
     draft.sections[w.context.section] = { ...contextSection };
     const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : windowEnd;
-    addItems(text, draft, w.context.section, items.list, linkIndexOf(w.context), end, defaultsOf(layout));
+    addItems(text, draft, w.context.section, items.list, linkIndexOf(w.context), end, defaults);
     entries = entries.slice(1);
   } else if (entries[0].range.start !== w.boundary) {
     return undefined;
   }
-  addSections(text, draft, entries, true, defaultsOf(layout), windowEnd);
+  addSections(text, draft, entries, true, defaults, windowEnd);
 
   // Whatever the errors did stays before the pieces that read as before (or runs to the end).
   let settledAgain = Infinity;
@@ -530,7 +531,7 @@ function defaultsOf(layout: Layout): NodeFields {
 function withCurrentDefaults(layout: Layout, previous: Layout): Layout {
   const current = defaultsPiece(layout);
   if (current?.outline === defaultsPiece(previous)?.outline) return layout;
-  const defaults = defaultsOf(layout);
+  const defaults = current?.fragment.defaults ?? {};
   const pieces = layout.pieces.map((piece): Piece => {
     if (piece.fragment.nodes.length === 0) return piece;
     const nodes = piece.fragment.nodes.map((node) => ({ ...node, resolved: resolveNode(node.fields, defaults) }));
