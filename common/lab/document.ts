@@ -17,7 +17,7 @@ import {
   type OutlineValue,
 } from './outline';
 import type { Fragment } from './read';
-import { shiftFragment } from './shift';
+import { shiftElement, shiftFragment, shiftIssues } from './shift';
 import type {
   ElementKind,
   ElementOf,
@@ -52,12 +52,10 @@ export interface Piece {
   /**
    * The model it contributes as read: add `delta` to its ranges and `linkShift`
    * to its link indexes (links added or removed before it since). Moving a
-   * piece therefore copies nothing of it; currentFragment() gives the moved model.
+   * piece therefore copies nothing of it.
    */
   fragment: Fragment;
   linkShift: number;
-  /** currentFragment()'s result, kept with what it was made from (a copied piece may carry one that no longer fits). */
-  current?: { from: Fragment; delta: number; linkShift: number; fragment: Fragment };
 }
 
 export interface Section {
@@ -174,18 +172,17 @@ export class ParsedLab implements LabDocument {
     return this.censusMemo;
   }
 
+  /** The lists copy every element an edit moved, and keep the copies with this version: for questions asked now and then. */
   private get elements(): Elements {
     if (this.elementsMemo) return this.elementsMemo;
-    const census = this.census;
     const elements: Elements = { nodes: [], networks: [], links: [] };
-    for (const piece of this.layout.pieces) {
-      if (!census.counts[piece.section]) continue;
-      const asRead = piece.fragment;
-      const current = currentFragment(piece);
-      asRead.nodes.forEach((node, i) => census.dropped.has(node) || elements.nodes.push(current.nodes[i]));
-      asRead.networks.forEach((n, i) => census.dropped.has(n) || elements.networks.push(current.networks[i]));
-      for (const link of current.links) elements.links.push(link);
-    }
+    this.forEachAsRead('nodes', (node, delta) => elements.nodes.push(shiftElement('nodes', node, delta, 0)));
+    this.forEachAsRead('networks', (network, delta) =>
+      elements.networks.push(shiftElement('networks', network, delta, 0)),
+    );
+    this.forEachAsRead('links', (link, delta, indexShift) =>
+      elements.links.push(shiftElement('links', link, delta, indexShift)),
+    );
     this.elementsMemo = elements;
     return elements;
   }
@@ -308,19 +305,9 @@ export function lastStartingAtOrBefore(items: readonly { start: number }[], offs
   return found;
 }
 
-/**
- * A piece's model with its current ranges and link indexes: the fragment as
- * read, moved; kept on the piece, so that pieces an edit did not move are not
- * copied again for the next version.
- */
-export function currentFragment(piece: Piece): Fragment {
-  const { fragment, delta, linkShift } = piece;
-  if (delta === 0 && linkShift === 0) return fragment;
-  const kept = piece.current;
-  if (kept?.from === fragment && kept.delta === delta && kept.linkShift === linkShift) return kept.fragment;
-  const moved = shiftFragment(fragment, delta, linkShift);
-  piece.current = { from: fragment, delta, linkShift, fragment: moved };
-  return moved;
+/** A piece's model with its current ranges and link indexes: the fragment as read, moved. */
+function currentFragment(piece: Piece): Fragment {
+  return shiftFragment(piece.fragment, piece.delta, piece.linkShift);
 }
 
 /**
@@ -372,7 +359,7 @@ function censusOf(layout: Layout): Census {
     }
     const fragment = piece.fragment;
     const { nodes, networks } = fragment;
-    if (fragment.issues.length > 0) issues.push(...currentFragment(piece).issues);
+    if (fragment.issues.length > 0) issues.push(...shiftIssues(fragment.issues, piece.delta, piece.linkShift));
     if (!sectionCounts) continue;
     if (fragment.name || fragment.description || fragment.defaults) {
       const current = currentFragment(piece);

@@ -5,7 +5,17 @@
  */
 import { shiftRange } from './outline';
 import type { Fragment } from './read';
-import type { FormatIssue, LabLink, LabNetwork, LabNode, LinkEndpoint, Located, NodeFields } from './types';
+import type {
+  ElementKind,
+  ElementOf,
+  FormatIssue,
+  LabLink,
+  LabNetwork,
+  LabNode,
+  LinkEndpoint,
+  Located,
+  NodeFields,
+} from './types';
 
 /**
  * The fragment moved by `delta` characters; links also renumbered by
@@ -24,15 +34,30 @@ export function shiftFragment(fragment: Fragment, delta: number, linkIndexDelta 
       fragment.links.length === 0
         ? fragment.links
         : fragment.links.map((link) => shiftLink(link, delta, linkIndexDelta)),
-    issues:
-      fragment.issues.length === 0
-        ? fragment.issues
-        : fragment.issues.map((issue) => shiftIssue(issue, delta, linkIndexDelta)),
+    issues: shiftIssues(fragment.issues, delta, linkIndexDelta),
   };
   if (fragment.name) shifted.name = shiftLocated(fragment.name, delta);
   if (fragment.description) shifted.description = shiftLocated(fragment.description, delta);
   if (fragment.defaults) shifted.defaults = shiftFields(fragment.defaults, delta);
   return shifted;
+}
+
+/** One node, network or link as read, moved by `delta`, a link also renumbered by `indexShift` (see LabDocument.forEachAsRead). */
+export function shiftElement<K extends ElementKind>(
+  kind: K,
+  element: ElementOf[K],
+  delta: number,
+  indexShift: number,
+): ElementOf[K] {
+  if (delta === 0 && indexShift === 0) return element;
+  const shift = ELEMENT_SHIFTS[kind] as (element: ElementOf[K], delta: number, indexShift: number) => ElementOf[K];
+  return shift(element, delta, indexShift);
+}
+
+/** The issues as read, moved by `delta`, links' issues renumbered by `linkIndexDelta`. */
+export function shiftIssues(issues: FormatIssue[], delta: number, linkIndexDelta: number): FormatIssue[] {
+  if (issues.length === 0 || (delta === 0 && linkIndexDelta === 0)) return issues;
+  return issues.map((issue) => shiftIssue(issue, delta, linkIndexDelta));
 }
 
 function shiftLocated<T>(located: Located<T>, delta: number): Located<T> {
@@ -86,6 +111,10 @@ function shiftEndpoint(endpoint: LinkEndpoint, delta: number): LinkEndpoint {
   if (endpoint.network !== undefined) shifted.network = endpoint.network;
   return shifted;
 }
+
+const ELEMENT_SHIFTS: {
+  [K in ElementKind]: (element: ElementOf[K], delta: number, indexShift: number) => ElementOf[K];
+} = { nodes: shiftNode, networks: shiftNetwork, links: shiftLink };
 
 function shiftIssue(issue: FormatIssue, delta: number, linkIndexDelta: number): FormatIssue {
   const [section, index, ...rest] = issue.path;

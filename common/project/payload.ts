@@ -37,9 +37,9 @@ export async function buildProjectPayload(labPath: string, text: string, doc: La
  */
 async function readConfigFiles(labDir: string, doc: LabDocument, budget: number): Promise<Record<string, string>> {
   const names = new Set<string>();
-  for (const node of doc.nodes) {
+  doc.forEachAsRead('nodes', (node) => {
     if (typeof node.resolved.config === 'string' && node.resolved.config !== '') names.add(node.resolved.config);
-  }
+  });
   const files: Record<string, string> = {};
   let left = budget;
   for (const name of names) {

@@ -5,6 +5,7 @@
  */
 import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } from 'vscode-languageserver/node';
 import type { PlanData } from '../../common/api/contract';
+import { shiftRange } from '../../common/lab/outline';
 import { projectPayload, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
 import type { RemoteAgent } from '../remote-agent';
@@ -54,20 +55,21 @@ export class CodeLensService {
       { range: top, command: lensCommand('Destroy', LabCommand.destroy, args) },
     );
     const deployed = this.exists.get(file.uri) !== false;
-    for (const node of file.model.nodes) {
-      const range = file.toLspRange(node.nameRange);
+    // The nodes as read, moved by their delta: the model's list would copy every node an edit moved.
+    file.model.forEachAsRead('nodes', (node, delta) => {
+      const range = file.toLspRange(shiftRange(node.nameRange, delta));
       const nodeArgs: LensCommandArgs = { uri: file.uri, node: node.name };
       if (!deployed) {
         // Nothing to start or attach to yet: say so, and offer what can be done.
         lenses.push({ range, command: lensCommand('Not deployed: Deploy first', LabCommand.deploy, args) });
-        continue;
+        return;
       }
       lenses.push(
         { range, command: lensCommand('Start', LabCommand.startNode, nodeArgs) },
         { range, command: lensCommand('Stop', LabCommand.stopNode, nodeArgs) },
         { range, command: lensCommand('Console', LabCommand.openConsole, nodeArgs) },
       );
-    }
+    });
     return lenses;
   }
 

@@ -5,7 +5,7 @@
  * only the current line's text is looked at, for its indentation and for the
  * word under the cursor, because a half-typed line is often not YAML yet.
  */
-import { findNode, findNetwork, linkAt, type LinkAt } from '../../common/lab/lookup';
+import { findNode, findNetwork, lastStartingAtOrBefore, linkAt, type LinkAt } from '../../common/lab/lookup';
 import type { LabDocument, LabLink, LabNode, LinkEndpoint, Range } from '../../common/lab/types';
 
 export type ValueField = 'template' | 'image' | 'icon' | 'console';
@@ -201,12 +201,12 @@ function keyContext(doc: LabDocument, line: LineInfo, offset: number): Completio
     case 'defaults':
       return key('defaults', new Set(Object.keys(doc.defaults)));
     case 'nodes': {
-      const node = lastStartingBefore(doc.nodes, keyStart, (n) => n.nameRange.start);
+      const node = lastStartingAtOrBefore(doc, 'nodes', keyStart);
       if (!node || column <= columnOf(doc.text, node.nameRange.start)) return undefined;
       return key('node', new Set(Object.keys(node.fields)));
     }
     case 'networks': {
-      const network = lastStartingBefore(doc.networks, keyStart, (n) => n.nameRange.start);
+      const network = lastStartingAtOrBefore(doc, 'networks', keyStart);
       if (!network || column <= columnOf(doc.text, network.nameRange.start)) return undefined;
       return key('network', new Set(network.type ? ['type'] : []));
     }
@@ -223,7 +223,7 @@ function linkKeyContext(
   offset: number,
   key: (owner: KeyOwner, present: ReadonlySet<string>) => CompletionContext,
 ): CompletionContext | undefined {
-  const link = lastStartingBefore(doc.links, line.dash ?? (line.keyStart as number), (l) => l.range.start);
+  const link = lastStartingAtOrBefore(doc, 'links', line.dash ?? (line.keyStart as number));
   const linkDash = link ? columnOf(doc.text, link.range.start) : undefined;
   const dashColumn = line.dash === undefined ? undefined : line.dash - line.start;
   // `- ` deeper than the link's own dash is an item of its endpoints list.
@@ -285,23 +285,6 @@ function wordEnd(text: string, offset: number): number {
   let at = offset;
   while (at < text.length && /[A-Za-z0-9_-]/.test(text[at])) at++;
   return at;
-}
-
-/** The last item whose start (as `startOf` gives it) is at or before `offset`: the node or link a line below belongs to. */
-function lastStartingBefore<T>(items: readonly T[], offset: number, startOf: (item: T) => number): T | undefined {
-  let low = 0;
-  let high = items.length - 1;
-  let found: T | undefined;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (startOf(items[middle]) <= offset) {
-      found = items[middle];
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
-  return found;
 }
 
 function columnOf(text: string, offset: number): number {

@@ -178,7 +178,7 @@ export class CompletionService {
     // Out of range is a local error already: no list for a count the lab cannot have.
     if (ethernet !== undefined && (ethernet < NUMBER_FIELDS.ethernet.min || ethernet > NUMBER_FIELDS.ethernet.max))
       return [];
-    // Read before waiting: the endpoint being edited is an object of this model, which an edit replaces.
+    // Read before waiting: the endpoint's offset is one of this model's, which an edit replaces.
     const used = interfacesUsedElsewhere(file.model, nodeName, context.endpoint);
     const all = await untilCancelled(this.catalogue.interfaces(template, ethernet), token);
     return (Array.isArray(all) ? all : [])
@@ -202,11 +202,12 @@ export class CompletionService {
  */
 function interfacesUsedElsewhere(doc: LabDocument, node: string, editing: LinkEndpoint): Set<string> {
   const used = new Set<string>();
-  for (const link of doc.links) {
+  doc.forEachAsRead('links', (link, delta) => {
     for (const endpoint of link.endpoints) {
-      if (endpoint !== editing && endpoint.node === node && endpoint.interface) used.add(endpoint.interface);
+      if (endpoint.node === node && endpoint.interface && endpoint.range.start + delta !== editing.range.start)
+        used.add(endpoint.interface);
     }
-  }
+  });
   return used;
 }
 
@@ -230,20 +231,25 @@ function keysOf(owner: KeyOwner): readonly string[] {
  * The items are kept lean, since a big lab has thousands of them.
  */
 function endpointTargets(file: LabFile, nodePart: boolean, edit: (text: string) => TextEdit): CompletionItem[] {
-  const nodes = file.model.nodes.map((node): CompletionItem => ({
-    label: node.name,
-    kind: CompletionItemKind.Module,
-    detail: node.resolved.template ? `node (${node.resolved.template})` : 'node',
-    textEdit: edit(node.name),
-  }));
-  if (nodePart) return nodes;
-  const networks = file.model.networks.map((network): CompletionItem => ({
-    label: network.name,
-    kind: CompletionItemKind.Struct,
-    detail: network.type ? `network (${network.type.value})` : 'network',
-    // After the nodes: "~" sorts after every character a name can have.
-    sortText: `~${network.name}`,
-    textEdit: edit(network.name),
-  }));
-  return [...nodes, ...networks];
+  const items: CompletionItem[] = [];
+  file.model.forEachAsRead('nodes', (node) =>
+    items.push({
+      label: node.name,
+      kind: CompletionItemKind.Module,
+      detail: node.resolved.template ? `node (${node.resolved.template})` : 'node',
+      textEdit: edit(node.name),
+    }),
+  );
+  if (nodePart) return items;
+  file.model.forEachAsRead('networks', (network) =>
+    items.push({
+      label: network.name,
+      kind: CompletionItemKind.Struct,
+      detail: network.type ? `network (${network.type.value})` : 'network',
+      // After the nodes: "~" sorts after every character a name can have.
+      sortText: `~${network.name}`,
+      textEdit: edit(network.name),
+    }),
+  );
+  return items;
 }

@@ -6,7 +6,8 @@
  * every change.
  */
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver/node';
-import type { Located, Range } from '../../common/lab/types';
+import { shiftRange } from '../../common/lab/outline';
+import type { ElementKind, ElementOf, Located, Range } from '../../common/lab/types';
 import type { LabFile } from '../documents';
 
 /** The outline of the current version, computed once per version. */
@@ -38,36 +39,35 @@ function outline(file: LabFile): DocumentSymbol[] {
 
   const result: DocumentSymbol[] = [...scalar('name', model.name), ...scalar('description', model.description)];
 
-  const group = (section: string, children: DocumentSymbol[], childRanges: Range[]): void => {
-    const range = model.rangeOfPath([section]);
-    if (range === undefined || childRanges.length === 0) return;
-    const span = childRanges.reduce(cover, range);
-    result.push(symbol(section, SymbolKind.Namespace, span, range, `${childRanges.length}`, children));
+  // Each element as read, moved by its delta: the model's lists would copy every element an edit moved.
+  const group = <K extends ElementKind>(
+    section: K,
+    child: (element: ElementOf[K], range: Range, delta: number, indexShift: number) => DocumentSymbol,
+  ): void => {
+    const children: DocumentSymbol[] = [];
+    let span: Range | undefined;
+    model.forEachAsRead(section, (element, delta, indexShift) => {
+      const range = shiftRange(element.range, delta);
+      children.push(child(element, range, delta, indexShift));
+      span = span ? cover(span, range) : range;
+    });
+    const own = model.rangeOfPath([section]);
+    if (own === undefined || span === undefined) return;
+    result.push(symbol(section, SymbolKind.Namespace, cover(span, own), own, `${children.length}`, children));
   };
-
-  group(
-    'nodes',
-    model.nodes.map((node) => symbol(node.name, SymbolKind.Object, node.range, node.nameRange, node.resolved.template)),
-    model.nodes.map((node) => node.range),
+  group('nodes', (node, range, delta) =>
+    symbol(node.name, SymbolKind.Object, range, shiftRange(node.nameRange, delta), node.resolved.template),
   );
-  group(
-    'networks',
-    model.networks.map((network) =>
-      symbol(network.name, SymbolKind.Struct, network.range, network.nameRange, network.type?.value),
-    ),
-    model.networks.map((network) => network.range),
+  group('networks', (network, range, delta) =>
+    symbol(network.name, SymbolKind.Struct, range, shiftRange(network.nameRange, delta), network.type?.value),
   );
-  group(
-    'links',
-    model.links.map((link) =>
-      symbol(
-        link.endpoints.map((e) => e.text).join(' — ') || `link ${link.index + 1}`,
-        SymbolKind.Event,
-        link.range,
-        link.endpoints[0]?.range ?? link.range,
-      ),
+  group('links', (link, range, delta, indexShift) =>
+    symbol(
+      link.endpoints.map((e) => e.text).join(' — ') || `link ${link.index + indexShift + 1}`,
+      SymbolKind.Event,
+      range,
+      shiftRange(link.endpoints[0]?.range ?? link.range, delta),
     ),
-    model.links.map((link) => link.range),
   );
   return result;
 }

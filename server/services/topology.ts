@@ -5,6 +5,8 @@
  * same catalogue answer completion uses.
  */
 import { findNode, interfacesInUse } from '../../common/lab/lookup';
+import { shiftRange } from '../../common/lab/outline';
+import type { ElementKind, ElementOf, LabDocument } from '../../common/lab/types';
 import type {
   FreeInterfacesResult,
   TopologyChange,
@@ -31,26 +33,26 @@ export function topologyOf(file: LabFile): TopologyData {
     uri: file.uri,
     version: file.version,
     ...(model.name ? { name: model.name.value } : {}),
-    nodes: model.nodes.map((node) => ({
+    nodes: listOf(model, 'nodes', (node, delta) => ({
       name: node.name,
       ...(node.resolved.template !== undefined ? { template: node.resolved.template } : {}),
       ...(node.resolved.icon !== undefined ? { icon: node.resolved.icon } : {}),
       ...(node.resolved.position !== undefined ? { position: node.resolved.position } : {}),
-      range: file.toLspRange(node.range),
-      nameRange: file.toLspRange(node.nameRange),
+      range: file.toLspRange(shiftRange(node.range, delta)),
+      nameRange: file.toLspRange(shiftRange(node.nameRange, delta)),
     })),
-    networks: model.networks.map((network) => ({
+    networks: listOf(model, 'networks', (network, delta) => ({
       name: network.name,
       ...(network.type ? { type: network.type.value } : {}),
-      range: file.toLspRange(network.range),
-      nameRange: file.toLspRange(network.nameRange),
+      range: file.toLspRange(shiftRange(network.range, delta)),
+      nameRange: file.toLspRange(shiftRange(network.nameRange, delta)),
     })),
-    links: model.links.map((link) => ({
-      index: link.index,
-      range: file.toLspRange(link.range),
+    links: listOf(model, 'links', (link, delta, indexShift) => ({
+      index: link.index + indexShift,
+      range: file.toLspRange(shiftRange(link.range, delta)),
       endpoints: link.endpoints.map((e): TopologyEndpoint => ({
         text: e.text,
-        range: file.toLspRange(e.range),
+        range: file.toLspRange(shiftRange(e.range, delta)),
         ...(e.node !== undefined ? { node: e.node } : {}),
         ...(e.interface !== undefined ? { interface: e.interface } : {}),
         ...(e.network !== undefined ? { network: e.network } : {}),
@@ -59,6 +61,17 @@ export function topologyOf(file: LabFile): TopologyData {
     problems: problems.slice(0, LISTED_PROBLEMS).map((p) => ({ message: p.message, line: line(p.offset) })),
     problemCount: problems.length,
   };
+}
+
+/** The view's entry of each element, made from the element as read: the model's lists would copy every element an edit moved. */
+function listOf<K extends ElementKind, T>(
+  model: LabDocument,
+  kind: K,
+  entry: (element: ElementOf[K], delta: number, indexShift: number) => T,
+): T[] {
+  const entries: T[] = [];
+  model.forEachAsRead(kind, (element, delta, indexShift) => entries.push(entry(element, delta, indexShift)));
+  return entries;
 }
 
 export function topologyEdit(file: LabFile, version: number, change: TopologyChange): TopologyEditResult {

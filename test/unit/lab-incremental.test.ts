@@ -4,8 +4,6 @@ import { parseLab, updateLab } from '../../common/lab/parse';
 import type { TextChange } from '../../common/lab/types';
 import type { LabDocument } from '../../common/lab/types';
 import { ParsedLab } from '../../common/lab/document';
-import { emptyFragment } from '../../common/lab/read';
-import { shiftFragment } from '../../common/lab/shift';
 import { generateLab } from '../support/generate-lab';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
 
@@ -28,26 +26,10 @@ function observe(doc: LabDocument) {
       links: doc.links,
       syntaxErrors: doc.syntaxErrors,
       formatIssues: doc.formatIssues,
-      asRead: elementsAsRead(doc),
       ranges: paths.map((path) => doc.rangeOfPath(path)),
       at: offsets.map((offset) => doc.pathAt(offset)),
     }),
   );
-}
-
-/** The elements as forEachAsRead gives them, moved to where they are now: what validation reads. */
-function elementsAsRead(doc: LabDocument) {
-  const moved = emptyFragment();
-  doc.forEachAsRead('nodes', (node, delta) =>
-    moved.nodes.push(...shiftFragment({ ...emptyFragment(), nodes: [node] }, delta).nodes),
-  );
-  doc.forEachAsRead('networks', (network, delta) =>
-    moved.networks.push(...shiftFragment({ ...emptyFragment(), networks: [network] }, delta).networks),
-  );
-  doc.forEachAsRead('links', (link, delta, shift) =>
-    moved.links.push(...shiftFragment({ ...emptyFragment(), links: [link] }, delta, shift).links),
-  );
-  return moved;
 }
 
 function apply(text: string, change: TextChange): string {

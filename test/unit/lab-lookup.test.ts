@@ -1,16 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLab } from '../../common/lab/parse';
-import {
-  LabIndex,
-  endpointsUsing,
-  findNetwork,
-  findNode,
-  interfacesInUse,
-  linkAt,
-  networkAt,
-  nodeAt,
-} from '../../common/lab/lookup';
+import { parseLab, updateLab } from '../../common/lab/parse';
+import { findNetwork, findNode, interfacesInUse, lastStartingAtOrBefore, linkAt } from '../../common/lab/lookup';
 import { LineIndex } from '../../common/lab/positions';
 
 const TEXT = `name: t
@@ -41,28 +32,13 @@ test('nodes and networks are found by name', () => {
   assert.equal(findNetwork(doc, 'r1'), undefined);
 });
 
-test('the endpoints that use an interface are found, with their link', () => {
-  const uses = endpointsUsing(doc, 'r1', 'Gi0/1');
-  assert.equal(uses.length, 1);
-  assert.equal(uses[0].link.index, 1);
-  assert.equal(uses[0].endpointIndex, 0);
-  assert.deepEqual(endpointsUsing(doc, 'r1', 'Gi0/7'), []);
-  assert.deepEqual([...interfacesInUse(doc, 'r1').keys()], ['Gi0/0', 'Gi0/1']);
-});
-
-test('LabIndex answers the same questions', () => {
-  const index = new LabIndex(doc);
-  assert.equal(index.node('r1'), doc.nodes[0]);
-  assert.equal(index.network('mgmt'), doc.networks[0]);
-  assert.equal(index.node('mgmt'), undefined);
-  assert.deepEqual(
-    index.endpointsUsing('r2', 'Gi0/0').map((u) => [u.link.index, u.endpointIndex]),
-    [[0, 1]],
-  );
-  assert.deepEqual(
-    index.endpointsUsing('r1', '').map((u) => [u.link.index, u.endpointIndex]),
-    [[2, 1]],
-  );
+test('the interfaces a node uses are found, each with its first use', () => {
+  const used = interfacesInUse(doc, 'r1');
+  assert.deepEqual([...used.keys()], ['Gi0/0', 'Gi0/1']);
+  assert.equal(used.get('Gi0/1')?.link.index, 1);
+  assert.equal(used.get('Gi0/1')?.endpointIndex, 0);
+  assert.equal(used.get('Gi0/1')?.endpoint, used.get('Gi0/1')?.link.endpoints[0]);
+  assert.equal(interfacesInUse(doc, 'mgmt').size, 0);
 });
 
 test('the link and endpoint at an offset are found, and which part of the endpoint', () => {
@@ -86,11 +62,28 @@ test('the link and endpoint at an offset are found, and which part of the endpoi
   assert.equal(linkAt(doc, offsetOf('template')), undefined);
 });
 
-test('the node and network at an offset are found', () => {
-  assert.equal(nodeAt(doc, offsetOf('vios', offsetOf('r2:')))?.name, 'r2');
-  assert.equal(nodeAt(doc, offsetOf('r1:')), doc.nodes[0]);
-  assert.equal(nodeAt(doc, offsetOf('networks')), undefined);
-  assert.equal(networkAt(doc, offsetOf('pnet1'))?.name, 'mgmt');
+test('the element a line belongs to is the last starting at or before it', () => {
+  assert.equal(lastStartingAtOrBefore(doc, 'nodes', offsetOf('vios', offsetOf('r2:')))?.name, 'r2');
+  assert.equal(lastStartingAtOrBefore(doc, 'nodes', offsetOf('r1:')), doc.nodes[0]);
+  assert.equal(lastStartingAtOrBefore(doc, 'nodes', offsetOf('r1:') - 1), undefined);
+  assert.equal(lastStartingAtOrBefore(doc, 'links', TEXT.length)?.index, 2);
+});
+
+test('after an edit, the answers carry the ranges and link indexes of the new text', () => {
+  // A new link and a longer name before everything: every element moves, links are renumbered.
+  let moved = updateLab(doc, { start: TEXT.indexOf('r1:\n'), end: TEXT.indexOf('r1:\n') + 2, text: 'core1' });
+  const links = moved.text.indexOf('links:\n') + 'links:\n'.length;
+  moved = updateLab(moved, { start: links, end: links, text: '  - endpoints: [core1:Gi0/5, r2:Gi0/5]\n' });
+  const fresh = parseLab(moved.text);
+  assert.deepEqual(findNode(moved, 'r2'), findNode(fresh, 'r2'));
+  assert.deepEqual(findNetwork(moved, 'mgmt'), findNetwork(fresh, 'mgmt'));
+  assert.deepEqual([...interfacesInUse(moved, 'r2')], [...interfacesInUse(fresh, 'r2')]);
+  assert.equal(interfacesInUse(moved, 'r2').get('Gi0/1')?.link.index, 3);
+  const at = moved.text.indexOf('mgmt]') + 1;
+  assert.deepEqual(linkAt(moved, at), linkAt(fresh, at));
+  assert.deepEqual(lastStartingAtOrBefore(moved, 'links', at), lastStartingAtOrBefore(fresh, 'links', at));
+  assert.deepEqual(moved.nodes, fresh.nodes);
+  assert.deepEqual(moved.links, fresh.links);
 });
 
 test('LineIndex converts offsets and LSP positions both ways', () => {
