@@ -55,8 +55,6 @@ interface Checked {
 }
 
 interface CheckedLink extends Checked {
-  /** The node interfaces it uses (by interfaceKey), one per endpoint that names one (see LabChecks.holders). */
-  keys: readonly string[];
   /** The node and network names its findings were made against (LabChecks.namesVersion). */
   namesVersion: number;
   /** Where it was in the last version checked: its place among the links, and how to move its ranges and index. */
@@ -77,8 +75,11 @@ export class LabChecks {
   private readonly nodes = new Map<LabNode, Checked>();
   private readonly networks = new Map<LabNetwork, Checked>();
   private readonly links = new Map<LabLink, CheckedLink>();
-  /** The links using each node interface (an interface takes one link), once per endpoint. */
-  private readonly holders = new Map<string, LabLink[]>();
+  /**
+   * The links using each node interface (by interfaceKey), once per endpoint:
+   * the link itself while it is the only one, as nearly every interface has.
+   */
+  private readonly holders = new Map<string, LabLink | LabLink[]>();
   /** The interfaces used more than once. */
   private readonly repeated = new Set<string>();
   /** Bumped whenever the node or network names change, or the names an unknown node's message suggests. */
@@ -124,9 +125,9 @@ export class LabChecks {
       let checked = this.links.get(link);
       if (checked?.namesVersion !== this.namesVersion) {
         if (!checked) {
-          const keys = interfaceKeys(link);
-          checked = { findings: NONE, seen: run, keys, namesVersion: -1, order, delta, indexShift };
+          checked = { findings: NONE, seen: run, namesVersion: -1, order, delta, indexShift };
           this.links.set(link, checked);
+          const keys = interfaceKeys(link);
           for (let i = 0; i < keys.length; i++) this.hold(keys[i], link);
         }
         checked.findings = checkLink(link, nodes, networks, suggested);
@@ -141,7 +142,9 @@ export class LabChecks {
     for (const [link, checked] of this.links) {
       if (checked.seen === run) continue;
       this.links.delete(link);
-      for (let i = 0; i < checked.keys.length; i++) this.release(checked.keys[i], link);
+      // A link as read never changes, so its keys are those it was held under.
+      const keys = interfaceKeys(link);
+      for (let i = 0; i < keys.length; i++) this.release(keys[i], link);
     }
     if (this.repeated.size > 0) this.reportInterfacesInUse(out);
     return { shown: out.shown, total: out.shown.length + out.uncounted };
@@ -188,16 +191,23 @@ export class LabChecks {
 
   private hold(key: string, link: LabLink): void {
     const holders = this.holders.get(key);
-    if (!holders) this.holders.set(key, [link]);
-    else if (holders.push(link) === 2) this.repeated.add(key);
+    if (!holders) this.holders.set(key, link);
+    else if (!Array.isArray(holders)) {
+      this.holders.set(key, [holders, link]);
+      this.repeated.add(key);
+    } else holders.push(link);
   }
 
   private release(key: string, link: LabLink): void {
     const holders = this.holders.get(key);
-    if (!holders) return;
+    if (!Array.isArray(holders)) {
+      if (holders === link) this.holders.delete(key);
+      return;
+    }
     holders.splice(holders.indexOf(link), 1);
-    if (holders.length < 2) this.repeated.delete(key);
-    if (holders.length === 0) this.holders.delete(key);
+    if (holders.length > 1) return;
+    this.holders.set(key, holders[0]);
+    this.repeated.delete(key);
   }
 
   /** Every use of each interface used more than once, those of the interface used first first, in link order. */
@@ -205,7 +215,8 @@ export class LabChecks {
     const lists: Use[][] = [];
     for (const key of this.repeated) {
       const list: Use[] = [];
-      for (const link of new Set(this.holders.get(key))) {
+      // Repeated keys are held by several links, or by one link twice.
+      for (const link of new Set(this.holders.get(key) as LabLink[])) {
         const checked = this.links.get(link);
         if (!checked) continue;
         link.endpoints.forEach((endpoint, index) => {
