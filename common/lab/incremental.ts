@@ -41,7 +41,7 @@ import { readTopLevelEntry } from './read';
 import { regionsOf } from './unsettled';
 import { resolveNode } from './resolve';
 import type { NodeFields, Range, SyntaxError, TextChange } from './types';
-import { parseYaml, syntaxErrorsOf } from './yaml-text';
+import { ownCopy, parseYaml, syntaxErrorsOf } from './yaml-text';
 
 /** The updated document by a shortcut, or undefined when a full parse is needed. */
 export function reparse(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
@@ -63,7 +63,7 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
   const delta = change.text.length - (change.end - change.start);
   const end = piece.end + delta;
   if (end < text.length && text.charCodeAt(end - 1) !== 10) return undefined;
-  const slice = text.slice(piece.start, end);
+  const slice = ownCopy(text.slice(piece.start, end));
   if (!keepsShape(slice, piece.indent)) return undefined;
   const doc = parseYaml(slice);
   if (doc.errors.length > 0) return undefined;
@@ -223,7 +223,7 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
   const { sections, pieces } = layout;
   const toEnd = w.end === pieces.length;
   const windowEnd = toEnd ? text.length : startOf(layout, w.end) + w.delta;
-  const source = w.header + text.slice(w.boundary, windowEnd);
+  const source = ownCopy(w.header + text.slice(w.boundary, windowEnd));
   const base = w.boundary - w.header.length;
   const doc = parseYaml(source);
   const syntaxErrors = syntaxErrorsOf(doc, source.length, base);

@@ -79,6 +79,11 @@ function contentLines(src: string): Line[] {
 
 class Reader {
   private next = 0;
+  /**
+   * One string per distinct scalar: a lab repeats the same keys, templates and
+   * interface names thousands of times, and each slice would be a string of its own.
+   */
+  private readonly strings = new Map<string, string>();
 
   constructor(
     private readonly src: string,
@@ -124,7 +129,7 @@ class Reader {
   private entry(line: Line, indent: number, depth: number): OutlineEntry {
     const key = KEY.exec(this.src.slice(line.start, line.end))?.[0];
     if (key === undefined || key.length > MAX_KEY_LENGTH) outside();
-    const keyScalar = scalar(key, line.start);
+    const keyScalar = this.scalar(key, line.start);
     const colon = line.start + key.length;
     this.next++;
     let valueStart = colon + 1;
@@ -176,7 +181,7 @@ class Reader {
     if (text.startsWith('[')) return this.flowSeq(start, end);
     if (text.startsWith('{')) return this.flowMap(start, end);
     if (!BLOCK_PLAIN.test(text) || text.endsWith(':')) outside();
-    return scalar(text, start);
+    return this.scalar(text, start);
   }
 
   private flowSeq(start: number, end: number): OutlineSeq {
@@ -184,7 +189,7 @@ class Reader {
     const items = this.flowParts(start + 1, end - 1).map(([from, to]): OutlineItem => {
       const text = this.src.slice(from, to);
       if (!FLOW_PLAIN.test(text) || text.endsWith(':')) outside();
-      const value = scalar(text, from);
+      const value = this.scalar(text, from);
       return { range: value.range, value };
     });
     return { kind: 'seq', flow: true, items, range: { start, end } };
@@ -195,8 +200,8 @@ class Reader {
     const entries = this.flowParts(start + 1, end - 1).map(([from, to]): OutlineEntry => {
       const match = /^([^\s:]+): +(\S+)$/.exec(this.src.slice(from, to));
       if (!match || !FLOW_PLAIN.test(match[1]) || !FLOW_PLAIN.test(match[2]) || match[2].includes(':')) outside();
-      const key = scalar(match[1], from);
-      const value = scalar(match[2], to - match[2].length);
+      const key = this.scalar(match[1], from);
+      const value = this.scalar(match[2], to - match[2].length);
       return {
         key: key.text,
         keyRange: key.range,
@@ -228,6 +233,15 @@ class Reader {
       if (to === end) return parts;
       from = to + 1;
     }
+  }
+
+  private scalar(text: string, start: number): OutlineScalar {
+    let shared = this.strings.get(text);
+    if (shared === undefined) {
+      shared = text;
+      this.strings.set(text, text);
+    }
+    return scalar(shared, start);
   }
 
   private isDash(line: Line): boolean {

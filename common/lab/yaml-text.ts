@@ -19,6 +19,18 @@ export function parseYaml(src: string): Document.Parsed {
   }
 }
 
+/**
+ * A copy of part of a document that holds its own characters. V8 makes a slice
+ * of a long string a view into it, and so are the strings the parser reads
+ * from that slice: a piece re-read from a slice of a 2 MB text would keep that
+ * version of the whole text alive for as long as the piece lives. Adding a
+ * character and slicing it off again makes V8 flatten the text into a new
+ * string of just this part first.
+ */
+export function ownCopy(part: string): string {
+  return (' ' + part).slice(1);
+}
+
 /** The document's errors as SyntaxErrors, offsets moved by `base`, clamped to the text. */
 export function syntaxErrorsOf(doc: Document.Parsed, srcLength: number, base: number): SyntaxError[] {
   return doc.errors
