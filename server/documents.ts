@@ -131,6 +131,8 @@ export class LabFile {
       // The model must describe exactly the editor's text; if an incremental update ever drifts, reparse.
       this.log.warn(`incremental update of ${this.uri} drifted from the text; reparsed it`);
       this.current = parseLab(text);
+    } else {
+      this.text.shareText(this.current.text);
     }
     this.updated(this, edits);
   }

@@ -62,6 +62,14 @@ export class TextBuffer {
     return count;
   }
 
+  /**
+   * Keeps `text` as the base when it equals the base: the owner's copy of the
+   * same text (its model's), so that a big document is held once, not twice.
+   */
+  shareText(text: string): void {
+    if (this.edited.length === 0 && text === this.base) this.base = text;
+  }
+
   /** The whole current text (built once per set of edits). */
   getText(): string {
     if (this.edited.length === 0) return this.base;

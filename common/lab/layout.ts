@@ -153,8 +153,16 @@ export function readItem(
     const network = readNetworkEntry(item as OutlineEntry, fragment.issues);
     if (network) fragment.networks.push(network);
   }
+  // A lab has a piece per item, and each fragment has three lists of four empty.
+  if (fragment.nodes.length === 0) fragment.nodes = NOTHING;
+  if (fragment.networks.length === 0) fragment.networks = NOTHING;
+  if (fragment.links.length === 0) fragment.links = NOTHING;
+  if (fragment.issues.length === 0) fragment.issues = NOTHING;
   return fragment;
 }
+
+/** The empty list fragments share: a fragment is never changed once read (frozen, so a change would throw). */
+const NOTHING: never[] = Object.freeze([]) as unknown as never[];
 
 export function lineStartOf(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
