@@ -139,13 +139,14 @@ export class LabChecks {
       checked.indexShift = indexShift;
       out.pushAll(checked.findings, delta, indexShift);
     });
-    for (const [link, checked] of this.links) {
-      if (checked.seen === run) continue;
+    // forEach, not for-of: destructuring each entry would make two arrays per link at every version.
+    this.links.forEach((checked, link) => {
+      if (checked.seen === run) return;
       this.links.delete(link);
       // A link as read never changes, so its keys are those it was held under.
       const keys = interfaceKeys(link);
       for (let i = 0; i < keys.length; i++) this.release(keys[i], link);
-    }
+    });
     if (this.repeated.size > 0) this.reportInterfacesInUse(out);
     return { shown: out.shown, total: out.shown.length + out.uncounted };
   }
@@ -178,11 +179,11 @@ export class LabChecks {
       out.pushAll(checked.findings, delta, 0);
     });
     const gone: string[] = [];
-    for (const [element, checked] of known) {
-      if (checked.seen === run) continue;
+    known.forEach((checked, element) => {
+      if (checked.seen === run) return;
       known.delete(element);
       gone.push(element.name);
-    }
+    });
     if (met.length === 0 && gone.length === 0) return;
     met.sort();
     gone.sort();
