@@ -124,16 +124,12 @@ export class LabFile {
         failed = true;
       }
     }
-    const text = this.text.commit();
-    if (failed) {
-      this.current = parseLab(text);
-    } else if (this.current.text !== text) {
-      // The model must describe exactly the editor's text; if an incremental update ever drifts, reparse.
+    // The model must describe exactly the editor's text; if an incremental update ever drifts, reparse.
+    if (!failed && !this.text.commitAs(this.current.text)) {
       this.log.warn(`incremental update of ${this.uri} drifted from the text; reparsed it`);
-      this.current = parseLab(text);
-    } else {
-      this.text.shareText(this.current.text);
+      failed = true;
     }
+    if (failed) this.current = parseLab(this.text.commit());
     this.updated(this, edits);
   }
 }

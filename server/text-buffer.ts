@@ -62,14 +62,6 @@ export class TextBuffer {
     return count;
   }
 
-  /**
-   * Keeps `text` as the base when it equals the base: the owner's copy of the
-   * same text (its model's), so that a big document is held once, not twice.
-   */
-  shareText(text: string): void {
-    if (this.edited.length === 0 && text === this.base) this.base = text;
-  }
-
   /** The whole current text (built once per set of edits). */
   getText(): string {
     if (this.edited.length === 0) return this.base;
@@ -90,6 +82,33 @@ export class TextBuffer {
   commit(): string {
     if (this.edited.length === 0) return this.base;
     const text = this.getText();
+    this.rebase(text);
+    return text;
+  }
+
+  /**
+   * commit(), with `text` as the base when it is the current text (the owner's
+   * copy, its model's): the text is then held once, and is never built here.
+   * False, changing nothing, when it is not the current text.
+   */
+  commitAs(text: string): boolean {
+    if (text.length !== this.length) return false;
+    let at = 0;
+    let delta = 0;
+    for (const s of this.edited) {
+      // A slice of the base is a view, not a copy: the comparisons allocate nothing of the text's size.
+      if (!text.startsWith(this.base.slice(at, s.start), at + delta)) return false;
+      if (!text.startsWith(s.text, s.start + delta)) return false;
+      delta += s.text.length - (s.end - s.start);
+      at = s.end;
+    }
+    if (!text.startsWith(this.base.slice(at), at + delta)) return false;
+    if (this.edited.length === 0) this.base = text;
+    else this.rebase(text);
+    return true;
+  }
+
+  private rebase(text: string): void {
     const lines = new Int32Array(this.lineCount);
     lines[0] = 0;
     let count = 1;
@@ -111,7 +130,6 @@ export class TextBuffer {
     this.baseLines = lines;
     this.edited = [];
     this.joined = undefined;
-    return text;
   }
 
   /** Takes one content change (a reversed range is taken as its ends swapped, as TextDocument does). */
