@@ -181,12 +181,17 @@ function reparseWindow(previous: ParsedLab, change: TextChange, text: string): P
       const local = readAlone();
       if (local !== 'no-resync') return local;
     }
-    extra *= 8;
+    extra *= 2;
   }
 }
 
-/** Pieces a window may grow past the edit before broken text is read alone (see Window.local). */
-const LOCAL_AFTER = 32;
+/**
+ * Pieces a window may grow past the edit before broken text is read alone (see
+ * Window.local). Broken text the parser has not recovered from within a few
+ * pieces seldom recovers later, and the parser takes about 2 ms a kilobyte:
+ * 32 pieces made each such keystroke cost 10 ms on its own.
+ */
+const LOCAL_AFTER = 8;
 
 /** Where a window may end: at least two unchanged pieces (the ones compared) after the edit, or at the end. */
 function windowEnd(layout: Layout, firstUnchanged: number, extra: number): number {
