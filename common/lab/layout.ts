@@ -153,7 +153,7 @@ export function readItem(
     const network = readNetworkEntry(item as OutlineEntry, fragment.issues);
     if (network) fragment.networks.push(network);
   }
-  // A lab has a piece per item, and each fragment has three lists of four empty.
+  // A lab has a piece per item, and three of each item fragment's four lists are empty.
   if (fragment.nodes.length === 0) fragment.nodes = NOTHING;
   if (fragment.networks.length === 0) fragment.networks = NOTHING;
   if (fragment.links.length === 0) fragment.links = NOTHING;
