@@ -16,6 +16,7 @@ import {
   type OutlineItem,
   type OutlineValue,
 } from './outline';
+import { mapAsRead } from './lookup';
 import type { Fragment } from './read';
 import { shiftElement, shiftFragment, shiftIssues } from './shift';
 import type {
@@ -181,14 +182,9 @@ export class ParsedLab implements LabDocument {
   /** The lists copy every element an edit moved, and keep the copies with this version: for questions asked now and then. */
   private get elements(): Elements {
     if (this.elementsMemo) return this.elementsMemo;
-    const elements: Elements = { nodes: [], networks: [], links: [] };
-    this.forEachAsRead('nodes', (node, delta) => elements.nodes.push(shiftElement('nodes', node, delta, 0)));
-    this.forEachAsRead('networks', (network, delta) =>
-      elements.networks.push(shiftElement('networks', network, delta, 0)),
-    );
-    this.forEachAsRead('links', (link, delta, indexShift) =>
-      elements.links.push(shiftElement('links', link, delta, indexShift)),
-    );
+    const moved = <K extends ElementKind>(kind: K): ElementOf[K][] =>
+      mapAsRead(this, kind, (element, delta, indexShift) => shiftElement(kind, element, delta, indexShift));
+    const elements: Elements = { nodes: moved('nodes'), networks: moved('networks'), links: moved('links') };
     this.elementsMemo = elements;
     return elements;
   }
@@ -311,11 +307,6 @@ export function lastStartingAtOrBefore(items: readonly { start: number }[], offs
   return found;
 }
 
-/** A piece's model with its current ranges and link indexes: the fragment as read, moved. */
-function currentFragment(piece: Piece): Fragment {
-  return shiftFragment(piece.fragment, piece.delta, piece.linkShift);
-}
-
 /**
  * What counts in a layout: the first of a repeated top-level key (and the
  * sections that resume it), the first of a repeated node or network name;
@@ -368,7 +359,7 @@ function censusOf(layout: Layout): Census {
     if (fragment.issues.length > 0) issues.push(...shiftIssues(fragment.issues, piece.delta, piece.linkShift));
     if (!sectionCounts) continue;
     if (fragment.name || fragment.description || fragment.defaults) {
-      const current = currentFragment(piece);
+      const current = shiftFragment(fragment, piece.delta, piece.linkShift);
       if (current.name) census.name = current.name;
       if (current.description) census.description = current.description;
       if (current.defaults) census.defaults = current.defaults;

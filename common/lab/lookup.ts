@@ -23,18 +23,33 @@ export function findNetwork(doc: LabDocument, name: string): LabNetwork | undefi
   return firstOf(doc, 'networks', (network) => network.name === name);
 }
 
-/** The interfaces of a node that links use, each with its first use. */
-export function interfacesInUse(doc: LabDocument, node: string): Map<string, EndpointUse> {
+/**
+ * The interfaces of a node that links use, each with its first use; the
+ * endpoint starting at offset `except` (one being edited) does not count.
+ */
+export function interfacesInUse(doc: LabDocument, node: string, except = -1): Map<string, EndpointUse> {
   const used = new Map<string, EndpointUse>();
   doc.forEachAsRead('links', (asRead, delta, indexShift) => {
     let link: LabLink | undefined;
     asRead.endpoints.forEach((endpoint, endpointIndex) => {
       if (endpoint.node !== node || !endpoint.interface || used.has(endpoint.interface)) return;
+      if (endpoint.range.start + delta === except) return;
       link ??= shiftElement('links', asRead, delta, indexShift);
       used.set(endpoint.interface, { link, endpoint: link.endpoints[endpointIndex], endpointIndex });
     });
   });
   return used;
+}
+
+/** What `entry` makes of each node, network or link as read, in document order (nothing else is copied). */
+export function mapAsRead<K extends ElementKind, T>(
+  doc: LabDocument,
+  kind: K,
+  entry: (element: ElementOf[K], delta: number, indexShift: number) => T,
+): T[] {
+  const entries: T[] = [];
+  doc.forEachAsRead(kind, (element, delta, indexShift) => entries.push(entry(element, delta, indexShift)));
+  return entries;
 }
 
 export interface LinkAt {

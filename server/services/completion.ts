@@ -13,8 +13,8 @@ import {
 } from 'vscode-languageserver/node';
 import type { Iface } from '../../common/api/contract';
 import { CONSOLE_TYPES, LINK_KEYS, NETWORK_KEYS, NUMBER_FIELDS, TOP_LEVEL_KEYS } from '../../common/lab/format';
-import { findNode } from '../../common/lab/lookup';
-import { NODE_FIELD_NAMES, type LabDocument, type LinkEndpoint } from '../../common/lab/types';
+import { findNode, interfacesInUse, mapAsRead } from '../../common/lab/lookup';
+import { NODE_FIELD_NAMES } from '../../common/lab/types';
 import type { Catalogue } from '../catalogue';
 import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
@@ -178,8 +178,9 @@ export class CompletionService {
     // Out of range is a local error already: no list for a count the lab cannot have.
     if (ethernet !== undefined && (ethernet < NUMBER_FIELDS.ethernet.min || ethernet > NUMBER_FIELDS.ethernet.max))
       return [];
-    // Read before waiting: the endpoint's offset is one of this model's, which an edit replaces.
-    const used = interfacesUsedElsewhere(file.model, nodeName, context.endpoint);
+    // Read before waiting: an edit may replace this model meanwhile. Re-completing `r1:Gi0/1` still offers
+    // Gi0/1, unless another link has it too.
+    const used = interfacesInUse(file.model, nodeName, context.endpoint.range.start);
     const all = await untilCancelled(this.catalogue.interfaces(template, ethernet), token);
     return (Array.isArray(all) ? all : [])
       .filter(
@@ -194,21 +195,6 @@ export class CompletionService {
         textEdit: edit(iface.name),
       }));
   }
-}
-
-/**
- * The interfaces of `node` that links name, except at the endpoint being
- * edited: re-completing `r1:Gi0/1` still offers Gi0/1, unless another link has it too.
- */
-function interfacesUsedElsewhere(doc: LabDocument, node: string, editing: LinkEndpoint): Set<string> {
-  const used = new Set<string>();
-  doc.forEachAsRead('links', (link, delta) => {
-    for (const endpoint of link.endpoints) {
-      if (endpoint.node === node && endpoint.interface && endpoint.range.start + delta !== editing.range.start)
-        used.add(endpoint.interface);
-    }
-  });
-  return used;
 }
 
 function keysOf(owner: KeyOwner): readonly string[] {
@@ -231,25 +217,20 @@ function keysOf(owner: KeyOwner): readonly string[] {
  * The items are kept lean, since a big lab has thousands of them.
  */
 function endpointTargets(file: LabFile, nodePart: boolean, edit: (text: string) => TextEdit): CompletionItem[] {
-  const items: CompletionItem[] = [];
-  file.model.forEachAsRead('nodes', (node) =>
-    items.push({
-      label: node.name,
-      kind: CompletionItemKind.Module,
-      detail: node.resolved.template ? `node (${node.resolved.template})` : 'node',
-      textEdit: edit(node.name),
-    }),
-  );
-  if (nodePart) return items;
-  file.model.forEachAsRead('networks', (network) =>
-    items.push({
-      label: network.name,
-      kind: CompletionItemKind.Struct,
-      detail: network.type ? `network (${network.type.value})` : 'network',
-      // After the nodes: "~" sorts after every character a name can have.
-      sortText: `~${network.name}`,
-      textEdit: edit(network.name),
-    }),
-  );
-  return items;
+  const nodes = mapAsRead(file.model, 'nodes', (node): CompletionItem => ({
+    label: node.name,
+    kind: CompletionItemKind.Module,
+    detail: node.resolved.template ? `node (${node.resolved.template})` : 'node',
+    textEdit: edit(node.name),
+  }));
+  if (nodePart) return nodes;
+  const networks = mapAsRead(file.model, 'networks', (network): CompletionItem => ({
+    label: network.name,
+    kind: CompletionItemKind.Struct,
+    detail: network.type ? `network (${network.type.value})` : 'network',
+    // After the nodes: "~" sorts after every character a name can have.
+    sortText: `~${network.name}`,
+    textEdit: edit(network.name),
+  }));
+  return [...nodes, ...networks];
 }

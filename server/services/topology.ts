@@ -4,9 +4,8 @@
  * edits behind the view's changes, and a node's free interfaces from the
  * same catalogue answer completion uses.
  */
-import { findNode, interfacesInUse } from '../../common/lab/lookup';
+import { findNode, interfacesInUse, mapAsRead } from '../../common/lab/lookup';
 import { shiftRange } from '../../common/lab/outline';
-import type { ElementKind, ElementOf, LabDocument } from '../../common/lab/types';
 import type {
   FreeInterfacesResult,
   TopologyChange,
@@ -33,7 +32,8 @@ export function topologyOf(file: LabFile): TopologyData {
     uri: file.uri,
     version: file.version,
     ...(model.name ? { name: model.name.value } : {}),
-    nodes: listOf(model, 'nodes', (node, delta) => ({
+    // Each element as read, moved by its delta: the model's lists would copy every element an edit moved.
+    nodes: mapAsRead(model, 'nodes', (node, delta) => ({
       name: node.name,
       ...(node.resolved.template !== undefined ? { template: node.resolved.template } : {}),
       ...(node.resolved.icon !== undefined ? { icon: node.resolved.icon } : {}),
@@ -41,13 +41,13 @@ export function topologyOf(file: LabFile): TopologyData {
       range: file.toLspRange(shiftRange(node.range, delta)),
       nameRange: file.toLspRange(shiftRange(node.nameRange, delta)),
     })),
-    networks: listOf(model, 'networks', (network, delta) => ({
+    networks: mapAsRead(model, 'networks', (network, delta) => ({
       name: network.name,
       ...(network.type ? { type: network.type.value } : {}),
       range: file.toLspRange(shiftRange(network.range, delta)),
       nameRange: file.toLspRange(shiftRange(network.nameRange, delta)),
     })),
-    links: listOf(model, 'links', (link, delta, indexShift) => ({
+    links: mapAsRead(model, 'links', (link, delta, indexShift) => ({
       index: link.index + indexShift,
       range: file.toLspRange(shiftRange(link.range, delta)),
       endpoints: link.endpoints.map((e): TopologyEndpoint => ({
@@ -61,17 +61,6 @@ export function topologyOf(file: LabFile): TopologyData {
     problems: problems.slice(0, LISTED_PROBLEMS).map((p) => ({ message: p.message, line: line(p.offset) })),
     problemCount: problems.length,
   };
-}
-
-/** The view's entry of each element, made from the element as read: the model's lists would copy every element an edit moved. */
-function listOf<K extends ElementKind, T>(
-  model: LabDocument,
-  kind: K,
-  entry: (element: ElementOf[K], delta: number, indexShift: number) => T,
-): T[] {
-  const entries: T[] = [];
-  model.forEachAsRead(kind, (element, delta, indexShift) => entries.push(entry(element, delta, indexShift)));
-  return entries;
 }
 
 export function topologyEdit(file: LabFile, version: number, change: TopologyChange): TopologyEditResult {
