@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
 import { parseLab, updateLab } from '../../common/lab/parse';
+import { LineIndex } from '../../common/lab/positions';
+import type { TextChange } from '../../common/lab/types';
 import { LabChecks, validateLab, validateLabUpTo, type LocalDiagnostic } from '../../common/lab/validate';
 import { generateLab } from '../support/generate-lab';
 import { TypingSimulator } from '../support/typing';
@@ -218,14 +220,7 @@ test('LabChecks over the versions of a typing run finds exactly what validateLab
   const seen = new Set<string>();
   for (let step = 0; step < 1500; step++) {
     const change = typing.next();
-    doc =
-      step % 500 === 499
-        ? parseLab(typing.text)
-        : updateLab(doc, {
-            start: doc.text.length === 0 ? 0 : offsetIn(doc.text, change),
-            end: offsetIn(doc.text, change, 'end'),
-            text: change.text,
-          });
+    doc = step % 500 === 499 ? parseLab(typing.text) : updateLab(doc, changeIn(doc.text, change));
     assert.equal(doc.text, typing.text, `step ${step}: the model follows the typing`);
     const expected = validateLabUpTo(doc, Infinity);
     assert.deepStrictEqual(checks.check(doc, Infinity), expected, `step ${step}`);
@@ -267,11 +262,8 @@ test('LabChecks follows interfaces used twice, and names that come and go, from 
   ]);
 });
 
-/** The offset in `text` of an LSP change's start (or end). */
-function offsetIn(text: string, change: TextDocumentContentChangeEvent, which: 'start' | 'end' = 'start'): number {
-  if (!('range' in change)) return which === 'start' ? 0 : text.length;
-  const { line, character } = change.range[which];
-  let at = 0;
-  for (let i = 0; i < line; i++) at = text.indexOf('\n', at) + 1;
-  return at + character;
+/** An LSP change as a change of `text`'s offsets. */
+function changeIn(text: string, change: TextDocumentContentChangeEvent): TextChange {
+  if (!('range' in change)) return { start: 0, end: text.length, text: change.text };
+  return { ...new LineIndex(text).toRange(change.range), text: change.text };
 }
