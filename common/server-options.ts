@@ -6,10 +6,9 @@
  *
  * The price is speed: V8 then leaves much hot code unoptimized. Measured on
  * this code: under the pressure fuzz (6,000 typed edits on the 2,000-node lab,
- * npm run bench lsp-pressure) the server needs 21.7 s of CPU and keeps up with
- * 810-840 edits/s, against 13.3 s and 990-1,250 edits/s with
- * --heap-growing-percent=20 instead; but with every lab of the lsp bench open
- * (two of 10,000 nodes) that option ends at 504 MiB against 435 MiB, and the lsp
- * bench's RSS at 0.63x yaml-language-server, over its 0.5x target.
+ * npm run bench lsp-pressure) the server needs 20-22 s of CPU and keeps up with
+ * 800-880 edits/s, against 12 s and 930-1,110 edits/s with
+ * --heap-growing-percent=20 instead; but with six labs open and typed into (two
+ * of 10,000 nodes) that option ends at 382 MiB of RSS against 347 MiB.
  */
 export const SERVER_NODE_OPTIONS: readonly string[] = ['--optimize-for-size'];
