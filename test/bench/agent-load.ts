@@ -8,12 +8,11 @@
  * status calls on that lab all at once: their p95 against that of as many
  * health checks at once.
  */
-import { readFileSync } from 'node:fs';
 import { AgentClient, AgentError } from '../../common/api/client';
 import { startAgentProcess } from './support/agent-process';
 import { fitToAgent, generatedProject } from './support/labs';
 import { MiB, progress, report, runSection } from './support/report';
-import { percentile, sleep } from './support/stats';
+import { cpuMsOf, percentile, sleep } from './support/stats';
 
 const CLIENTS = 50;
 const DURATION_MS = 8000;
@@ -23,17 +22,6 @@ const WARMUP_MS = 1000;
 const AT_ONCE = 200;
 /** The p95 of AT_ONCE identical plans within this many times that of AT_ONCE health checks (taking turns: about 10×). */
 const AT_ONCE_TARGET = 4;
-
-/** CPU time (user + system) of a process in ms, from /proc; undefined elsewhere. */
-function cpuMsOf(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 Hz).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-}
 
 async function main(): Promise<void> {
   const agent = await startAgentProcess();

@@ -6,7 +6,9 @@
  * edits over the time until the server has published for the last one),
  * p95 from the last edit of a burst to diagnostics for it (or a newer
  * version), peak RSS sampled throughout, and how long the server took to
- * catch up after the last edit (no backlog: about one reparse).
+ * catch up after the last edit (no backlog: about one reparse), and the
+ * server's CPU per edit: edits per second also depends on the cores the bench
+ * process shares with the server, and on how many edits each update coalesces.
  */
 import { join } from 'node:path';
 import { SERVER_NODE_OPTIONS } from '../../common/server-options';
@@ -29,6 +31,7 @@ interface Run {
   seconds: number;
   latencies: number[];
   catchUpMs: number;
+  serverCpuMs: number;
 }
 
 async function fuzz(server: LspServer, uri: string, text: string, seed: number): Promise<Run> {
@@ -46,6 +49,7 @@ async function fuzz(server: LspServer, uri: string, text: string, seed: number):
       if (burst) latencies.push(list[list.length - 1].at - burst.at);
     }
   };
+  const cpuAtStart = server.cpuMs() ?? NaN;
   const started = performance.now();
   let sent = 0;
   let burst = 0;
@@ -69,6 +73,7 @@ async function fuzz(server: LspServer, uri: string, text: string, seed: number):
   }
   seen();
   return {
+    serverCpuMs: (server.cpuMs() ?? NaN) - cpuAtStart,
     edits: sent,
     seconds: (lastEdit - started + Math.min(catchUpMs, CATCH_UP_LIMIT_MS)) / 1000,
     latencies,
@@ -107,6 +112,12 @@ async function main(): Promise<void> {
         value: percentile(run.latencies, 95),
         unit: 'ms',
         note: `${run.latencies.length} bursts; ${Number.isFinite(run.catchUpMs) ? `caught up ${Math.round(run.catchUpMs)} ms after the last edit` : `still behind ${CATCH_UP_LIMIT_MS / 1000} s after the last edit`}`,
+      });
+      report({
+        name: `lsp fuzz server CPU per edit (${NODES} nodes, ${name})`,
+        value: (run.serverCpuMs * 1000) / run.edits,
+        unit: 'µs',
+        note: `${(run.serverCpuMs / 1000).toFixed(1)} s of CPU (GC threads included) from the first edit to diagnostics for the last`,
       });
     }
     peakRss = Math.max(peakRss, server.rss() ?? 0);

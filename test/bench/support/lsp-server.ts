@@ -15,7 +15,7 @@ import type {
   PublishDiagnosticsParams,
   TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol';
-import { rssOf } from './stats';
+import { cpuMsOf, rssOf } from './stats';
 
 /** What VS Code tells a server it can do, for the requests the bench makes. */
 export const CAPABILITIES: ClientCapabilities = {
@@ -126,6 +126,12 @@ export class LspServer {
   rss(): number | undefined {
     const pid = this.child.pid;
     return pid === undefined ? undefined : rssOf(pid);
+  }
+
+  /** CPU time the server process has used so far, in ms (Linux). */
+  cpuMs(): number | undefined {
+    const pid = this.child.pid;
+    return pid === undefined ? undefined : cpuMsOf(pid);
   }
 
   request<R>(method: string, params: unknown): Promise<R> {

@@ -35,3 +35,14 @@ export function rssOf(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** CPU time (user + system) of a process in ms, from /proc; undefined elsewhere. */
+export function cpuMsOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 Hz).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
