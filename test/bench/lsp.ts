@@ -10,7 +10,8 @@
  *   which wait for typing to pause;
  * - typing as a person does on the largest lab (a new link, a new key, each
  *   half-typed on the way): keystroke → local diagnostics p50 and p95, and
- *   ours again with one `[` left open near the top, against the valid case;
+ *   ours again with one `[` left open near the top, against ours on the valid
+ *   lab (three rounds of each, taking turns);
  * - RSS of both servers at the end, all labs still open.
  * The servers take turns request by request, so both see the same machine.
  */
@@ -175,6 +176,12 @@ async function settle(server: LspServer, uri: string, quietMs: number): Promise<
 /** The lab typed on like a person (the largest: where re-reading to the end of the file showed). */
 const TYPING_SIZE = 2000;
 
+/**
+ * Rounds of our keystrokes on the valid and the broken lab for the unclosed-[
+ * ratio: at 10,000 nodes one round is 11 keystrokes, whose p95 is the slowest.
+ */
+const BROKEN_ROUNDS = 3;
+
 /** A new link typed in the middle of `links`, one keystroke at a time, passing through every half-typed state. */
 function newLinkKeys(text: string): Keystroke[] {
   return typed(
@@ -240,12 +247,14 @@ async function typingSection(
   await ours.open(brokenUri, 'lab-yaml', brokenText);
   await ours.waitForPublication(brokenUri, 0, () => true);
   // The bracket shifts every offset after it by one character.
-  const [broken] = await typeInto(
-    [ours],
-    brokenUri,
-    brokenText,
-    keys.map((k) => ({ ...k, offset: k.offset + 1 })),
-  );
+  const brokenKeys = keys.map((k) => ({ ...k, offset: k.offset + 1 }));
+  // Both sides of this ratio are ours: more rounds, taking turns, so that its p95 is not one keystroke's noise.
+  const validAgain = [...valid];
+  const broken: number[] = [];
+  for (let round = 0; round < BROKEN_ROUNDS; round++) {
+    if (round > 0) validAgain.push(...(await typeInto([ours], lab.uri, lab.text, keys))[0]);
+    broken.push(...(await typeInto([ours], brokenUri, brokenText, brokenKeys))[0]);
+  }
   for (const p of [50, 95]) {
     report({
       name: `lsp typing → local diagnostics p${p} (${lab.size} nodes)`,
@@ -263,9 +272,9 @@ async function typingSection(
     name: `lsp typing → local diagnostics p95 (${lab.size} nodes, unclosed [)`,
     value: percentile(broken, 95),
     unit: 'ms',
-    baseline: { name: 'ours on the valid lab', value: percentile(valid, 95) },
+    baseline: { name: 'ours on the valid lab', value: percentile(validAgain, 95) },
     targets: [{ on: 'ratio', op: '<=', limit: 2 }],
-    note: `the same keystrokes with one [ left open near the top; p50 ${percentile(broken, 50).toFixed(1)} ms`,
+    note: `the same keystrokes ${BROKEN_ROUNDS} times on each, with one [ left open near the top; p50 ${percentile(broken, 50).toFixed(1)} ms against ${percentile(validAgain, 50).toFixed(1)} ms`,
   });
 }
 
