@@ -258,8 +258,14 @@ async function typingSection(
   const brokenPath = join(dir, `broken-${lab.size}.lab.yaml`);
   writeFileSync(brokenPath, brokenText);
   const brokenUri = pathToFileURL(brokenPath).href;
-  await ours.open(brokenUri, 'lab-yaml', brokenText);
-  await ours.waitForPublication(brokenUri, 0, () => true);
+  // Open in both, untouched by the baseline, so that the RSS figures compare servers holding the same labs.
+  for (const [server, languageId] of [
+    [ours, 'lab-yaml'],
+    [theirs, 'yaml'],
+  ] as const) {
+    await server.open(brokenUri, languageId, brokenText);
+    await server.waitForPublication(brokenUri, 0, () => true, 60_000);
+  }
   // The bracket shifts every offset after it by one character.
   const brokenKeys = keys.map((k) => ({ ...k, offset: k.offset + 1 }));
   // Both sides of this ratio are ours: more rounds, taking turns, so that its p95 is not one keystroke's noise.
