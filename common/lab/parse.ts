@@ -57,15 +57,67 @@ function parseWhole(text: string): ParsedLab {
       `the lab file has ${megabytes} million characters; lab files over ${MAX_LAB_TEXT_LENGTH / (1024 * 1024)} MB are not read`,
     );
   }
-  const build = { src: text, base: 0, sawAlias: false };
   // Plain YAML (nearly every lab) is read directly; anything else by the `yaml` package, to the same outline.
-  let root: OutlineValue | undefined = readPlainOutline(text);
-  let syntaxErrors: SyntaxError[] = [];
-  if (!root) {
-    const doc = parseYaml(text);
-    syntaxErrors = syntaxErrorsOf(doc, text.length, 0);
-    root = buildOutline(doc.contents, build);
+  const plain = readPlainOutline(text);
+  if (plain.root) return fromOutline(text, plain.root, [], false);
+  if (plain.refusedAt !== undefined && text.length >= READ_AROUND_MIN_LENGTH) {
+    const around = readAround(text, plain.refusedAt);
+    if (around) return around;
   }
+  const build = { src: text, base: 0, sawAlias: false };
+  const doc = parseYaml(text);
+  return fromOutline(text, buildOutline(doc.contents, build), syntaxErrorsOf(doc, text.length, 0), build.sawAlias);
+}
+
+/** Refused lines set aside at most before a text goes to the `yaml` package whole. */
+const MAX_SET_ASIDE = 4;
+/** Below this size the `yaml` package reads a whole broken text in about a tenth of a second. */
+const READ_AROUND_MIN_LENGTH = 64 * 1024;
+
+/**
+ * A big text that the plain reader refuses at a line (nearly always a syntax
+ * error being typed): read without that line's text, and without the next few
+ * it then refuses, and then with each put back by the incremental reparse,
+ * which reads a broken stretch on its own. The `yaml` package on a whole
+ * 10,000-node lab with one unclosed bracket takes seconds and a few hundred
+ * MB. As after typing, only how far a broken stretch spreads can differ from
+ * the `yaml` package's reading. Undefined when that does not work out, and for
+ * a text without errors (a float, a multi-line scalar): only the whole parse
+ * is exact for it.
+ */
+function readAround(text: string, refusedAt: number): ParsedLab | undefined {
+  const setAside: TextChange[] = [];
+  let rest = text;
+  let reading: ReturnType<typeof readPlainOutline> = { refusedAt };
+  while (reading.root === undefined) {
+    const start = reading.refusedAt;
+    if (start === undefined || setAside.length === MAX_SET_ASIDE) return undefined;
+    const end = rest.indexOf('\n', start);
+    const lineEnd = end < 0 ? rest.length : end;
+    setAside.push({ start, end: start, text: rest.slice(start, lineEnd) });
+    rest = rest.slice(0, start) + rest.slice(lineEnd);
+    reading = readPlainOutline(rest);
+  }
+  try {
+    let lab: ParsedLab | undefined = fromOutline(rest, reading.root, [], false);
+    // Last set aside first: each offset is into the text as it was when that line was taken out.
+    for (let i = setAside.length - 1; i >= 0 && lab; i--) {
+      const line = setAside[i];
+      lab = reparse(lab, line, lab.text.slice(0, line.start) + line.text + lab.text.slice(line.start));
+    }
+    return lab && lab.syntaxErrors.length > 0 ? lab : undefined;
+  } catch {
+    // A failed shortcut only costs time, as in updateLab.
+    return undefined;
+  }
+}
+
+function fromOutline(
+  text: string,
+  root: OutlineValue | undefined,
+  syntaxErrors: SyntaxError[],
+  sawAlias: boolean,
+): ParsedLab {
   if (root?.kind !== 'map') {
     const rootIssues: FormatIssue[] = [];
     if (root && !(root.kind === 'scalar' && root.value === null)) {
@@ -80,10 +132,7 @@ function parseWhole(text: string): ParsedLab {
     return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], root, rootIssues, syntaxErrors });
   }
   const sliceable =
-    !build.sawAlias &&
-    !root.flow &&
-    root.entries.length > 0 &&
-    isPlainPrefix(text, lineStartOf(text, root.range.start));
+    !sawAlias && !root.flow && root.entries.length > 0 && isPlainPrefix(text, lineStartOf(text, root.range.start));
   const layout = layoutOf(text, root, sliceable, syntaxErrors);
   const unsettled = unsettledRegions(text, layout);
   if (unsettled) layout.unsettled = unsettled;

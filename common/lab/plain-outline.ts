@@ -6,8 +6,8 @@
  * faster and without that tree's garbage, so that opening a 10,000-node lab
  * costs a fraction of a full parse. Anything outside that subset (quotes,
  * anchors, tags, block scalars, multi-line values, floats, tabs, explicit keys,
- * directives, any syntax error) gives undefined, and the caller parses with
- * the `yaml` package as before.
+ * directives, any syntax error) is refused, and the caller parses with the
+ * `yaml` package as before, or reads around the first line refused (parse.ts).
  */
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineScalar, OutlineSeq, OutlineValue } from './outline';
 
@@ -35,23 +35,41 @@ interface Line {
   end: number;
 }
 
-class Outside extends Error {}
-
-function outside(): never {
-  throw new Outside();
+class Outside extends Error {
+  constructor(readonly wholeText: boolean) {
+    super();
+  }
 }
 
-/** The outline of `src` (offsets into it) when it is a block map in the plain subset; otherwise undefined. */
-export function readPlainOutline(src: string): OutlineMap | undefined {
-  if (OUTSIDE_SUBSET.test(src)) return undefined;
+/** Refuses the line being read: it is broken, or written in a way outside the subset. */
+function outside(): never {
+  throw new Outside(false);
+}
+
+/** Refuses the text as a whole for valid YAML that the subset leaves out (a float, deep nesting): only the parser reads it right. */
+function beyondSubset(): never {
+  throw new Outside(true);
+}
+
+/**
+ * The outline of `src` (offsets into it) when it is a block map in the plain
+ * subset. Otherwise the start of the first line the reader refused (a
+ * half-typed line, an unclosed bracket, a multi-line value), or neither when it
+ * refused the text as a whole (a quote or another character outside the subset,
+ * a float).
+ */
+export type PlainReading = { root: OutlineMap; refusedAt?: undefined } | { root?: undefined; refusedAt?: number };
+
+export function readPlainOutline(src: string): PlainReading {
+  if (OUTSIDE_SUBSET.test(src)) return {};
   const lines = contentLines(src);
-  if (lines.length === 0 || lines[0].indent !== 0) return undefined;
+  if (lines.length === 0 || lines[0].indent !== 0) return {};
   const reader = new Reader(src, lines);
   try {
     const root = reader.blockMap(0, 0);
-    return reader.done() ? root : undefined;
+    return reader.done() ? { root } : {};
   } catch (error) {
-    if (error instanceof Outside) return undefined;
+    if (error instanceof Outside) return error.wholeText ? {} : { refusedAt: reader.refusedLineStart() };
     throw error;
   }
 }
@@ -79,6 +97,8 @@ function contentLines(src: string): Line[] {
 
 class Reader {
   private next = 0;
+  /** The line being read: the one refused when the reader gives up. */
+  private current: Line | undefined;
   /**
    * One string per distinct scalar: a lab repeats the same keys, templates and
    * interface names thousands of times, and each slice would be a string of its own.
@@ -94,11 +114,16 @@ class Reader {
     return this.next === this.lines.length;
   }
 
+  refusedLineStart(): number | undefined {
+    return this.current && this.src.lastIndexOf('\n', this.current.start - 1) + 1;
+  }
+
   /** The block map whose entries start at column `indent`, from the current line. */
   blockMap(indent: number, depth: number): OutlineMap {
-    if (depth > MAX_DEPTH) outside();
+    if (depth > MAX_DEPTH) beyondSubset();
     const entries: OutlineEntry[] = [];
     for (let line = this.lines[this.next]; line && line.indent >= indent; line = this.lines[this.next]) {
+      this.current = line;
       if (line.indent > indent) outside();
       entries.push(this.entry(line, indent, depth));
     }
@@ -112,9 +137,10 @@ class Reader {
 
   /** The block list whose dashes are at column `indent`, from the current line. */
   blockSeq(indent: number, depth: number): OutlineSeq {
-    if (depth > MAX_DEPTH) outside();
+    if (depth > MAX_DEPTH) beyondSubset();
     const items: OutlineItem[] = [];
     for (let line = this.lines[this.next]; line && line.indent >= indent; line = this.lines[this.next]) {
+      this.current = line;
       if (line.indent > indent || !this.isDash(line)) outside();
       items.push(this.item(line, indent, depth));
     }
@@ -176,7 +202,10 @@ class Reader {
   private inline(start: number, end: number, indent: number): OutlineValue {
     // A more indented line after it would continue a multi-line scalar or be an error.
     const following = this.lines[this.next] as Line | undefined;
-    if (following && following.indent > indent) outside();
+    if (following && following.indent > indent) {
+      this.current = following;
+      outside();
+    }
     const text = this.src.slice(start, end);
     if (text.startsWith('[')) return this.flowSeq(start, end);
     if (text.startsWith('{')) return this.flowMap(start, end);
@@ -254,7 +283,7 @@ class Reader {
 function scalar(text: string, start: number): OutlineScalar {
   let value: unknown = text;
   if (/^[-+]?[0-9]+$/.test(text)) value = Number(text);
-  else if (UNRESOLVED.test(text)) outside();
+  else if (UNRESOLVED.test(text)) beyondSubset();
   else if (/^(?:null|Null|NULL)$/.test(text)) value = null;
   else if (/^(?:true|True|TRUE)$/.test(text)) value = true;
   else if (/^(?:false|False|FALSE)$/.test(text)) value = false;

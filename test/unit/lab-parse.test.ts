@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLab } from '../../common/lab/parse';
+import { readPlainOutline } from '../../common/lab/plain-outline';
 import type { LabDocument, Range } from '../../common/lab/types';
+import { generateLab } from '../support/generate-lab';
+import { withUnclosedBracket } from '../support/typing';
 
 const at = (text: string, range: Range | undefined) => (range ? text.slice(range.start, range.end) : undefined);
 
@@ -183,6 +186,42 @@ test('syntax errors come with ranges and the rest of the document is still read'
     assert.ok(error.message.length > 0);
   }
   assert.equal(doc.name?.value, 't');
+});
+
+test('a big lab broken at a few lines reads as the yaml package reads it whole', () => {
+  // Over 64 KB, a text the plain reader refuses at a line is read around it (parse.ts, readAround).
+  const lab = generateLab(500);
+  const inLinks = (text: string, line: string) => {
+    const at = text.indexOf('\n', text.indexOf('endpoints:', text.length >> 1)) + 1;
+    return text.slice(0, at) + line + text.slice(at);
+  };
+  const broken = {
+    'an unclosed bracket near the top': withUnclosedBracket(lab),
+    'a half-typed key in a node': lab.replace('\n    template: ', '\n    templ\n    template: '),
+    'a half-typed link': inLinks(lab, '  - endpoints: [r1:e0, r2\n'),
+    'two of them far apart': inLinks(withUnclosedBracket(lab), '  - endpoints: [r1:e0, r2\n'),
+    'a node name without its colon': lab.replace('\n  r1:', '\n  r1'),
+    'a section key without its colon': lab.replace('\nlinks:', '\nlinks'),
+    'a value with a second colon': lab.replace('\n    image: ', '\n    image: a: b\n    x: '),
+    'a key more indented than its siblings': lab.replace('\n    template: ', '\n      template: '),
+    'a half-typed last line': `${lab}links2\n`,
+  };
+  // A quote anywhere, a comment too, sends the text to the yaml package whole: the reference.
+  const QUOTE = '# "\n';
+  const model = (doc: LabDocument) => ({
+    nodes: doc.nodes,
+    networks: doc.networks,
+    links: doc.links,
+    syntaxErrors: doc.syntaxErrors,
+    formatIssues: doc.formatIssues,
+  });
+  for (const [name, text] of Object.entries(broken)) {
+    assert.ok(text.length > 64 * 1024 && readPlainOutline(text).refusedAt !== undefined, name);
+    assert.equal(readPlainOutline(text + QUOTE).refusedAt, undefined, name);
+    const doc = parseLab(text);
+    assert.notEqual(doc.syntaxErrors.length, 0, name);
+    assert.deepStrictEqual(model(doc), model(parseLab(text + QUOTE)), name);
+  }
 });
 
 test('shape problems are issues on the exact key or value, naming what is accepted', () => {
