@@ -11,7 +11,7 @@
  * - typing as a person does on the largest lab (a new link, a new key, each
  *   half-typed on the way): keystroke → local diagnostics p50 and p95, and
  *   ours again with one `[` left open near the top, against ours on the valid
- *   lab (three rounds of each, taking turns);
+ *   lab (three rounds of each, taking turns); opening that broken lab;
  * - RSS of both servers at the end, all labs still open: right after the last
  *   edit (the target), and again after both have been idle for a while.
  * The servers take turns request by request, so both see the same machine.
@@ -258,14 +258,23 @@ async function typingSection(
   const brokenPath = join(dir, `broken-${lab.size}.lab.yaml`);
   writeFileSync(brokenPath, brokenText);
   const brokenUri = pathToFileURL(brokenPath).href;
-  // Open in both, untouched by the baseline, so that the RSS figures compare servers holding the same labs.
+  // Opened in both (the RSS figures compare servers holding the same labs); only ours is typed into.
+  const opening: number[] = [];
   for (const [server, languageId] of [
     [ours, 'lab-yaml'],
     [theirs, 'yaml'],
   ] as const) {
+    const start = performance.now();
     await server.open(brokenUri, languageId, brokenText);
-    await server.waitForPublication(brokenUri, 0, () => true, 60_000);
+    opening.push((await server.waitForPublication(brokenUri, 0, () => true, 60_000)).at - start);
   }
+  report({
+    name: `lsp open → first diagnostics (${lab.size} nodes, unclosed [)`,
+    value: opening[0],
+    unit: 'ms',
+    baseline: { name: BASELINE, value: opening[1] },
+    targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
+  });
   // The bracket shifts every offset after it by one character.
   const brokenKeys = keys.map((k) => ({ ...k, offset: k.offset + 1 }));
   // Both sides of this ratio are ours: more rounds, taking turns, so that its p95 is not one keystroke's noise.
