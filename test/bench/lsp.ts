@@ -273,7 +273,8 @@ async function typingSection(
     value: opening[0],
     unit: 'ms',
     baseline: { name: BASELINE, value: opening[1] },
-    targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
+    // A target on the largest lab, as for the valid open; at 2,000 nodes ours costs what a valid open costs (0.3 s).
+    targets: lab.size === BIG_LAB_NODES ? [{ on: 'ratio', op: '<=', limit: 0.5 }] : undefined,
   });
   // The bracket shifts every offset after it by one character.
   const brokenKeys = keys.map((k) => ({ ...k, offset: k.offset + 1 }));
