@@ -6,10 +6,11 @@
  *
  * The price is speed: V8 then leaves much hot code unoptimized. Measured on
  * this code: under the pressure fuzz (6,000 typed edits on the 2,000-node lab,
- * valid and broken: npm run bench lsp-pressure) the server spends 450-560 µs of
- * CPU per edit and keeps up with 2,800-3,500 edits/s, peaking at 136-140 MiB;
- * with --heap-growing-percent=20 instead, 250-420 µs and 3,700-5,600 edits/s,
- * peaking at 164-166 MiB. With six labs open and typed into (two of 10,000
- * nodes) that option ends at 382 MiB of RSS against 347 MiB.
+ * valid and broken: npm run bench lsp-pressure; A/B pairs, quiet to loaded)
+ * the server spends 450-680 µs of CPU per edit and keeps up with 2,300-3,500
+ * edits/s, peaking at 113-115 MiB; with --heap-growing-percent=20 instead,
+ * 250-440 µs and 3,300-5,600 edits/s, peaking at 146-148 MiB. With six labs
+ * open and typed into (two of 10,000 nodes) that option ends at 382 MiB of RSS
+ * against 347 MiB.
  */
 export const SERVER_NODE_OPTIONS: readonly string[] = ['--optimize-for-size'];
