@@ -10,7 +10,7 @@ import { MAX_LAB_TEXT_LENGTH } from './format';
 import { reparse } from './incremental';
 import { layoutOf, lineStartOf } from './layout';
 import { buildOutline, type OutlineValue } from './outline';
-import { readPlainOutline } from './plain-outline';
+import { readPlainOutline, type PlainReading } from './plain-outline';
 import type { FormatIssue, LabDocument, SyntaxError, TextChange } from './types';
 import { unsettledRegions } from './unsettled';
 import { parseYaml, syntaxErrorsOf } from './yaml-text';
@@ -73,6 +73,8 @@ function parseWhole(text: string): ParsedLab {
 const MAX_SET_ASIDE = 4;
 /** Below this size the `yaml` package reads a whole broken text in about a tenth of a second. */
 const READ_AROUND_MIN_LENGTH = 64 * 1024;
+/** Line ends with nothing but spaces and comments before them (or nothing at all). */
+const ONLY_BLANK_LINES = /^(?: *(?:#[^\n]*)?\n)*$/;
 
 /**
  * A big text that the plain reader refuses at a line (nearly always a syntax
@@ -88,7 +90,7 @@ const READ_AROUND_MIN_LENGTH = 64 * 1024;
 function readAround(text: string, refusedAt: number): ParsedLab | undefined {
   const setAside: TextChange[] = [];
   let rest = text;
-  let reading: ReturnType<typeof readPlainOutline> = { refusedAt };
+  let reading: PlainReading = { refusedAt };
   while (reading.root === undefined) {
     const start = reading.refusedAt;
     if (start === undefined || setAside.length === MAX_SET_ASIDE) return undefined;
@@ -97,6 +99,10 @@ function readAround(text: string, refusedAt: number): ParsedLab | undefined {
     setAside.push({ start, end: start, text: rest.slice(start, lineEnd) });
     rest = rest.slice(0, start) + rest.slice(lineEnd);
     reading = readPlainOutline(rest);
+    // Refused again at the next line (a key indented too far refuses each sibling after it): a break over many
+    // lines, which the `yaml` package reads better; and each read more would cost a read of the text up to it.
+    if (reading.refusedAt !== undefined && ONLY_BLANK_LINES.test(rest.slice(start, reading.refusedAt)))
+      return undefined;
   }
   try {
     let lab: ParsedLab | undefined = fromOutline(rest, reading.root, [], false);
