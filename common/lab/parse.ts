@@ -84,8 +84,8 @@ const ONLY_BLANK_LINES = /^(?: *(?:#[^\n]*)?\n)*$/;
  * 10,000-node lab with one unclosed bracket takes seconds and a few hundred
  * MB. As after typing, only how far a broken stretch spreads can differ from
  * the `yaml` package's reading. Undefined when that does not work out, and for
- * a text without errors (a float, a multi-line scalar): only the whole parse
- * is exact for it.
+ * a text without errors (a multi-line scalar, say): only the whole parse is
+ * exact for it.
  */
 function readAround(text: string, refusedAt: number): ParsedLab | undefined {
   const setAside: TextChange[] = [];
@@ -111,7 +111,7 @@ function readAround(text: string, refusedAt: number): ParsedLab | undefined {
       const line = setAside[i];
       lab = reparse(lab, line, lab.text.slice(0, line.start) + line.text + lab.text.slice(line.start));
     }
-    return lab && lab.syntaxErrors.length > 0 ? lab : undefined;
+    return lab?.text === text && lab.syntaxErrors.length > 0 ? lab : undefined;
   } catch {
     // A failed shortcut only costs time, as in updateLab.
     return undefined;
