@@ -111,7 +111,7 @@ function readAround(text: string, refusedAt: number): ParsedLab | undefined {
       const line = setAside[i];
       lab = reparse(lab, line, lab.text.slice(0, line.start) + line.text + lab.text.slice(line.start));
     }
-    return lab?.text === text && lab.syntaxErrors.length > 0 ? lab : undefined;
+    return lab && lab.syntaxErrors.length > 0 ? lab : undefined;
   } catch {
     // A failed shortcut only costs time, as in updateLab.
     return undefined;
