@@ -29,13 +29,8 @@ export async function benchBigLab(
   const size = `${BIG_LAB_NODES} nodes`;
   progress(`lsp: ${size} (${text.split('\n').length} lines, ${Math.round(text.length / 1024)} KiB)`);
 
-  const open = async (server: LspServer, languageId: string): Promise<number> => {
-    const start = performance.now();
-    await server.open(uri, languageId, text);
-    return (await server.waitForPublication(uri, 0, () => true, WAIT_MS)).at - start;
-  };
-  const oursOpen = await open(ours, 'lab-yaml');
-  const theirsOpen = await bounded(open(theirs, 'yaml'));
+  const oursOpen = await ours.openUntilDiagnostics(uri, 'lab-yaml', text, WAIT_MS);
+  const theirsOpen = await bounded(theirs.openUntilDiagnostics(uri, 'yaml', text, WAIT_MS));
   report({
     name: `lsp open → first diagnostics (${size}, local)`,
     value: oursOpen,

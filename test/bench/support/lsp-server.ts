@@ -147,6 +147,13 @@ export class LspServer {
     return this.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
   }
 
+  /** didOpen, then the time from it to the first diagnostics for `uri`, in ms. */
+  async openUntilDiagnostics(uri: string, languageId: string, text: string, timeoutMs?: number): Promise<number> {
+    const start = performance.now();
+    await this.open(uri, languageId, text);
+    return (await this.waitForPublication(uri, 0, () => true, timeoutMs)).at - start;
+  }
+
   /** One didChange; returns the new version. */
   async change(uri: string, changes: TextDocumentContentChangeEvent[]): Promise<number> {
     const version = (this.versions.get(uri) ?? 1) + 1;
