@@ -115,7 +115,8 @@ class Reader {
   }
 
   refusedLineStart(): number | undefined {
-    return this.current && this.src.lastIndexOf('\n', this.current.start - 1) + 1;
+    // Also for the first key of a `- key:` item, whose line keeps the key's column as its indent.
+    return this.current && this.current.start - this.current.indent;
   }
 
   /** The block map whose entries start at column `indent`, from the current line. */
