@@ -23,6 +23,8 @@ export interface LabStateFile {
 }
 
 export const STATE_DIR_NAME = '.lab-agent';
+const STATE_GITIGNORE =
+  "# Made by Lab Agent: the deployment state of this folder's labs is kept out of version control.\n*\n";
 /** The state is sent in a request to the agent, so it can never be larger than one. */
 const STATE_MAX_BYTES = MAX_BODY_BYTES;
 const STATE_READ_TIMEOUT_MS = 5000;
@@ -82,8 +84,11 @@ export async function setAsideLabState(labPath: string): Promise<string> {
 /** Writes the state atomically: a crash mid-write leaves the previous file intact. */
 export async function writeLabState(labPath: string, value: LabStateFile): Promise<void> {
   const target = statePathFor(labPath);
-  await mkdir(dirname(target), { recursive: true });
+  const created = await mkdir(dirname(target), { recursive: true });
   await checkStateFolder(labPath, true);
+  // The state belongs to this machine's deployment, not to the lab's source: a folder made here
+  // keeps itself out of git (as a Python venv does). A folder the user made is left as it is.
+  if (created !== undefined) await writeFile(join(dirname(target), '.gitignore'), STATE_GITIGNORE, { flag: 'wx' });
   const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     // 'wx': never write through something already at the temporary name.

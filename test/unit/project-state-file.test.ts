@@ -30,7 +30,25 @@ test('a written state reads back unchanged and leaves no temp file', () =>
     };
     await writeLabState(lab, value);
     assert.deepEqual(await readLabState(lab), value);
-    assert.deepEqual(await readdir(join(dir, '.lab-agent')), ['core.lab.yaml.state.json']);
+    assert.deepEqual((await readdir(join(dir, '.lab-agent'))).sort(), ['.gitignore', 'core.lab.yaml.state.json']);
+  }));
+
+test('a .lab-agent folder the extension makes ignores itself in git; one the user made is left alone', () =>
+  withTempDir(async (dir) => {
+    const lab = join(dir, 'core.lab.yaml');
+    await writeLabState(lab, { state: 1 });
+    const ignore = await readFile(join(dir, '.lab-agent', '.gitignore'), 'utf8');
+    assert.deepEqual(
+      ignore.split('\n').filter((l) => l !== '' && !l.startsWith('#')),
+      ['*'],
+    );
+    await writeLabState(lab, { state: 2 });
+    assert.equal(await readFile(join(dir, '.lab-agent', '.gitignore'), 'utf8'), ignore, 'written once');
+
+    const own = join(dir, 'own');
+    await mkdir(join(own, '.lab-agent'), { recursive: true });
+    await writeLabState(join(own, 'x.lab.yaml'), { state: 1 });
+    assert.deepEqual(await readdir(join(own, '.lab-agent')), ['x.lab.yaml.state.json']);
   }));
 
 test('a second write replaces the first', () =>
