@@ -31,23 +31,69 @@ export async function askUsername(current: string, baseUrl: string): Promise<str
   return value?.trim();
 }
 
-export function askPassword(username: string, baseUrl: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
-    title: 'Lab Agent: Log In (3/3)',
-    prompt: `Password of ${username} at ${baseUrl}`,
-    password: true,
-    ignoreFocusOut: true,
+/** What a password attempt came to: a result, or a refusal the box shows under itself while staying open. */
+export type PasswordAttempt<T> = { done: T } | { refused: string };
+
+/**
+ * A password box that stays open until the agent accepts a password or the
+ * user closes it: a wrong password is said under the box, which empties for
+ * the next try, instead of throwing the whole log-in away. Other failures
+ * reject and close it. Resolves to undefined when the user closes the box.
+ */
+export function askPasswordUntilAccepted<T>(
+  title: string,
+  prompt: string,
+  attempt: (password: string) => Promise<PasswordAttempt<T>>,
+): Promise<T | undefined> {
+  return new Promise<T | undefined>((resolve, reject) => {
+    const box = vscode.window.createInputBox();
+    box.title = title;
+    box.prompt = prompt;
+    box.password = true;
+    box.ignoreFocusOut = true;
+    let settled = false;
+    const finish = (settle: () => void): void => {
+      if (settled) return;
+      settled = true;
+      settle();
+      box.dispose();
+    };
+    box.onDidChangeValue(() => {
+      box.validationMessage = undefined;
+    });
+    box.onDidAccept(async () => {
+      if (box.busy) return;
+      box.busy = true;
+      box.enabled = false;
+      try {
+        const result = await attempt(box.value);
+        if ('done' in result) finish(() => resolve(result.done));
+        else {
+          box.value = '';
+          box.validationMessage = result.refused;
+        }
+      } catch (err) {
+        finish(() => reject(err));
+      } finally {
+        box.busy = false;
+        box.enabled = true;
+      }
+    });
+    box.onDidHide(() => finish(() => resolve(undefined)));
+    box.show();
   });
 }
 
+export function passwordPromptTexts(username: string, baseUrl: string): { title: string; prompt: string } {
+  return { title: 'Lab Agent: Log In (3/3)', prompt: `Password of ${username} at ${baseUrl}` };
+}
+
 /** The session ended on the agent's side: only the password is missing. */
-export function askPasswordAgain(username: string, baseUrl: string, why: string): Thenable<string | undefined> {
-  return vscode.window.showInputBox({
+export function passwordAgainTexts(username: string, baseUrl: string, why: string): { title: string; prompt: string } {
+  return {
     title: 'Lab Agent: log in again',
     prompt: `${why} Enter the password of ${username} at ${baseUrl} to continue.`,
-    password: true,
-    ignoreFocusOut: true,
-  });
+  };
 }
 
 /** Says, without interrupting, that the session ended; resolves to whether the user wants to enter the password. */

@@ -16,7 +16,14 @@ import { logFailure, type Log } from '../log';
 import { parseAgentUrlInput, tokenSecretKey } from '../model/agent-url';
 import type { LoginArgs } from '../model/command-args';
 import { describeError } from '../model/errors';
-import { askPassword, askPasswordAgain, askUrl, askUsername, offerPasswordPrompt } from './prompts';
+import {
+  askPasswordUntilAccepted,
+  askUrl,
+  askUsername,
+  offerPasswordPrompt,
+  passwordAgainTexts,
+  passwordPromptTexts,
+} from './prompts';
 import {
   HEARTBEAT_MS,
   heartbeatDue,
@@ -132,14 +139,26 @@ export class Session implements vscode.Disposable {
       const trust = await this.settleTrust(baseUrl, { ca, pin }, args.pin === undefined);
       const username = args.username ?? (await askUsername(settings.username, baseUrl));
       if (username === undefined) throw new LoginCancelled();
-      const password = args.password ?? (await askPassword(username, baseUrl));
-      if (password === undefined) throw new LoginCancelled();
-      this.dispatch({ type: 'connecting', baseUrl, username });
-      const token = await this.authenticate(baseUrl, username, password, trust);
+      const connecting = (): void => this.dispatch({ type: 'connecting', baseUrl, username });
+      let token: string | undefined;
+      if (args.password !== undefined) {
+        connecting();
+        token = await this.authenticate(baseUrl, username, args.password, trust);
+      } else {
+        token = await this.askAndAuthenticate(
+          passwordPromptTexts(username, baseUrl),
+          baseUrl,
+          username,
+          trust,
+          connecting,
+        );
+      }
+      if (token === undefined) throw new LoginCancelled();
       await this.secrets.store(tokenSecretKey(baseUrl), token);
       await this.rememberSettings(baseUrl, username, args.pin !== undefined ? trust.pin : undefined);
       await this.useConnection(baseUrl, username, token, trust);
       this.log.info(`Logged in to ${baseUrl} as ${username}`);
+      void vscode.window.showInformationMessage(`Lab Agent: logged in to ${baseUrl} as ${username}.`);
       return true;
     } catch (err) {
       if (err instanceof LoginCancelled) {
@@ -540,29 +559,51 @@ export class Session implements vscode.Disposable {
   private async askAndRenew(why: string): Promise<string | undefined> {
     const c = this.connection;
     if (c === undefined) return undefined;
-    for (;;) {
-      const password = await askPasswordAgain(c.username, c.baseUrl, why);
-      if (password === undefined) return undefined;
-      try {
-        const token = await this.authenticate(c.baseUrl, c.username, password, c.trust);
-        if (c !== this.connection) return undefined;
-        await this.secrets.store(tokenSecretKey(c.baseUrl), token);
-        // Set before the transition, so the language server is handed the new token with it.
-        c.client.token = token;
-        this.lastContact = Date.now();
-        this.log.info(`Logged in again to ${c.baseUrl} as ${c.username}`);
-        this.dispatch({ type: 'connected', baseUrl: c.baseUrl, username: c.username, pin: c.trust.pin });
-        return token;
-      } catch (err) {
-        logFailure(this.log, 'Logging in again', err);
-        const described = describeError(err);
-        if (described.code !== 'invalid_credentials') {
-          void this.showWithLog(`Lab Agent login failed: ${described.message}`);
-          return undefined;
-        }
-        why = 'The agent refused that password.';
-      }
+    let token: string | undefined;
+    try {
+      token = await this.askAndAuthenticate(
+        passwordAgainTexts(c.username, c.baseUrl, why),
+        c.baseUrl,
+        c.username,
+        c.trust,
+      );
+    } catch (err) {
+      logFailure(this.log, 'Logging in again', err);
+      void this.showWithLog(`Lab Agent login failed: ${describeError(err).message}`);
+      return undefined;
     }
+    if (token === undefined || c !== this.connection) return undefined;
+    await this.secrets.store(tokenSecretKey(c.baseUrl), token);
+    // Set before the transition, so the language server is handed the new token with it.
+    c.client.token = token;
+    this.lastContact = Date.now();
+    this.log.info(`Logged in again to ${c.baseUrl} as ${c.username}`);
+    this.dispatch({ type: 'connected', baseUrl: c.baseUrl, username: c.username, pin: c.trust.pin });
+    return token;
+  }
+
+  /**
+   * Asks for the password until the agent takes one: a refused password is
+   * said under the box, which stays open; any other failure rejects.
+   */
+  private askAndAuthenticate(
+    texts: { title: string; prompt: string },
+    baseUrl: string,
+    username: string,
+    trust: Trust,
+    beforeAttempt?: () => void,
+  ): Promise<string | undefined> {
+    return askPasswordUntilAccepted(texts.title, texts.prompt, async (password) => {
+      beforeAttempt?.();
+      try {
+        return { done: await this.authenticate(baseUrl, username, password, trust) };
+      } catch (err) {
+        const described = describeError(err);
+        if (described.code !== 'invalid_credentials') throw err;
+        this.log.info(`The agent at ${baseUrl} refused the password of ${username}`);
+        return { refused: `${described.message} Type the password again, or press Escape to cancel.` };
+      }
+    });
   }
 }
 
