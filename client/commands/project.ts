@@ -202,7 +202,8 @@ async function pullLab(services: Services, lab: LabContext): Promise<ReconcileDa
     void vscode.window.showInformationMessage(`${lab.name} already matches the emulator.`);
     return data;
   }
-  await vscode.window.showTextDocument(lab.uri, { preview: false });
+  // The files that changed, not the lab file: a console change usually lands in a config file alone.
+  await vscode.window.showTextDocument(outcome.changed[0], { preview: false });
   const review = 'Review Changes';
   const save = 'Save All';
   const refused =
@@ -214,10 +215,29 @@ async function pullLab(services: Services, lab: LabContext): Promise<ReconcileDa
       save,
     )
     .then(async (choice) => {
-      if (choice === review) await vscode.commands.executeCommand('workbench.files.action.compareWithSaved', lab.uri);
+      if (choice === review)
+        for (const uri of outcome.changed)
+          await vscode.commands.executeCommand('workbench.files.action.compareWithSaved', uri);
       if (choice === save) await vscode.workspace.saveAll(false);
     });
   return data;
+}
+
+/** A lab that does not parse is refused before any question is asked: the agent would refuse it after. */
+function refuseBrokenLab(lab: LabContext, action: string): void {
+  const errors = lab.doc.syntaxErrors;
+  if (errors.length === 0) return;
+  const first = errors[0];
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  throw new Error(
+    `Cannot ${action} ${lab.name}: fix the YAML first. Line ${lineNumberAt(lab.text, first.range.start)}: ${first.message}${more}`,
+  );
+}
+
+function lineNumberAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }
 
 async function reconcileLab(services: Services, arg: unknown, fixed?: 'to_emu' | 'from_emu'): Promise<ReconcileData> {
@@ -225,6 +245,7 @@ async function reconcileLab(services: Services, arg: unknown, fixed?: 'to_emu' |
   const direction = fixed ?? (await chooseDirection(services, lab, arg));
   if (direction === 'from_emu') return pullLab(services, lab);
   allowedClient(services.session, 'reconcileToEmu', lab);
+  refuseBrokenLab(lab, 'push');
   const prune = await choosePrune(arg, lab);
   return pushLab(services, lab, { prune });
 }
