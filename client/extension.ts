@@ -43,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): void {
       shown.plans?.labStateChanged(uri);
       labViewsStale.fire();
     },
+    nodeStatesSeen: (uri, states) => server.client?.nodeStates(uri, states),
     onLabViewsStale: labViewsStale.event,
     refreshCatalogue: () => server.client?.refreshCatalogue(),
   };

@@ -23,6 +23,8 @@ export class LabLanguageClient implements vscode.Disposable {
   private server: { client: LanguageClient; running: Promise<boolean>; messages: typeof protocol } | undefined;
   /** The session last sent, as JSON, so that unchanged sessions are not sent again. */
   private lastSession: string | undefined;
+  /** The node states last sent per lab, as JSON; a new server is sent them again. */
+  private readonly sentNodeStates = new Map<string, string>();
   /** When the server crashed lately, to stop restarting one that keeps crashing. */
   private readonly crashes: number[] = [];
   /** A failure to start is told to the user once, whichever handler sees it first. */
@@ -63,6 +65,7 @@ export class LabLanguageClient implements vscode.Disposable {
       },
     );
     this.server = { client, running, messages };
+    this.sentNodeStates.clear();
     return running;
   }
 
@@ -172,6 +175,25 @@ export class LabLanguageClient implements vscode.Disposable {
       )
       .catch((err: unknown) =>
         this.log.warn(`Could not tell the language server about the lab state: ${(err as Error)?.message}`),
+      );
+  }
+
+  /** Tells the server the node states the Labs view read, once per change. */
+  nodeStates(uri: vscode.Uri, states: Record<string, string> | undefined): void {
+    const server = this.server;
+    if (server === undefined) return;
+    const key = uri.toString();
+    const sent = JSON.stringify(states ?? null);
+    if (this.sentNodeStates.get(key) === sent) return;
+    this.sentNodeStates.set(key, sent);
+    void server.running
+      .then((running) =>
+        running
+          ? server.client.sendNotification(server.messages.NodeStatesNotification, { uri: key, states: states ?? null })
+          : undefined,
+      )
+      .catch((err: unknown) =>
+        this.log.warn(`Could not tell the language server about node states: ${(err as Error)?.message}`),
       );
   }
 

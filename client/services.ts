@@ -11,6 +11,8 @@ export interface Services {
   labParses: LabParses;
   /** The lab's stored or live state changed: tell the language server and refresh the Labs and Consoles views. */
   labStateChanged(uri: vscode.Uri): void;
+  /** The Labs view read the lab's node states (undefined: it could not): node lenses follow them. */
+  nodeStatesSeen(uri: vscode.Uri, states: Record<string, string> | undefined): void;
   /** Fires when the Labs and Consoles views should load again. */
   readonly onLabViewsStale: vscode.Event<void>;
   /** Templates or network types were refreshed: the language server drops its cached catalogue too. */

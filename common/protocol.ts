@@ -48,6 +48,14 @@ export interface LabStateChangedParams {
 /** client → server notification: the lab's stored state changed (after deploy, import, reconcile). */
 export const LabStateChangedNotification = new NotificationType<LabStateChangedParams>('labAgent/labStateChanged');
 
+export interface NodeStatesParams {
+  uri: string;
+  /** Each deployed node's state by name (decisions §7); null when the live lab cannot be read now. */
+  states: Record<string, string> | null;
+}
+/** client → server notification: the node states the Labs view last read, so node lenses offer what fits. */
+export const NodeStatesNotification = new NotificationType<NodeStatesParams>('labAgent/nodeStates');
+
 /** A topology request names the lab document; the server answers from its cached model. */
 export interface TopologyParams {
   uri: string;

@@ -13,6 +13,7 @@ import {
 import {
   FreeInterfacesRequest,
   LabStateChangedNotification,
+  NodeStatesNotification,
   RefreshCatalogueRequest,
   SessionChangedNotification,
   TopologyEditRequest,
@@ -167,6 +168,19 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
     (params) =>
       void guarded('labStateChanged', undefined, () => {
         if (typeof params?.uri === 'string') codeLens.labStateChanged(params.uri);
+      }),
+  );
+  connection.onNotification(
+    NodeStatesNotification,
+    (params) =>
+      void guarded('nodeStates', undefined, () => {
+        if (typeof params?.uri !== 'string') return;
+        const states = params.states;
+        const valid =
+          states !== null &&
+          typeof states === 'object' &&
+          Object.values(states as Record<string, unknown>).every((s) => typeof s === 'string');
+        codeLens.nodeStatesChanged(params.uri, valid ? states : null);
       }),
   );
 

@@ -96,6 +96,7 @@ class LabsTree extends LiveTree<Row> {
         live.error = describeError(err).message;
       }
     }
+    this.services.nodeStatesSeen(uri, nodeStatesOf(live));
     return { row: labRow(info, live, caps), settling: isSettling(live) };
   }
 
@@ -108,6 +109,16 @@ class LabsTree extends LiveTree<Row> {
     this.clearFileTimer();
     super.dispose();
   }
+}
+
+/** Each node's state by name, when the live lab was read; undefined otherwise. */
+function nodeStatesOf(live: LabLiveView): Record<string, string> | undefined {
+  const nodes = live.status?.nodes;
+  if (live.error !== undefined || !Array.isArray(nodes)) return undefined;
+  const states: Record<string, string> = {};
+  for (const node of nodes)
+    if (typeof node.name === 'string' && typeof node.state === 'string') states[node.name] = node.state;
+  return states;
 }
 
 export function registerLabsView(services: Services): vscode.Disposable[] {

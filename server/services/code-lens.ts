@@ -1,7 +1,10 @@
 /**
  * Code lenses: a plan summary and the lab actions at the top of the file, and
- * node actions above each node. The plan asks the agent, so it is computed
- * only when the editor resolves the lens, and kept per document version.
+ * node actions above each node that fit its state as the Labs view last read
+ * it (Stop and Console on a running node, Start on a stopped one; all three
+ * while the state is not known). Logged out, the file offers Log In alone.
+ * The plan asks the agent, so it is computed only when the editor resolves
+ * the lens, and kept per document version.
  */
 import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } from 'vscode-languageserver/node';
 import type { PlanData } from '../../common/api/contract';
@@ -28,6 +31,8 @@ export class CodeLensService {
   private plans = new Map<string, { version: number; title: Promise<PlanLensTitle> }>();
   /** Whether each lab exists on the emulator, as its last plan said; unknown before one. */
   private exists = new Map<string, boolean>();
+  /** Each lab's node states by name, as the client's Labs view last read them. */
+  private nodeStates = new Map<string, ReadonlyMap<string, string>>();
   /** Bumped when lenses may change without a new version (session, lab state): part of the cache key. */
   private generation = 0;
 
@@ -47,14 +52,17 @@ export class CodeLensService {
   private lenses(file: LabFile): CodeLens[] {
     const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     const args: LensCommandArgs = { uri: file.uri };
-    const lenses: CodeLens[] = [];
-    if (this.agent.active) lenses.push({ range: top, data: { uri: file.uri } satisfies PlanLensData });
+    if (!this.agent.active)
+      // Nothing here would work without a session: no node actions left over from one.
+      return [{ range: top, command: { title: 'Log In to plan and deploy', command: LabCommand.login } }];
+    const lenses: CodeLens[] = [{ range: top, data: { uri: file.uri } satisfies PlanLensData }];
     lenses.push(
       { range: top, command: lensCommand('Deploy', LabCommand.deploy, args) },
       { range: top, command: lensCommand('Reconcile', LabCommand.reconcile, args) },
       { range: top, command: lensCommand('Destroy', LabCommand.destroy, args) },
     );
     const deployed = this.exists.get(file.uri) !== false;
+    const states = this.nodeStates.get(file.uri);
     // The nodes as read, moved by their delta: the model's list would copy every node an edit moved.
     file.model.forEachAsRead('nodes', (node, delta) => {
       const range = file.toLspRange(shiftRange(node.nameRange, delta));
@@ -64,11 +72,8 @@ export class CodeLensService {
         lenses.push({ range, command: lensCommand('Not deployed: Deploy first', LabCommand.deploy, args) });
         return;
       }
-      lenses.push(
-        { range, command: lensCommand('Start', LabCommand.startNode, nodeArgs) },
-        { range, command: lensCommand('Stop', LabCommand.stopNode, nodeArgs) },
-        { range, command: lensCommand('Console', LabCommand.openConsole, nodeArgs) },
-      );
+      for (const action of nodeActions(states?.get(node.name)))
+        lenses.push({ range, command: lensCommand(action.title, action.command, nodeArgs) });
     });
     return lenses;
   }
@@ -96,9 +101,18 @@ export class CodeLensService {
     this.refresh();
   }
 
+  /** The client read the lab's node states (null: it could not). */
+  nodeStatesChanged(uri: string, states: Record<string, string> | null): void {
+    if (states === null) this.nodeStates.delete(uri);
+    else this.nodeStates.set(uri, new Map(Object.entries(states)));
+    this.generation++;
+    this.refresh();
+  }
+
   sessionChanged(): void {
     this.plans = new Map();
     this.exists = new Map();
+    this.nodeStates = new Map();
     this.generation++;
     this.refresh();
   }
@@ -106,6 +120,7 @@ export class CodeLensService {
   documentClosed(uri: string): void {
     this.plans.delete(uri);
     this.exists.delete(uri);
+    this.nodeStates.delete(uri);
   }
 
   private planTitle(file: LabFile): Promise<PlanLensTitle> {
@@ -179,6 +194,24 @@ export function planSummaryTitle(plan: PlanData): string {
   const blocked = Array.isArray(plan.blocked) ? plan.blocked.length : 0;
   const changes = create + update + remove === 0 ? 'no changes' : `+${create} ~${update} −${remove}`;
   return `Plan: ${changes}${blocked > 0 ? ` (${blocked} blocked)` : ''}`;
+}
+
+const START = { title: 'Start', command: LabCommand.startNode };
+const STOP = { title: 'Stop', command: LabCommand.stopNode };
+const CONSOLE = { title: 'Console', command: LabCommand.openConsole };
+
+/** What a node's lens offers in each state (decisions §7); a state not known offers all three. */
+function nodeActions(state: string | undefined): { title: string; command: string }[] {
+  switch (state) {
+    case 'running':
+    case 'starting':
+      return [STOP, CONSOLE];
+    case 'stopped':
+    case 'stopping':
+      return [START];
+    default:
+      return [START, STOP, CONSOLE];
+  }
 }
 
 function lensCommand(title: string, command: string, args: LensCommandArgs): Command {

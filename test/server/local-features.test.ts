@@ -243,21 +243,12 @@ test('rename refuses names that cannot name a node, with a clear message', async
   );
 });
 
-test('lenses: lab actions and node actions, but no plan without a session', async () => {
+test('lenses without a session: one Log In lens, no lab or node actions left over', async () => {
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: URI } });
-  const titles = lenses.map((l) => l.command?.title);
-  assert.deepEqual(titles.slice(0, 3), ['Deploy', 'Reconcile', 'Destroy']);
-  assert.equal(lenses.filter((l) => l.command?.command === 'labAgent.startNode').length, 3);
-  assert.ok(
-    lenses.every((l) => l.command),
-    'every lens has its command (no plan lens to resolve)',
+  assert.deepEqual(
+    lenses.map((l) => [l.range.start.line, l.command?.title, l.command?.command]),
+    [[0, 'Log In to plan and deploy', 'labAgent.login']],
   );
-  const console = lenses.find(
-    (l) =>
-      l.command?.command === 'labAgent.openConsole' && (l.command.arguments?.[0] as { node: string }).node === 'sw1',
-  );
-  assert.deepEqual(console?.range.start, positionOf(LAB, 'sw1:\n'));
-  assert.deepEqual(console?.command?.arguments, [{ uri: URI, node: 'sw1' }]);
 });
 
 test('syntax errors are published at once, from the local checks', async () => {

@@ -18,7 +18,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { AgentClient } from '../../common/api/client';
 import { writeLabState } from '../../common/project/state-file';
-import { LabStateChangedNotification } from '../../common/protocol';
+import { LabStateChangedNotification, NodeStatesNotification } from '../../common/protocol';
 import { type LspClient, messageOf } from '../support/lsp';
 import { editOf, fileUri, positionOf, type AgentFixture, startServerOnAgent, stopServerOnAgent } from './fixture';
 
@@ -385,6 +385,42 @@ test('node lenses say a lab that is not deployed must be deployed first, and off
     async () => (await plan()).command?.title === 'Plan: no changes' || undefined,
   );
   assert.deepEqual(await nodeTitles(), ['Start', 'Stop', 'Console']);
+  const [n1] = (await lenses()).filter((l) => l.range.start.line > 0);
+  assert.deepEqual(n1.range.start, { line: 2, character: 2 }, 'above the node, at its name');
+  assert.deepEqual(n1.command?.arguments, [{ uri, node: 'n1' }]);
+});
+
+test('node lenses follow the node states the client read: Stop and Console when running, Start when stopped', async () => {
+  const labPath = join(fixture.labDir, 'state-lenses.lab.yaml');
+  const uri = fileUri(fixture.labDir, 'state-lenses.lab.yaml');
+  const text =
+    'name: state-lenses\nnodes:\n  a:\n    template: vios\n  b:\n    template: vios\n  c:\n    template: vios\n';
+  await client.open(uri, text);
+  await deployAndStore(labPath, text);
+  await client.notify(LabStateChangedNotification, { uri });
+  const byNode = async () => {
+    const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    const titles: Record<string, unknown[]> = {};
+    for (const l of lenses.filter((x) => x.range.start.line > 0)) {
+      const node = (l.command?.arguments?.[0] as { node: string }).node;
+      (titles[node] ??= []).push(l.command?.title);
+    }
+    return titles;
+  };
+  const refreshes = client.codeLensRefreshes;
+  await client.notify(NodeStatesNotification, { uri, states: { a: 'running', b: 'stopped' } });
+  await client.waitUntil('a code lens refresh', () => client.codeLensRefreshes > refreshes || undefined);
+  assert.deepEqual(await byNode(), {
+    a: ['Stop', 'Console'],
+    b: ['Start'],
+    c: ['Start', 'Stop', 'Console'],
+  });
+  await client.notify(NodeStatesNotification, { uri, states: null });
+  await client.waitUntil('every node back to all three actions', async () =>
+    (await byNode()).a?.length === 3 ? true : undefined,
+  );
+  await client.notify(NodeStatesNotification.method, { uri, states: { a: 7 } });
+  assert.deepEqual((await byNode()).a, ['Start', 'Stop', 'Console'], 'a malformed notification is ignored');
 });
 
 test('a plan of an invalid lab says why in a few words, with the detail in the tooltip', async () => {
