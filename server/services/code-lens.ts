@@ -63,6 +63,9 @@ export class CodeLensService {
     );
     const deployed = this.exists.get(file.uri) !== false;
     const states = this.nodeStates.get(file.uri);
+    // The next step after a deploy stays here, where a notification's button would vanish with it.
+    if (deployed && states !== undefined && [...states.values()].includes('stopped'))
+      lenses.push({ range: top, command: lensCommand('Start All', LabCommand.startLab, args) });
     // The nodes as read, moved by their delta: the model's list would copy every node an edit moved.
     file.model.forEachAsRead('nodes', (node, delta) => {
       const range = file.toLspRange(shiftRange(node.nameRange, delta));

@@ -415,6 +415,19 @@ test('node lenses follow the node states the client read: Stop and Console when 
     b: ['Start'],
     c: ['Start', 'Stop', 'Console'],
   });
+  const top = async () =>
+    (await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } }))
+      .filter((l) => l.range.start.line === 0 && l.command !== undefined)
+      .map((l) => l.command?.title);
+  assert.deepEqual(
+    await top(),
+    ['Deploy', 'Reconcile', 'Destroy', 'Start All'],
+    'a stopped node: Start All stays at the top',
+  );
+  await client.notify(NodeStatesNotification, { uri, states: { a: 'running', b: 'running', c: 'running' } });
+  await client.waitUntil('Start All gone once every node runs', async () =>
+    (await top()).includes('Start All') ? undefined : true,
+  );
   await client.notify(NodeStatesNotification, { uri, states: null });
   await client.waitUntil('every node back to all three actions', async () =>
     (await byNode()).a?.length === 3 ? true : undefined,
