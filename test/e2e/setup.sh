@@ -68,7 +68,10 @@ EOF
   echo "setup: code-server install failed; full log in $cache/code-server-install.log" >&2
   exit 1
 }
-PATH="$node_pkg/bin:$PATH" "$cs_dir/node_modules/.bin/code-server" --version
+# code-server writes its config under HOME on any start, even --version: keep that in the cache too.
+mkdir -p "$cache/home"
+HOME="$cache/home" XDG_CONFIG_HOME="$cache/home/.config" XDG_DATA_HOME="$cache/home/.local/share" \
+  PATH="$node_pkg/bin:$PATH" "$cs_dir/node_modules/.bin/code-server" --version
 
 touch "$stamp"
 echo "setup: done in $((SECONDS - started)) s"
