@@ -76,7 +76,11 @@ export const getCapabilities: SessionHandler = async ({ session }): Promise<Capa
     if (!(e instanceof EmuError && e.kind === 'unreachable')) throw e;
     return { emuReachable: false, emuProblem: e.message, features: {}, projectModes: {} };
   }
-  return { ...referenceCapabilities(), emuBaseUrl: status.baseUrl };
+  return {
+    ...referenceCapabilities(),
+    emuBaseUrl: status.baseUrl,
+    emuDescription: `${status.edition} ${status.version}`,
+  };
 };
 
 /** What the reference agent offers while its emulator answers: every feature, in both project modes (decisions §6). */

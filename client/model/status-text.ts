@@ -6,6 +6,8 @@ export interface StatusInput {
   username?: string;
   version?: string;
   emuReachable?: boolean;
+  /** What the agent fronts, as its capabilities say (e.g. "EVE-NG Community 6.2.0-4"). */
+  capabilities?: { emuDescription?: string };
   problem?: string;
 }
 
@@ -71,6 +73,7 @@ export function statusView(info: StatusInput, server: ServerStatus | undefined):
       const tooltip = [
         `Connected to ${info.baseUrl ?? where}${info.username ? ` as ${info.username}` : ''}`,
         info.version ? `Agent version ${info.version}` : undefined,
+        info.capabilities?.emuDescription ? `Emulator: ${info.capabilities.emuDescription}` : undefined,
         info.emuReachable === false
           ? 'The agent cannot reach the emulator.'
           : info.emuReachable === true

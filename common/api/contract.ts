@@ -223,6 +223,8 @@ export interface CapabilitiesData {
   /** Why the emulator does not answer, when emuReachable is false (decisions §6). */
   emuProblem?: string;
   emuBaseUrl?: string;
+  /** What the agent fronts, in words for people; shown, never parsed (decisions §6). */
+  emuDescription?: string;
   features?: Record<string, boolean>;
   projectModes?: Record<string, ProjectModeCaps>;
 }

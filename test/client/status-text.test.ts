@@ -16,6 +16,12 @@ test('connected shows user, host and version; an unreachable emulator is a warni
   assert.equal(ok.text, '$(vm-connect) lab@127.0.0.1:8787 v1.2.0');
   assert.equal(ok.tone, 'normal');
   assert.match(ok.tooltip, /The emulator is reachable/);
+  assert.doesNotMatch(ok.tooltip, /Emulator:/, 'no emulator line when the agent does not say');
+  const linux = statusView(
+    { state: 'connected', baseUrl: 'https://a:1', capabilities: { emuDescription: 'Linux network namespaces (FRR)' } },
+    undefined,
+  );
+  assert.match(linux.tooltip, /^Emulator: Linux network namespaces \(FRR\)$/m);
   const down = statusView(
     { state: 'connected', baseUrl: 'https://127.0.0.1:8787', username: 'lab', emuReachable: false },
     undefined,

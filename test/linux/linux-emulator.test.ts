@@ -54,6 +54,7 @@ test('the agent fronts the Linux emulator and its catalogue comes from this mach
   assert.match(agent?.running.emulator ?? '', /^linux \(network namespaces, FRRouting \d/);
   const caps = await client.getCapabilities();
   assert.equal(caps.emuReachable, true);
+  assert.match(caps.emuDescription ?? '', /^Linux network namespaces \(FRRouting \d/);
   const { templates } = await client.listTemplates({});
   assert.deepEqual(templates?.map((t) => t.id).sort(), ['frr', 'linux', 'switch']);
   const frr = await client.getTemplate({ id: 'frr' });

@@ -114,7 +114,7 @@ export class EveLabClient implements EmulatorClient {
   async status(): Promise<EmuStatus> {
     const answer = await this.http.call('GET', '/api/status');
     const version = text(record(answer.data).version, 'unknown');
-    return { version, edition: /pro/i.test(version) ? 'Pro' : 'Community', baseUrl: this.server.baseUrl };
+    return { version, edition: /pro/i.test(version) ? 'EVE-NG Pro' : 'EVE-NG Community', baseUrl: this.server.baseUrl };
   }
 
   listTemplates(): Promise<EmuTemplate[]> {

@@ -344,7 +344,7 @@ class LinuxClient implements EmulatorClient {
 
   status(): Promise<EmuStatus> {
     return Promise.resolve({
-      version: `FRRouting ${this.emu.host.frrVersion}, iproute2 ${this.emu.host.iproute2Version}, Linux ${this.emu.host.kernel}`,
+      version: `(FRRouting ${this.emu.host.frrVersion}, iproute2 ${this.emu.host.iproute2Version}, Linux ${this.emu.host.kernel})`,
       edition: 'Linux network namespaces',
       baseUrl: `linux://${machineName()}`,
     });

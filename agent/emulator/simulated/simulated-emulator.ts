@@ -232,7 +232,7 @@ class SimulatedClient implements EmulatorClient {
 
   async status(): Promise<EmuStatus> {
     this.touch();
-    return { version: EMU_VERSION, edition: 'Community', baseUrl: EMU_BASE_URL };
+    return { version: EMU_VERSION, edition: 'Simulated EVE-NG Community', baseUrl: EMU_BASE_URL };
   }
 
   async listTemplates(): Promise<EmuTemplate[]> {
