@@ -54,7 +54,7 @@ test('getCapabilities reports features and project modes', async () => {
   assert.equal(caps.emuReachable, true);
   assert.equal(caps.features?.console_stream, true);
   assert.equal(caps.projectModes?.imported?.source_mutation, false);
-  assert.match(caps.emuDescription ?? '', /^Simulated EVE-NG Community \d/, 'says what the agent fronts');
+  assert.match(caps.emuDescription ?? '', /EVE-NG (Community|Pro) \d/, 'says what the agent fronts');
   covered.add('getCapabilities');
 });
 

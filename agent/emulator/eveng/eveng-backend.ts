@@ -63,7 +63,7 @@ export class EveNgBackend implements EmulatorBackend {
         if (!edition) {
           const asked = client()
             .status()
-            .then((s) => (s.edition === 'Pro' ? 'Pro' : 'Community'));
+            .then((s) => (s.edition.endsWith('Pro') ? 'Pro' : 'Community'));
           // A failed question is asked again next time.
           asked.catch(() => (edition = undefined));
           edition = asked;
