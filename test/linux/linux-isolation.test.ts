@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import type { AgentClient } from '../../common/api/client';
 import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
+import { hostnameOf } from '../../agent/emulator/linux/frr';
 import { commandLine, processAlive } from '../../agent/emulator/linux/kernel';
 import { sandboxInit } from '../../agent/emulator/linux/sandbox';
 import { probeLinuxHost } from '../../agent/emulator/linux/system';
@@ -39,6 +40,7 @@ const attacks = (agentPid: number, link: string) =>
     `ls /run/netns 2>/dev/null | grep -q . && echo netns=visible || echo netns=hidden`,
     `sysctl -q -w net.ipv4.ip_forward=1 && echo forwarding=on`,
     `echo cwd=$(pwd) home=$HOME secret=\${LAB_ISOLATION_SECRET:-none}`,
+    `grep -E '^(NoNewPrivs|Seccomp):' /proc/self/status | tr -d '\\t' | tr '\\n' ' '`,
   ].join('; ');
 
 let agent: TestAgent | undefined;
@@ -58,6 +60,9 @@ const lab = () => ({
     '    template: linux',
     '    ethernet: 1',
     '    ram: 64',
+    '  s1:',
+    '    template: switch',
+    '    ethernet: 2',
     '  r1:',
     '    template: frr',
     '    ethernet: 2',
@@ -98,7 +103,7 @@ before(async () => {
   const deployed = await client.deployProject(lab());
   state = deployed.state;
   const started = await client.execProject({ ...lab(), action: 'start' });
-  assert.equal(started.started, 3, JSON.stringify(started));
+  assert.equal(started.started, 4, JSON.stringify(started));
 });
 
 after(async () => {
@@ -122,6 +127,7 @@ function assertContained(report: string): void {
   assert.match(report, /netns=hidden/);
   assert.match(report, /forwarding=on/);
   assert.match(report, /cwd=\/root home=\/root secret=none/);
+  assert.match(report, /NoNewPrivs:1 Seccomp:2/);
 }
 
 test("a host's startup script runs as root of its own node only, and its background job does not hold start up", async () => {
@@ -137,6 +143,16 @@ test("a host's exec and console shell are contained the same way", async () => {
   const rootLinks = readFileSync('/proc/net/dev', 'utf8');
   assert.doesNotMatch(rootLinks, new RegExp(`\\b${TAG}[ab]:`));
   assert.doesNotMatch(readFileSync('/proc/self/mountinfo', 'utf8'), new RegExp(TAG));
+});
+
+test('a switch in its sandbox bridges its ports', async () => {
+  assert.match(await run('s1', 'ip -o link show eth1'), /master br0/);
+});
+
+test('a hostname that is not a plain host name never reaches a command', () => {
+  assert.equal(hostnameOf('hostname -F/etc/shadow\n', 'r1'), 'r1');
+  assert.equal(hostnameOf('hostname $(reboot)\n', 'r1'), 'r1');
+  assert.equal(hostnameOf('hostname core-1.lab\n', 'r1'), 'core-1.lab');
 });
 
 test("a router's vtysh reads and writes nothing outside its own run folder", async () => {
