@@ -6,8 +6,10 @@
  * objects live while the agent runs (close() removes them, the next start
  * makes them again with every node stopped).
  */
+import { existsSync, writeFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { hostname as machineName } from 'node:os';
+import { join, resolve } from 'node:path';
 import {
   EmuError,
   EmuNodeStatus,
@@ -26,6 +28,7 @@ import {
 import { normaliseConfig } from '../../project/desired';
 import { LabStore, pruneHiddenNetworks } from '../simulated/lab-store';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
+import { NodeCgroups } from './cgroup';
 import { routerAlive, runningConfig } from './frr';
 import { links, listNamespaces, namespaceExists } from './kernel';
 import { cleanLeftovers } from './leftovers';
@@ -33,6 +36,8 @@ import { LinuxNames, loadAgentId } from './names';
 import { ObjectJournal } from './object-journal';
 import { PtyConsole } from './pty-console';
 import { INTERFACE_NAMES, kindOf, Realizer, routerHostname, type LinuxLab, type LinuxNode } from './realizer';
+import type { SandboxSetup } from './sandbox';
+import { denyListProgram } from './seccomp';
 import { probeLinuxHost, type LinuxHost } from './system';
 import { Turns } from '../../turns';
 
@@ -40,6 +45,19 @@ const STORE_FILE = 'linux-labs.json';
 /** Grace for a graceful stop, and for auto's graceful attempt before it powers off. */
 const GRACEFUL_MS = 10_000;
 const AUTO_GRACE_MS = 3_000;
+const SECCOMP_FILE = 'linux-seccomp.bpf';
+/** Folders no node sees (besides /run, which holds /run/netns and FRR's run folders): FRR's own configs, state and logs. */
+const MASKED = ['/etc/frr', '/var/lib/frr', '/var/log/frr'];
+
+/** Quotas that keep one user from exhausting the machine (agent/README.md lists them). */
+const QUOTAS = {
+  /** Nodes in one lab. */
+  nodesPerLab: 256,
+  /** Labs on this agent. */
+  labs: 64,
+  /** Node starts under way at once on this agent (each boots processes). */
+  concurrentStarts: 8,
+};
 
 export interface LinuxEmulatorOptions {
   dataDir: string;
@@ -62,6 +80,9 @@ export class LinuxEmulator implements EmulatorBackend {
   private readonly runtimes = new Map<string, NodeRuntime>();
   private readonly turns = new Turns();
   private closed = false;
+  /** Node starts under way (QUOTAS.concurrentStarts). */
+  starting = 0;
+  readonly cgroups: NodeCgroups;
 
   private constructor(
     readonly host: LinuxHost,
@@ -69,7 +90,15 @@ export class LinuxEmulator implements EmulatorBackend {
   ) {
     this.names = new LinuxNames(loadAgentId(options.dataDir));
     this.journal = new ObjectJournal(options.dataDir, options.log);
-    this.realizer = new Realizer(this.names, this.journal, host);
+    this.cgroups = new NodeCgroups(host.cgroups);
+    const seccompFile = join(resolve(options.dataDir), SECCOMP_FILE);
+    writeFileSync(seccompFile, denyListProgram(), { mode: 0o600 });
+    const setup: SandboxSetup = {
+      cgroups: this.cgroups,
+      seccompFile,
+      masks: [resolve(options.dataDir), ...MASKED.filter((dir) => existsSync(dir))],
+    };
+    this.realizer = new Realizer(this.names, this.journal, host, setup);
     this.store = LabStore.open<LinuxLab>(options.dataDir, () => [], options.log, STORE_FILE);
   }
 
@@ -82,7 +111,7 @@ export class LinuxEmulator implements EmulatorBackend {
     const host = await probeLinuxHost();
     if (host.problems.length) return new UnavailableEmulator(host.problems);
     const emu = new LinuxEmulator(host, options);
-    const removed = await cleanLeftovers(emu.names, emu.journal);
+    const removed = await cleanLeftovers(emu.names, emu.journal, emu.cgroups);
     if (removed.length)
       options.log(
         `Linux emulator: removed ${removed.length} namespace(s) an earlier run left behind: ${removed.join(', ')}`,
@@ -155,6 +184,16 @@ export class LinuxEmulator implements EmulatorBackend {
 
   async addLab(lab: LinuxLab): Promise<void> {
     if (this.store.labs.has(lab.path)) throw new EmuError('exists', `Lab ${lab.path} already exists.`);
+    if (this.store.labs.size >= QUOTAS.labs)
+      throw new EmuError(
+        'refused',
+        `This agent holds ${this.store.labs.size} labs, its limit; delete one before creating ${lab.path}.`,
+      );
+    if (lab.nodes.length > QUOTAS.nodesPerLab)
+      throw new EmuError(
+        'refused',
+        `Lab ${lab.path} has ${lab.nodes.length} nodes; a lab may have ${QUOTAS.nodesPerLab}.`,
+      );
     const tag = this.names.labTag(lab.path);
     const clash = [...this.store.labs.values()].find((l) => this.names.labTag(l.path) === tag);
     if (clash)
@@ -411,6 +450,11 @@ class LinuxClient implements EmulatorClient {
     return this.emu.serial(path, async () => {
       const lab = this.writable(path);
       this.emu.template(spec.template);
+      if (lab.nodes.length >= QUOTAS.nodesPerLab)
+        throw new EmuError(
+          'refused',
+          `Lab ${path} has ${lab.nodes.length} nodes, the most a lab may have on this agent; ${spec.name} was not added.`,
+        );
       const node: LinuxNode = {
         ...spec,
         id: lab.nextNodeId++,
@@ -524,6 +568,12 @@ class LinuxClient implements EmulatorClient {
       const node = this.emu.node(lab, id);
       if (await this.emu.isRunning(lab, node)) return;
       this.emu.template(node.template);
+      if (this.emu.starting >= QUOTAS.concurrentStarts)
+        throw new EmuError(
+          'refused',
+          `${node.name} did not start: ${this.emu.starting} nodes are starting on this agent already (at most ${QUOTAS.concurrentStarts} at once); start it again in a moment.`,
+        );
+      this.emu.starting++;
       node.status = EmuNodeStatus.starting;
       try {
         await this.emu.realizer.start(lab, node);
@@ -533,6 +583,7 @@ class LinuxClient implements EmulatorClient {
         node.status = EmuNodeStatus.stopped;
         throw e;
       } finally {
+        this.emu.starting--;
         this.emu.changed();
       }
     });

@@ -6,11 +6,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { release } from 'node:os';
+import { detectCgroups, type CgroupVersion } from './cgroup';
 import { runCommand } from './command';
+import { seccompSupported } from './seccomp';
 
 export const FRR_DAEMON_DIR = '/usr/lib/frr';
 export const FRR_RUN_DIR = '/var/run/frr';
-export const INSTALL_HINT = 'apt-get install -y frr iputils-ping';
+export const INSTALL_HINT = 'apt-get install -y frr iputils-ping bubblewrap';
 
 /** Routing daemons a node may run, in FRR's order, beside zebra (always) and staticd (always). */
 export const ROUTING_DAEMONS = ['bgpd', 'ospfd', 'ospf6d', 'ripd', 'ripngd', 'isisd', 'pimd', 'ldpd', 'bfdd'] as const;
@@ -25,6 +27,8 @@ export interface LinuxHost {
   daemons: string[];
   /** The user FRR's daemons drop to (owns their run directories). */
   frrUser?: { uid: number; gid: number };
+  /** The cgroup layout nodes are limited and stopped through. */
+  cgroups: CgroupVersion;
 }
 
 /** CAP_NET_ADMIN and CAP_SYS_ADMIN (namespaces) from the effective capability set. */
@@ -79,6 +83,13 @@ export async function probeLinuxHost(): Promise<LinuxHost> {
   const installed = existsSync(FRR_DAEMON_DIR) ? new Set(readdirSync(FRR_DAEMON_DIR)) : new Set<string>();
   if (frrVersion && !installed.has('staticd')) problems.push(`FRRouting's staticd is missing: ${INSTALL_HINT}`);
 
+  const bwrap = await runCommand('bwrap', ['--version']);
+  if (bwrap.code !== 0)
+    problems.push('bubblewrap (`bwrap`, which sandboxes hosts and consoles) is missing: apt-get install -y bubblewrap');
+  if (!seccompSupported()) problems.push(`nodes' seccomp deny-list has no table for the ${process.arch} architecture`);
+  const cgroups = detectCgroups();
+  if (typeof cgroups === 'string') problems.push(cgroups);
+
   const script = await runCommand('script', ['--version']);
   if (script.code !== 0)
     problems.push('util-linux `script` (console pseudo-terminals) is missing: apt-get install -y util-linux');
@@ -90,5 +101,6 @@ export async function probeLinuxHost(): Promise<LinuxHost> {
     kernel: release(),
     daemons: ROUTING_DAEMONS.filter((d) => installed.has(d)),
     ...(frrUser ? { frrUser } : {}),
+    cgroups: typeof cgroups === 'string' ? 1 : cgroups,
   };
 }
