@@ -6,12 +6,13 @@
  */
 import { parseLab, updateLab } from '../../common/lab/parse';
 import type { LabDocument } from '../../common/lab/types';
-import { documentLimitProblem, DocumentRefused } from './document-limits';
+import { documentLimitProblem } from '../../common/project/document-limits';
+import { DocumentRefused } from './document-limits';
 
 export class DocumentCache {
   private last: LabDocument | undefined;
 
-  /** Throws DocumentRefused for a document over the agent's limits (document-limits.ts). */
+  /** Throws DocumentRefused for a document over the agent's nesting or alias limits (common/project/document-limits.ts). */
   parse(text: string): LabDocument {
     const last = this.last;
     let doc: LabDocument;

@@ -7,6 +7,7 @@ import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } 
 import type { PlanData } from '../../common/api/contract';
 import { shiftRange } from '../../common/lab/outline';
 import { projectPayload, type LabDocuments, type LabFile } from '../documents';
+import type { ConfigFiles } from '../config-files';
 import type { Log } from '../log';
 import type { RemoteAgent } from '../remote-agent';
 import { LabCommand, type LensCommandArgs } from '../../common/commands';
@@ -35,6 +36,7 @@ export class CodeLensService {
     private readonly connection: Connection,
     private readonly documents: LabDocuments,
     private readonly agent: RemoteAgent,
+    private readonly configs: ConfigFiles,
     private readonly log: Log,
     private readonly canRefresh: () => boolean,
   ) {}
@@ -130,7 +132,13 @@ export class CodeLensService {
         tooltip: 'The plan needs a document without syntax errors.',
         keep: true,
       };
-    const built = await projectPayload(file);
+    const built = await projectPayload(file, this.configs);
+    if ('refused' in built)
+      return {
+        title: `Plan: ${shortReason('invalid_lab')}`,
+        tooltip: shorten(built.refused.message ?? ''),
+        keep: true,
+      };
     if ('problem' in built) return { title: 'Plan: a file was refused', tooltip: built.problem.message, keep: false };
     const outcome = await this.agent.call((client) =>
       client.planProject(built.payload, { timeoutMs: PLAN_TIMEOUT_MS }),
