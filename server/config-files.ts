@@ -11,7 +11,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigFileCache } from '../common/project/config-cache';
 import { configNames, isInsideFolder } from '../common/project/payload';
-import type { LabFile } from './documents';
+import type { LabDocument } from '../common/lab/types';
 import type { Log } from './log';
 
 /** Events of one save come in bursts: a lab hears of them once, this long after the first. */
@@ -49,22 +49,19 @@ export class ConfigFiles {
   }
 
   /** Watches the directories of the configs the lab names now (and no others). */
-  follow(file: LabFile): void {
-    const path = file.path;
-    if (path === undefined) return;
+  follow(uri: string, path: string, model: LabDocument): void {
     const labDir = dirname(resolve(path));
     const named = new Set<string>();
-    for (const name of configNames(file.model))
-      if (isInsideFolder(labDir, name)) named.add(dirname(resolve(labDir, name)));
+    for (const name of configNames(model)) if (isInsideFolder(labDir, name)) named.add(dirname(resolve(labDir, name)));
     const dirs = new Set<string>();
     for (let dir of named) {
       while (dir !== labDir && !existsSync(dir)) dir = dirname(dir);
       dirs.add(dir);
     }
-    const before = this.dirsOf.get(file.uri) ?? new Set<string>();
-    for (const dir of before) if (!dirs.has(dir)) this.unwatch(dir, file.uri);
-    for (const dir of dirs) if (!before.has(dir)) this.watch(dir, file.uri);
-    this.dirsOf.set(file.uri, dirs);
+    const before = this.dirsOf.get(uri) ?? new Set<string>();
+    for (const dir of before) if (!dirs.has(dir)) this.unwatch(dir, uri);
+    for (const dir of dirs) if (!before.has(dir)) this.watch(dir, uri);
+    this.dirsOf.set(uri, dirs);
   }
 
   close(uri: string): void {

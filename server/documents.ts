@@ -209,7 +209,7 @@ export async function projectPayload(
   if (refused) return { refused };
   const path = file.path;
   if (path === undefined) return { payload: { yaml: text, files: {} } };
-  configs.follow(file);
+  configs.follow(file.uri, path, file.model);
   try {
     return { payload: await buildProjectPayload(path, text, file.model, configs.cacheOf(file.uri)) };
   } catch (error) {
