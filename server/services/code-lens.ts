@@ -15,6 +15,13 @@ import { LabCommand, type LensCommandArgs } from '../../common/commands';
 /** A lens may wait this long for a plan; the agent's own limit (180 s) is for explicit plans. */
 const PLAN_TIMEOUT_MS = 30_000;
 const MAX_REASON_LENGTH = 500;
+/**
+ * Nodes with Start, Stop and Console lenses at most (the first ones): every lens crosses the
+ * wire at each version although the editor draws only those in view, so a lab of 300,000 nodes
+ * would send about 200 MB. The lab's own lenses always come; past this, node actions are in the
+ * Labs view and the command palette.
+ */
+const MAX_NODES_WITH_LENSES = 10_000;
 
 interface PlanLensData {
   uri: string;
@@ -58,7 +65,9 @@ export class CodeLensService {
     );
     const deployed = this.exists.get(file.uri) !== false;
     // The nodes as read, moved by their delta: the model's list would copy every node an edit moved.
+    let nodes = 0;
     file.model.forEachAsRead('nodes', (node, delta) => {
+      if (++nodes > MAX_NODES_WITH_LENSES) return;
       const range = file.toLspRange(shiftRange(node.nameRange, delta));
       const nodeArgs: LensCommandArgs = { uri: file.uri, node: node.name };
       if (!deployed) {
