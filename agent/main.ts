@@ -16,7 +16,7 @@ import {
   type EmulatorKind,
 } from './server';
 import { EVE_NG_FLAGS, EVE_NG_USAGE, eveNgFromFlags } from './emulator/eveng/command-line';
-import { DEFAULT_WORKER_HEAP_MB, MIN_WORKER_HEAP_MB } from './project/validate-workers';
+import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_SECONDS, MIN_WORKER_HEAP_MB } from './project/validate-workers';
 
 const USAGE = `Usage: node dist/agent.js [options]
 
@@ -36,6 +36,8 @@ Options:
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
   --max-validate-memory MB
                         heap of each thread validating a large document (default ${DEFAULT_WORKER_HEAP_MB})
+  --max-validate-seconds S
+                        time one large document may take on such a thread (default ${DEFAULT_WORKER_SECONDS})
 ${EVE_NG_USAGE}  --help                show this help
 `;
 
@@ -55,6 +57,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
         'data-dir': { type: 'string' },
         'boot-ms': { type: 'string' },
         'max-validate-memory': { type: 'string' },
+        'max-validate-seconds': { type: 'string' },
         emulator: { type: 'string' },
         help: { type: 'boolean' },
         ...EVE_NG_FLAGS,
@@ -75,6 +78,10 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
     if (mb !== undefined && mb < MIN_WORKER_HEAP_MB)
       throw new UsageError(`--max-validate-memory must be at least ${MIN_WORKER_HEAP_MB} (MB), not ${mb}.`);
     return mb;
+  };
+  const validateSeconds = (seconds: number | undefined) => {
+    if (seconds === 0) throw new UsageError('--max-validate-seconds must be at least 1.');
+    return seconds;
   };
   const users: AgentUser[] = (v.user ?? []).map((spec) => {
     const colon = spec.indexOf(':');
@@ -99,6 +106,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
     dataDir: v['data-dir'] ?? '.agent-data',
     bootMs: integer('--boot-ms', v['boot-ms'], 600_000),
     validateHeapMb: validateHeapMb(integer('--max-validate-memory', v['max-validate-memory'], 65_536)),
+    validateSeconds: validateSeconds(integer('--max-validate-seconds', v['max-validate-seconds'], 3600)),
     emulator: v.emulator as EmulatorKind | undefined,
     ...(eveNg ? { eveNg } : {}),
     log: (message) => console.error(`[agent] ${message}`),

@@ -51,7 +51,7 @@ import {
   validateProject,
 } from './handlers/projects';
 import { ApiError, toApiError } from './http/api-error';
-import { BodyBudget, BodyTooLargeError, readBody, readJsonObject } from './http/body';
+import { BodyBudget, BodyTooLargeError, parseObject, readBody, readJsonObject } from './http/body';
 import { answerClientError } from './http/client-error';
 import { sendData, sendDataJson, sendError } from './http/respond';
 import { RouteTable } from './http/routes';
@@ -83,6 +83,8 @@ export interface AgentOptions {
   writeDelayMs?: number;
   /** Heap of each validate worker thread in MB (default 512); a document that needs more is refused. */
   validateHeapMb?: number;
+  /** Time one validate worker may spend on a document in seconds (default 60); a document that needs more is refused. */
+  validateSeconds?: number;
   /** Where the agent reports what it does (never secrets); default: nowhere. */
   log?: (message: string) => void;
 }
@@ -118,7 +120,7 @@ const STOP_GRACE_MS = 5_000;
 /** After answering, connections get this long to flush before they are cut. */
 const FLUSH_GRACE_MS = 500;
 
-/** Validate and plan bodies larger than this are handled on a worker thread (validate-workers.ts). */
+/** Request bodies larger than this are read on a worker thread first (validate-workers.ts); validate and plan are handled there. */
 const WORKER_DOCUMENT_BYTES = 256 * 1024;
 
 /** What the HTTP layer keeps for the life of one agent. */
@@ -188,7 +190,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const http: HttpState = {
     routes: new RouteTable(),
     bodies: new BodyBudget(BODY_BUDGET_BYTES),
-    validateWorkers: new ValidateWorkers(options.validateHeapMb),
+    validateWorkers: new ValidateWorkers(options.validateHeapMb, options.validateSeconds),
     inFlight: new Set(),
     stopping: false,
   };
@@ -383,23 +385,26 @@ async function handleRequest(
     // The bearer is checked from the headers before a byte of the body is read, so a caller
     // without a session can make the agent hold no more than a login's worth of memory.
     const session = isPublic(operationId) ? undefined : ctx.sessions.authenticate(req.headers.authorization);
-    if (
-      session &&
-      (operationId === 'validateProject' || operationId === 'planProject') &&
-      Number(req.headers['content-length']) > WORKER_DOCUMENT_BYTES
-    ) {
+    let body: Record<string, unknown>;
+    if (session && spec.method === 'POST' && Number(req.headers['content-length']) > WORKER_DOCUMENT_BYTES) {
       const raw = await readBody(req, http.bodies);
-      await session.emulator.status();
-      const catalogue = await loadCatalogueData(session.emulator);
-      if (operationId === 'validateProject')
-        sendData(res, await http.validateWorkers.validate(raw, catalogue), closing(http));
-      else sendDataJson(res, await planOnWorker(ctx, http, session, raw, catalogue), closing(http));
-      return;
+      if (operationId === 'validateProject' || operationId === 'planProject') {
+        await session.emulator.status();
+        const catalogue = await loadCatalogueData(session.emulator);
+        if (operationId === 'validateProject')
+          sendData(res, await http.validateWorkers.validate(raw, catalogue), closing(http));
+        else sendDataJson(res, await planOnWorker(ctx, http, session, raw, catalogue), closing(http));
+        return;
+      }
+      // Any other large body is read on a worker first, within its limits; the handler then parses what is known to be readable.
+      await http.validateWorkers.read(raw);
+      body = parseObject(raw.toString('utf8'));
+    } else {
+      body =
+        spec.method === 'POST'
+          ? await readJsonObject(req, http.bodies, session ? MAX_BODY_BYTES : PUBLIC_BODY_BYTES)
+          : (req.resume(), {});
     }
-    const body =
-      spec.method === 'POST'
-        ? await readJsonObject(req, http.bodies, session ? MAX_BODY_BYTES : PUBLIC_BODY_BYTES)
-        : (req.resume(), {});
     const input = { ctx, body, params, query: url.searchParams };
     let data: unknown;
     if (isPublic(operationId)) {

@@ -16,12 +16,14 @@ import type {
   Range as LspRange,
   TextDocumentContentChangeEvent,
 } from 'vscode-languageserver/node';
-import type { ProjectPayload } from '../common/api/contract';
+import type { ProjectDiagnostic, ProjectPayload } from '../common/api/contract';
 import { parseLab, updateLab } from '../common/lab/parse';
 import type { LabDocument, Range, TextChange } from '../common/lab/types';
+import { documentLimitProblem } from '../common/project/document-limits';
 import { buildProjectPayload } from '../common/project/payload';
 import { UserFileError } from '../common/project/user-file';
 import type { AgentProblem } from './agent-problems';
+import type { ConfigFiles } from './config-files';
 import type { Log } from './log';
 import { TextBuffer, type Stretch } from './text-buffer';
 
@@ -192,15 +194,24 @@ export class LabDocuments {
 }
 
 /**
- * The payload of a document: with its configs and stored state when it is a
- * file on disk; or why a file it needs was refused (reported like an agent failure).
+ * The payload of a document: with its configs (read through `configs`, which
+ * then watches them) and stored state when it is a file on disk; or why it is
+ * not sent: the diagnostic the agent would answer for a document it does not
+ * read (its nesting and alias limits), or why a file it needs was refused
+ * (reported like an agent failure).
  */
-export async function projectPayload(file: LabFile): Promise<{ payload: ProjectPayload } | { problem: AgentProblem }> {
+export async function projectPayload(
+  file: LabFile,
+  configs: ConfigFiles,
+): Promise<{ payload: ProjectPayload } | { problem: AgentProblem } | { refused: ProjectDiagnostic }> {
   const text = file.model.text;
+  const refused = documentLimitProblem(text);
+  if (refused) return { refused };
   const path = file.path;
   if (path === undefined) return { payload: { yaml: text, files: {} } };
+  configs.follow(file.uri, path, file.model);
   try {
-    return { payload: await buildProjectPayload(path, text, file.model) };
+    return { payload: await buildProjectPayload(path, text, file.model, configs.cacheOf(file.uri)) };
   } catch (error) {
     if (!(error instanceof UserFileError)) throw error;
     return { problem: { code: 'file_refused', message: error.message, affectsSession: false } };

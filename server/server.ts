@@ -20,6 +20,7 @@ import {
   TopologyRequest,
 } from '../common/protocol';
 import { Catalogue } from './catalogue';
+import { ConfigFiles } from './config-files';
 import { LabDocuments, type LabFile } from './documents';
 import { Log } from './log';
 import type { MessageQueue } from './message-queue';
@@ -43,9 +44,23 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   const clientSupports = { codeLensRefresh: false, completionEditRangeDefault: false };
   const completion = new CompletionService(catalogue, () => clientSupports.completionEditRangeDefault);
   const hover = new HoverService(catalogue);
-  const diagnostics = new DiagnosticsService(connection, documents, agent, log);
+  // A config a lab names changed on disk: its agent diagnostics and its plan are asked for again.
+  const configs = new ConfigFiles((uri) => {
+    const file = documents.get(uri);
+    if (!file) return;
+    diagnostics.configsChanged(file);
+    codeLens.labStateChanged(uri);
+  }, log);
+  const diagnostics = new DiagnosticsService(connection, documents, agent, configs, log);
   const applyEdits = (): void => void guarded('applying edits', undefined, () => documents.applyPending());
-  const codeLens = new CodeLensService(connection, documents, agent, log, () => clientSupports.codeLensRefresh);
+  const codeLens = new CodeLensService(
+    connection,
+    documents,
+    agent,
+    configs,
+    log,
+    () => clientSupports.codeLensRefresh,
+  );
   let initialSession: unknown = null;
 
   agent.onDidChange(() => {
@@ -111,6 +126,7 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
         documents.close(params.textDocument.uri);
         diagnostics.documentClosed(params.textDocument.uri);
         codeLens.documentClosed(params.textDocument.uri);
+        configs.close(params.textDocument.uri);
       }),
   );
 

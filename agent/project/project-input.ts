@@ -2,6 +2,7 @@
  * Reading a ProjectPayload: typed fields (wrong types are 400s naming the
  * field), the lab it is about, its document parsed and validated.
  */
+import { cappedDiagnostics } from '../../common/project/document-limits';
 import type { Direction, ProjectDiagnostic } from '../../common/api/contract';
 import type { LabDocument } from '../../common/lab/types';
 import { ApiError, invalidRequest } from '../http/api-error';
@@ -95,7 +96,9 @@ export function checkedDocument(
   const diagnostics = validateDocument(doc, input.files, catalogue);
   if (hasErrors(diagnostics)) {
     const first = diagnostics.find((d) => d.severity === 'error');
-    throw new ApiError('invalid_lab', `The lab document does not validate: ${first?.message}`, { diagnostics });
+    throw new ApiError('invalid_lab', `The lab document does not validate: ${first?.message}`, {
+      diagnostics: cappedDiagnostics(diagnostics),
+    });
   }
   const lab = resolveLabPath({ lab: input.lab, state: input.state, docName: () => doc.name?.value });
   const fallbackName = lab.replace(/^.*\//, '').replace(/\.unl$/, '');

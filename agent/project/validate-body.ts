@@ -3,14 +3,15 @@ import { parseLab } from '../../common/lab/parse';
 import type { LabDocument } from '../../common/lab/types';
 import type { Body } from '../http/fields';
 import type { Catalogue } from './catalogue';
-import { documentLimitProblem } from './document-limits';
+import { cappedDiagnostics, documentLimitProblem } from '../../common/project/document-limits';
 import { readProjectInput, requireYaml } from './project-input';
 import { hasErrors, validateDocument } from './validate';
 
 /**
  * The validate call on a request body. Validate never fails on a bad document (decisions §5):
  * one the agent will not read is a diagnostic. `parse` is the session's cached parser on the
- * main thread, a plain parse in a worker.
+ * main thread, the worker's own in a worker. The reply carries at most MAX_DIAGNOSTICS, with a
+ * summary of the rest: its status is that of all of them.
  */
 export function validateBody(
   body: Body,
@@ -22,5 +23,5 @@ export function validateBody(
   const refused = documentLimitProblem(yaml);
   if (refused) return { status: 'invalid', diagnostics: [refused] };
   const diagnostics = validateDocument(parse(yaml), input.files, catalogue);
-  return { status: hasErrors(diagnostics) ? 'invalid' : 'valid', diagnostics };
+  return { status: hasErrors(diagnostics) ? 'invalid' : 'valid', diagnostics: cappedDiagnostics(diagnostics) };
 }

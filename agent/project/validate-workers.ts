@@ -1,20 +1,26 @@
 /**
- * Large validate and plan requests run on worker threads: the JSON body, the
- * YAML parse and the checks of a multi-megabyte lab take long enough to hold
- * up every other request (health included) if they ran on the agent's event
- * loop. The raw body goes to the worker as bytes; a plan asks the main thread
- * for the live lab its document names; only the verdict comes back.
- * At most POOL_SIZE workers, each with a memory ceiling, and MAX_WAITING
- * validates waiting for one (more: 503 agent_busy). A worker that runs out of
- * memory becomes a diagnostic; one that dies otherwise, a 500 internal_error;
- * never a crash, and the dead worker is replaced.
+ * Large requests that carry a lab document are read on worker threads: the
+ * JSON body, the YAML parse and the checks of a multi-megabyte lab take long
+ * enough to hold up every other request (health included) if they ran on the
+ * agent's event loop. The raw body goes to the worker as bytes; a plan asks the
+ * main thread for the live lab its document names; only the verdict comes back.
+ * What bounds the work of a document is here and in common/project/document-limits.ts,
+ * not its length: each worker has a heap ceiling and each job a time limit, and a
+ * document over either is refused with a diagnostic naming the limit (the
+ * worker is then replaced). At most POOL_SIZE workers, and MAX_WAITING jobs
+ * waiting for one (more: 503 agent_busy). One that dies otherwise is a 500
+ * internal_error; never a crash.
+ *
+ * Each worker keeps the last document it parsed (DocumentCache): a client that
+ * plans or validates the same lab again, or an edited one, is not parsed from
+ * scratch, and the pool hands the next job to the worker used last.
  *
  * The worker runs this same file: the bundle (dist/agent.js) or the compiled
  * module, chosen by workerData.role.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ErrorCode, ProjectDiagnostic, ValidateData } from '../../common/api/contract';
-import { ApiError } from '../http/api-error';
+import { ApiError, invalidRequest } from '../http/api-error';
 import { parseObject } from '../http/body';
 import { catalogueOf, type CatalogueData } from './catalogue';
 import { DocumentCache } from './document-cache';
@@ -27,13 +33,21 @@ const ROLE = 'lab-agent-validate';
 const POOL_SIZE = 2;
 /** Jobs that may wait for a worker; more get 503 agent_busy rather than a queue without end. */
 const MAX_WAITING = 2 * POOL_SIZE;
-/** Heap of one worker by default: well above what the largest document the agent reads needs. */
+/** Heap of one worker by default: well above what a 10,000-node lab needs (about 200 MB). */
 export const DEFAULT_WORKER_HEAP_MB = 512;
 /** Below this a worker cannot even hold a small lab. */
 export const MIN_WORKER_HEAP_MB = 16;
+/** Time one job may take by default: a 10,000-node lab takes a few seconds on a busy machine. */
+export const DEFAULT_WORKER_SECONDS = 60;
+/** Request bodies nest JSON a few levels (files and state are shallow); deeper is refused before JSON.parse builds it. */
+const MAX_JSON_NESTING = 64;
 
-/** Validate answers ValidateData; plan answers the plan, asking the main thread for the lab on the way. */
-type JobKind = 'validate' | 'plan';
+/**
+ * Validate answers ValidateData; plan answers the plan, asking the main thread
+ * for the lab on the way; read only reads the document (for the calls the main
+ * thread then handles: deploy, reconcile, authoring), so that it is within the limits.
+ */
+type JobKind = 'validate' | 'plan' | 'read';
 interface Job {
   kind: JobKind;
   body: Uint8Array;
@@ -45,16 +59,24 @@ type FromWorker = { verdict: Verdict } | { observe: string };
 /** To a worker: a job, or the lab it asked for. */
 type ToWorker = Job | { view: LabView };
 
-async function work(job: Job, observe: (path: string) => Promise<LabView>): Promise<Verdict> {
+async function work(job: Job, documents: DocumentCache, observe: (path: string) => Promise<LabView>): Promise<Verdict> {
   try {
-    const body = parseObject(Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength).toString('utf8'));
+    const bytes = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+    if (jsonNesting(bytes) > MAX_JSON_NESTING)
+      throw invalidRequest(
+        `The request body nests JSON more than ${MAX_JSON_NESTING} levels deep (the agent's limit); a project request needs a few.`,
+      );
+    const body = parseObject(bytes.toString('utf8'));
+    const parse = (yaml: string) => documents.parse(yaml);
+    if (job.kind === 'read') {
+      if (typeof body.yaml === 'string') parse(body.yaml);
+      return { ok: true, data: null };
+    }
     const catalogue = catalogueOf(job.catalogue);
-    if (job.kind === 'validate') return { ok: true, data: validateBody(body, catalogue) };
+    if (job.kind === 'validate') return { ok: true, data: validateBody(body, catalogue, parse) };
     const input = readProjectInput(body);
     const direction = readDirection(body);
-    // A fresh cache: the plain parse, with the agent's document limits.
-    const documents = new DocumentCache();
-    const { plan } = await planDocument({ input, direction, catalogue, parse: (y) => documents.parse(y), observe });
+    const { plan } = await planDocument({ input, direction, catalogue, parse, observe });
     checkIdentity(plan, input.planIdentity);
     // Serialized here: a plan of thousands of actions takes the main thread a while to copy and to stringify.
     return { ok: true, data: JSON.stringify(plan) };
@@ -64,7 +86,26 @@ async function work(job: Job, observe: (path: string) => Promise<LabView>): Prom
   }
 }
 
+/** The deepest nesting of [ ] and { } outside strings in a JSON text, read as bytes (one pass, nothing built). */
+function jsonNesting(bytes: Uint8Array): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if ((b === 0x5d || b === 0x7d) && depth > 0) depth--;
+  }
+  return deepest;
+}
+
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
+  const documents = new DocumentCache();
   let answer: ((view: LabView) => void) | undefined;
   const observe = (path: string) =>
     new Promise<LabView>((resolve) => {
@@ -73,17 +114,30 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
     });
   parentPort?.on('message', (message: ToWorker) => {
     if ('view' in message) answer?.(message.view);
-    else void work(message, observe).then((verdict) => parentPort?.postMessage({ verdict } satisfies FromWorker));
+    else
+      void work(message, documents, observe).then((verdict) =>
+        parentPort?.postMessage({ verdict } satisfies FromWorker),
+      );
   });
 }
 
-/** Why a worker ran out of memory under the document, as the diagnostic of a document the agent does not read. */
+/** A worker ran out of memory under the document: the diagnostic of a document the agent does not read. */
 function outOfMemory(heapMb: number): ProjectDiagnostic {
   return {
     path: [],
     severity: 'error',
-    code: 'document-too-large',
-    message: `Reading this lab document took more than the ${heapMb} MB the agent allows one document. Split the lab.`,
+    code: 'memory-limit',
+    message: `Reading this lab document took more than the ${heapMb} MB of memory the agent allows one document (its --max-validate-memory). Split the lab, or look for what makes it costly.`,
+  };
+}
+
+/** A job went past the time limit: the worker is stopped, and the document refused. */
+function outOfTime(seconds: number): ProjectDiagnostic {
+  return {
+    path: [],
+    severity: 'error',
+    code: 'time-limit',
+    message: `Reading this lab document took more than the ${seconds} s the agent allows one document (its --max-validate-seconds). Split the lab, or look for what makes it costly.`,
   };
 }
 
@@ -93,10 +147,13 @@ export class ValidateWorkers {
   private readonly waiting: (() => void)[] = [];
   private closed = false;
 
-  /** `heapMb`: the heap of one worker (--max-validate-memory). */
-  constructor(private readonly heapMb = DEFAULT_WORKER_HEAP_MB) {}
+  /** `heapMb`: the heap of one worker (--max-validate-memory); `seconds`: the time of one job (--max-validate-seconds). */
+  constructor(
+    private readonly heapMb = DEFAULT_WORKER_HEAP_MB,
+    private readonly seconds = DEFAULT_WORKER_SECONDS,
+  ) {}
 
-  /** Validates a raw request body on a worker thread; the buffer is moved to the worker. */
+  /** Validates a raw request body on a worker thread (which gets a copy of the bytes). */
   async validate(body: Buffer, catalogue: CatalogueData): Promise<ValidateData> {
     try {
       return (await this.run('validate', body, catalogue, unobserved)) as ValidateData;
@@ -104,6 +161,11 @@ export class ValidateWorkers {
       if (e instanceof DocumentRefused) return { status: 'invalid', diagnostics: [e.diagnostic] };
       throw e;
     }
+  }
+
+  /** Reads the document of a raw request body on a worker thread: throws DocumentRefused (422 invalid_lab) when it is over a limit. */
+  async read(body: Buffer): Promise<void> {
+    await this.run('read', body, { templates: [], icons: [], networkTypes: [] }, unobserved);
   }
 
   /** Plans a raw request body on a worker thread; `observe` gives it the live lab its document names. The plan comes back as JSON. */
@@ -156,15 +218,36 @@ export class ValidateWorkers {
 
   private runOn(worker: Worker, job: Job, observe: (path: string) => Promise<LabView>): Promise<unknown> {
     return new Promise((resolve, reject) => {
+      // The clock runs while the worker works, not while the main thread observes the lab for it.
+      let left = this.seconds * 1000;
+      let since = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const startClock = () => {
+        since = performance.now();
+        timer = setTimeout(() => {
+          done();
+          void worker.terminate();
+          reject(new DocumentRefused(outOfTime(this.seconds)));
+        }, left);
+      };
+      const stopClock = () => {
+        clearTimeout(timer);
+        left -= performance.now() - since;
+      };
       const done = () => {
+        clearTimeout(timer);
         worker.off('message', onMessage);
         worker.off('error', onDeath);
         worker.off('exit', onExit);
       };
       const onMessage = (message: FromWorker) => {
         if ('observe' in message) {
+          stopClock();
           observe(message.observe).then(
-            (view) => worker.postMessage({ view } satisfies ToWorker),
+            (view) => {
+              startClock();
+              worker.postMessage({ view } satisfies ToWorker);
+            },
             (e: unknown) => {
               done();
               void worker.terminate();
@@ -196,14 +279,15 @@ export class ValidateWorkers {
       worker.once('error', onDeath);
       const onExit = () => onDeath();
       worker.once('exit', onExit);
+      startClock();
       worker.postMessage(job satisfies ToWorker);
     });
   }
 }
 
-/** A validate job never asks for a lab. */
+/** Only a plan job asks for a lab. */
 function unobserved(): Promise<LabView> {
-  return Promise.reject(new Error('validate does not read the lab'));
+  return Promise.reject(new Error('only a plan reads the lab'));
 }
 
 function asBytes(body: Buffer): Uint8Array {

@@ -188,12 +188,13 @@ async function pullLab(services: Services, lab: LabContext): Promise<ReconcileDa
     client.reconcileProject({ ...payload, direction: 'from_emu' }, { signal }),
   );
   await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
-  services.labStateChanged(lab.uri);
+  // The views plan again once the pulled text is in the editors, not before (they would plan the old text);
+  // configs pulled into unsaved editors are planned again when saved (the language server watches them).
   const outcome = await applyPulledContent(
     lab.uri,
     { yaml: data.yaml, files: data.files },
     `Pull ${lab.name} from the emulator`,
-  );
+  ).finally(() => services.labStateChanged(lab.uri));
   for (const name of outcome.refused)
     services.log.warn(`Pull ${lab.name}: ignored file ${JSON.stringify(name)}: outside the lab's folder`);
   if (!outcome.applied)

@@ -187,7 +187,9 @@ export class LabChecks {
     if (met.length === 0 && gone.length === 0) return;
     met.sort();
     gone.sort();
-    if (met.length !== gone.length || met.some((name, i) => name !== gone[i])) renamed.push(...met, ...gone);
+    // A loop, not push(...met, ...gone): spread arguments overflow the stack past about 120,000 names.
+    if (met.length !== gone.length || met.some((name, i) => name !== gone[i]))
+      for (const name of [met, gone].flat()) renamed.push(name);
   }
 
   private hold(key: string, link: LabLink): void {

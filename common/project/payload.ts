@@ -3,10 +3,11 @@
  * startup configs its nodes name, and the state stored beside it. Shared by the
  * language server (validate, plan) and the extension host (every project call).
  */
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { MAX_BODY_BYTES, type ProjectPayload } from '../api/contract';
 import type { LabDocument } from '../lab/types';
+import type { ConfigFileCache } from './config-cache';
 import { readLabState } from './state-file';
 import { readUserFile, UserFileError } from './user-file';
 
@@ -15,12 +16,18 @@ const CONFIG_READ_TIMEOUT_MS = 5000;
 
 /**
  * Throws UserFileError when a config the lab names is refused (not a regular
- * file, too large, too slow) or the state file is corrupt or refused.
+ * file, too large, too slow) or the state file is corrupt or refused. With a
+ * cache, configs whose size and modification time did not change are not read again.
  */
-export async function buildProjectPayload(labPath: string, text: string, doc: LabDocument): Promise<ProjectPayload> {
+export async function buildProjectPayload(
+  labPath: string,
+  text: string,
+  doc: LabDocument,
+  cache?: ConfigFileCache,
+): Promise<ProjectPayload> {
   const labDir = dirname(resolve(labPath));
   const [files, stored] = await Promise.all([
-    readConfigFiles(labDir, doc, MAX_BODY_BYTES - Buffer.byteLength(text)),
+    readConfigFiles(labDir, doc, MAX_BODY_BYTES - Buffer.byteLength(text), cache),
     readLabState(labPath),
   ]);
   const payload: ProjectPayload = { yaml: text, files };
@@ -35,15 +42,17 @@ export async function buildProjectPayload(labPath: string, text: string, doc: La
  * in the lab. Read one after another within `budget` bytes in all: what does
  * not fit in one request to the agent is refused before it is read.
  */
-async function readConfigFiles(labDir: string, doc: LabDocument, budget: number): Promise<Record<string, string>> {
-  const names = new Set<string>();
-  doc.forEachAsRead('nodes', (node) => {
-    if (typeof node.resolved.config === 'string' && node.resolved.config !== '') names.add(node.resolved.config);
-  });
+async function readConfigFiles(
+  labDir: string,
+  doc: LabDocument,
+  budget: number,
+  cache: ConfigFileCache | undefined,
+): Promise<Record<string, string>> {
+  cache?.begin();
   const files: Record<string, string> = {};
   let left = budget;
-  for (const name of names) {
-    const content = await readInsideFolder(labDir, name, Math.max(0, left));
+  for (const name of configNames(doc)) {
+    const content = await readInsideFolder(labDir, name, Math.max(0, left), cache);
     // Missing or escaping files are left out: validate reports them to the user.
     if (content === undefined) continue;
     files[name] = content;
@@ -52,8 +61,27 @@ async function readConfigFiles(labDir: string, doc: LabDocument, budget: number)
   return files;
 }
 
-async function readInsideFolder(folder: string, name: string, maxBytes: number): Promise<string | undefined> {
-  if (isAbsolute(name) || !isInside(folder, resolve(folder, name))) return undefined;
+/** The startup configs the lab's nodes name (defaults applied), as written. */
+export function configNames(doc: LabDocument): Set<string> {
+  const names = new Set<string>();
+  doc.forEachAsRead('nodes', (node) => {
+    if (typeof node.resolved.config === 'string' && node.resolved.config !== '') names.add(node.resolved.config);
+  });
+  return names;
+}
+
+/** Whether `name` stays inside `folder` once resolved (before symlinks, which the read checks). */
+export function isInsideFolder(folder: string, name: string): boolean {
+  return !isAbsolute(name) && isInside(folder, resolve(folder, name));
+}
+
+async function readInsideFolder(
+  folder: string,
+  name: string,
+  maxBytes: number,
+  cache: ConfigFileCache | undefined,
+): Promise<string | undefined> {
+  if (!isInsideFolder(folder, name)) return undefined;
   let realFile: string;
   try {
     // Resolve symlinks too: a link inside the folder must not expose a file outside it.
@@ -63,13 +91,27 @@ async function readInsideFolder(folder: string, name: string, maxBytes: number):
   } catch {
     return undefined;
   }
+  let size = -1;
+  let mtimeMs = -1;
+  if (cache) {
+    try {
+      ({ size, mtimeMs } = await stat(realFile));
+    } catch {
+      return undefined;
+    }
+    const known = cache.lookup(realFile, size, mtimeMs);
+    if (known && known.bytes <= maxBytes) return known.content;
+  }
   const limitReason = `what is left of the ${MAX_BODY_BYTES} bytes the agent accepts in one request after the lab and its other configs`;
   try {
-    return await readUserFile(realFile, `the startup config ${name}`, {
+    const content = await readUserFile(realFile, `the startup config ${name}`, {
       maxBytes,
       timeoutMs: CONFIG_READ_TIMEOUT_MS,
       limitReason,
     });
+    // Stored with the size and time seen before the read: a change during it shows at the next stat.
+    cache?.store(realFile, size, mtimeMs, content);
+    return content;
   } catch (err) {
     // Gone since realpath: left out like any missing file.
     if (err instanceof UserFileError && err.problem === 'missing') return undefined;

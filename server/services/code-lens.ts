@@ -10,6 +10,7 @@ import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } 
 import type { PlanData } from '../../common/api/contract';
 import { shiftRange } from '../../common/lab/outline';
 import { projectPayload, type LabDocuments, type LabFile } from '../documents';
+import type { ConfigFiles } from '../config-files';
 import type { Log } from '../log';
 import type { RemoteAgent } from '../remote-agent';
 import { LabCommand, type LensCommandArgs } from '../../common/commands';
@@ -17,6 +18,13 @@ import { LabCommand, type LensCommandArgs } from '../../common/commands';
 /** A lens may wait this long for a plan; the agent's own limit (180 s) is for explicit plans. */
 const PLAN_TIMEOUT_MS = 30_000;
 const MAX_REASON_LENGTH = 500;
+/**
+ * Nodes with Start, Stop and Console lenses at most (the first ones): every lens crosses the
+ * wire at each version although the editor draws only those in view, so a lab of 300,000 nodes
+ * would send about 200 MB. The lab's own lenses always come; past this, node actions are in the
+ * Labs view and the command palette.
+ */
+const MAX_NODES_WITH_LENSES = 10_000;
 
 interface PlanLensData {
   uri: string;
@@ -40,6 +48,7 @@ export class CodeLensService {
     private readonly connection: Connection,
     private readonly documents: LabDocuments,
     private readonly agent: RemoteAgent,
+    private readonly configs: ConfigFiles,
     private readonly log: Log,
     private readonly canRefresh: () => boolean,
   ) {}
@@ -67,7 +76,9 @@ export class CodeLensService {
     if (deployed && states !== undefined && [...states.values()].includes('stopped'))
       lenses.push({ range: top, command: lensCommand('Start All', LabCommand.startLab, args) });
     // The nodes as read, moved by their delta: the model's list would copy every node an edit moved.
+    let nodes = 0;
     file.model.forEachAsRead('nodes', (node, delta) => {
+      if (++nodes > MAX_NODES_WITH_LENSES) return;
       const range = file.toLspRange(shiftRange(node.nameRange, delta));
       const nodeArgs: LensCommandArgs = { uri: file.uri, node: node.name };
       if (!deployed) {
@@ -148,7 +159,13 @@ export class CodeLensService {
         tooltip: 'The plan needs a document without syntax errors.',
         keep: true,
       };
-    const built = await projectPayload(file);
+    const built = await projectPayload(file, this.configs);
+    if ('refused' in built)
+      return {
+        title: `Plan: ${shortReason('invalid_lab')}`,
+        tooltip: shorten(built.refused.message ?? ''),
+        keep: true,
+      };
     if ('problem' in built) return { title: 'Plan: a file was refused', tooltip: built.problem.message, keep: false };
     const outcome = await this.agent.call((client) =>
       client.planProject(built.payload, { timeoutMs: PLAN_TIMEOUT_MS }),

@@ -10,7 +10,9 @@ import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-lan
 import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { ProjectDiagnostic } from '../../common/api/contract';
 import { LabChecks, validateLab, type LocalDiagnostic } from '../../common/lab/validate';
+import { MAX_DIAGNOSTICS } from '../../common/project/document-limits';
 import type { AgentProblem } from '../agent-problems';
+import type { ConfigFiles } from '../config-files';
 import { projectPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
 import type { RemoteAgent } from '../remote-agent';
@@ -20,12 +22,6 @@ export const AGENT_SOURCE = 'lab-agent';
 /** Pause after the last edit before asking the agent. */
 const VALIDATE_DELAY_MS = 300;
 const VALIDATE_TIMEOUT_MS = 15_000;
-/**
- * Diagnostics published per document at most, the summary included: a badly
- * broken file can have thousands (megabytes per publish), and the first ones
- * are the ones to fix.
- */
-export const MAX_DIAGNOSTICS = 1000;
 
 /** What the agent said about the last version it validated; paths are re-located in newer versions. */
 interface AgentFindings {
@@ -66,6 +62,7 @@ export class DiagnosticsService {
     private readonly connection: Connection,
     private readonly documents: LabDocuments,
     private readonly agent: RemoteAgent,
+    private readonly configs: ConfigFiles,
     private readonly log: Log,
   ) {}
 
@@ -81,6 +78,12 @@ export class DiagnosticsService {
       findings.diagnostics = findings.diagnostics.filter((finding) => !edits.some((edit) => touches(edit, finding)));
     }
     this.publish(file);
+    this.schedule(file);
+  }
+
+  /** A config the lab names was created, changed or deleted: ask the agent again (the local checks read no configs). */
+  configsChanged(file: LabFile): void {
+    this.cancel(file.uri);
     this.schedule(file);
   }
 
@@ -124,8 +127,14 @@ export class DiagnosticsService {
   }
 
   private async validate(file: LabFile, version: number, signal: AbortSignal): Promise<void> {
-    const built = await projectPayload(file);
+    const built = await projectPayload(file, this.configs);
     if (signal.aborted) return;
+    if ('refused' in built) {
+      // What the agent would answer, without sending it a document it does not read.
+      this.findings.set(file.uri, { diagnostics: [built.refused] });
+      this.publish(file);
+      return;
+    }
     const outcome =
       'problem' in built
         ? { ok: false as const, problem: built.problem, cancelled: false }

@@ -10,6 +10,12 @@ import { shiftRange } from '../../common/lab/outline';
 import type { ElementKind, ElementOf, Located, Range } from '../../common/lab/types';
 import type { LabFile } from '../documents';
 
+/**
+ * Characters of a symbol's name or detail at most: the outline and the breadcrumbs show one
+ * line, and a value of megabytes (a long description) would otherwise cross the wire whole.
+ */
+const MAX_SYMBOL_TEXT = 200;
+
 /** The outline of the current version, computed once per version. */
 export function documentSymbols(file: LabFile): DocumentSymbol[] {
   return file.cached('documentSymbols', outline);
@@ -25,11 +31,11 @@ function outline(file: LabFile): DocumentSymbol[] {
     detail?: string,
     children?: DocumentSymbol[],
   ): DocumentSymbol => ({
-    name: name === '' ? '(empty)' : name,
+    name: name === '' ? '(empty)' : cut(name),
     kind,
     range: file.toLspRange(cover(range, selection)),
     selectionRange: file.toLspRange(selection),
-    ...(detail !== undefined ? { detail } : {}),
+    ...(detail !== undefined ? { detail: cut(detail) } : {}),
     ...(children !== undefined ? { children } : {}),
   });
   const scalar = (key: string, located: Located<string> | undefined): DocumentSymbol[] =>
@@ -70,6 +76,10 @@ function outline(file: LabFile): DocumentSymbol[] {
     ),
   );
   return result;
+}
+
+function cut(text: string): string {
+  return text.length <= MAX_SYMBOL_TEXT ? text : `${text.slice(0, MAX_SYMBOL_TEXT - 1)}…`;
 }
 
 /** The smallest range holding both: a symbol's range must contain its selection range. */

@@ -150,8 +150,8 @@ test(
       nodes.push(`  router-${String(i).padStart(8, '0')}: {template: vios}\n`);
     const reply = await healthWhile('/api/v1/projects/validate', { yaml: `name: huge\nnodes:\n${nodes.join('')}` });
     assert.equal(reply.status, 200, reply.text.slice(0, 300));
-    assert.match(reply.text, /"status":"invalid"/);
-    assert.match(reply.text, /"code":"document-too-large"/);
+    // Read in full on a worker (no length limit): valid, or over the worker's heap or time limit.
+    assert.match(reply.text, /"status":"valid"|"code":"(memory|time)-limit"/);
   },
 );
 

@@ -36,7 +36,7 @@ const SECTIONS = [
   { name: 'api-client', title: 'API client per-call overhead', limitMs: 90_000 },
   { name: 'console', title: 'Console stream', limitMs: 90_000 },
   { name: 'agent-load', title: 'Reference agent under load', limitMs: 60_000 },
-  { name: 'agent-deploy', title: 'Reference agent deploy throughput', limitMs: 120_000 },
+  { name: 'agent-deploy', title: 'Reference agent deploy throughput and growth with the lab', limitMs: 900_000 },
   { name: 'extension', title: 'Extension bundle and VSIX', limitMs: 120_000 },
   { name: 'refresh', title: 'Live views: agent requests of an idle extension', limitMs: 60_000 },
   { name: 'topology', title: 'Topology webview in headless Chromium', limitMs: 180_000 },

@@ -51,6 +51,8 @@ export interface TestAgentOptions {
   emulator?: EmulatorKind;
   /** Heap of each validate worker in MB (the agent's --max-validate-memory). */
   validateHeapMb?: number;
+  /** Time each validate worker may spend on one document, in seconds (the agent's --max-validate-seconds). */
+  validateSeconds?: number;
 }
 
 export interface Reply {
@@ -118,6 +120,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       users: options.users,
       emulator,
       validateHeapMb: options.validateHeapMb,
+      validateSeconds: options.validateSeconds,
       ...(fakeEve ? { eveNg: { url: fakeEve.url, ...EVE_ACCOUNT, allowHttp: true } } : {}),
     });
   } catch (err) {

@@ -1,0 +1,40 @@
+/**
+ * Replies stay bounded on huge documents (issue 29): the outline cuts long values, code lenses
+ * stop at the node cap, and a lab of more nodes than LabChecks once handled (130,000: the
+ * spread of renamed names overflowed the stack) gets its diagnostics on open.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CodeLens, DocumentSymbol } from 'vscode-languageserver-protocol';
+import { LspClient } from '../support/lsp';
+
+let client: LspClient;
+before(async () => {
+  client = await LspClient.start({ initializationOptions: { session: null } });
+});
+after(() => client.stop());
+
+test('a description of a megabyte is cut in the outline; lenses stop at 10,000 nodes', async () => {
+  const uri = 'file:///huge/long.lab.yaml';
+  const nodes = Array.from({ length: 12_000 }, (_, i) => `  n${i}:\n    template: vios\n`).join('');
+  await client.open(uri, `name: long\ndescription: ${'d'.repeat(1024 * 1024)}\nnodes:\n${nodes}`);
+  const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+  const description = symbols.find((s) => s.name === 'description');
+  assert.equal(description?.detail?.length, 200);
+  assert.ok(description?.detail?.endsWith('…'));
+  const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+  // Deploy, Reconcile and Destroy, then Start, Stop and Console for each of the first 10,000 nodes.
+  assert.equal(lenses.length, 3 + 3 * 10_000);
+  await client.close(uri);
+});
+
+test('200,000 nodes get diagnostics on open', { timeout: 600_000 }, async () => {
+  const uri = 'file:///huge/many.lab.yaml';
+  const nodes = Array.from({ length: 200_000 }, (_, i) => `  n${i}:\n    ram: 1\n`).join('');
+  await client.open(uri, `name: many\nnodes:\n${nodes}`);
+  // Each node lacks a template: the publish is capped, its last entry counting the rest.
+  const diagnostics = await client.waitForDiagnostics(uri, (d) => d.length > 0, { timeoutMs: 540_000 });
+  assert.equal(diagnostics.length, 1000);
+  assert.equal(diagnostics.at(-1)?.code, 'more-problems');
+  await client.close(uri);
+});
