@@ -130,7 +130,7 @@ interface FakeNetwork {
   visibility: number;
 }
 
-interface FakeLab {
+export interface FakeLab {
   path: string;
   name: string;
   description: string;
@@ -234,6 +234,12 @@ export class FakeEveServer {
   stealSessionsOf(username: string): void {
     this.stolen.add(username);
     this.sessions.delete(username);
+  }
+
+  /** Test view: a lab as the server stores it (nodes with their EVE-NG interface ids), or undefined. */
+  labState(path: string): FakeLab | undefined {
+    const lab = this.labs.get(path);
+    return lab ? (JSON.parse(JSON.stringify(lab)) as FakeLab) : undefined;
   }
 
   /** Holds a lab's file lock for `ms` (another EVE-NG process writing the lab). */
