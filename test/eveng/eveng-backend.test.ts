@@ -413,6 +413,10 @@ test('UNetLab keeps no visibility: a bridge named after its two ends is read bac
         ['lan', true],
       ],
     );
+    // UNetLab marks no template .missing: one without images has an empty image list.
+    const templates = await r.client.listTemplates();
+    assert.equal(templates.find((t) => t.id === 'xrv9k')?.provisioned, false);
+    assert.equal(templates.find((t) => t.id === 'vios')?.provisioned, true);
   } finally {
     await r.dispose();
   }
