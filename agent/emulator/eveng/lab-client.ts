@@ -61,6 +61,8 @@ export interface EveServer {
    * `<lab>#<network id>` → ends attached so far.
    */
   linksBeingMade: Map<string, number>;
+  /** The server keeps network visibility (EVE-NG) or not (UNetLab); unknown until a network is read. */
+  networkVisibility?: boolean;
   /** Which lab runs each node id of the service account's one pod. */
   pod: NodePod;
 }
@@ -534,12 +536,19 @@ export class EveLabClient implements EmulatorClient {
       return;
     }
     this.server.linksBeingMade.delete(key);
-    try {
+    // UNetLab has no network visibility (a PUT of it alone answers 500 and leaves the lab file
+    // locked): there the bridge stays as it is and is read back as the link (parseNetworks).
+    if (await this.hasVisibility(path, networkId))
       await this.http.call('PUT', labApiPath(path, `/networks/${networkId}`), { visibility: 0 });
-    } catch (e) {
-      // UNetLab has no hidden networks; the bridge is still read back as the link (parseNetworks).
-      if (!(e instanceof EmuError && e.kind === 'refused')) throw e;
+  }
+
+  /** Whether the server keeps network visibility, learnt once from a network it returns. */
+  private async hasVisibility(path: string, networkId: number): Promise<boolean> {
+    if (this.server.networkVisibility === undefined) {
+      const network = record((await this.http.call('GET', labApiPath(path, `/networks/${networkId}`))).data);
+      this.server.networkVisibility = 'visibility' in network;
     }
+    return this.server.networkVisibility;
   }
 
   async startNode(path: string, id: number): Promise<void> {
