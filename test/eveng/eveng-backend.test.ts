@@ -670,6 +670,12 @@ test('one pod per account: the server shares node ids between labs; the adapter 
     await r.client.stopNode(b, 1, 0);
     assert.ok(!r.fake.seen.some((x) => x.path.includes('pod-b.unl/nodes/1/stop')));
     assert.notEqual(node(must(await r.client.getLab(a), 'A'), 'pc').status, 0);
+    // A wipe stops first and a node delete stops the id pod-wide: neither reaches the server for B.
+    await r.client.wipeNode(b, 1);
+    await rejectsEmu(r.client.deleteNode(b, 1), 'busy');
+    assert.ok(!r.fake.seen.some((x) => /pod-b\.unl\/nodes\/1(\/wipe)?$/.test(x.path) && x.method !== 'GET'));
+    assert.ok(!r.fake.seen.some((x) => x.path.endsWith('pod-b.unl/nodes/1/wipe')));
+    assert.notEqual(node(must(await r.client.getLab(a), 'A'), 'pc').status, 0);
     // The server: stopping B's node 1 stops A's.
     await call('GET', `/api/labs${b}/nodes/1/stop`);
     assert.equal(node(must(await r.client.getLab(a), 'A'), 'pc').status, 0);

@@ -529,6 +529,8 @@ export class FakeEveServer {
   ): Promise<Reply> {
     const lab = this.labs.get(path);
     if (!lab) return fail(404, 'Lab does not exist (60038).');
+    // Lab::__construct (UNetLab): a node with config set but no config data is loaded with config 0.
+    for (const node of lab.nodes) if (node.config !== '0' && lab.configs[node.id] === undefined) node.config = '0';
     const write = (change: () => Reply | Promise<Reply>): Promise<Reply> => {
       if (lab.lock) return Promise.resolve(fail(400, 'Lab is locked and cannot be edited (60062).'));
       return this.withFileLock(path, async () => {
