@@ -18,7 +18,7 @@ import {
   parseTemplateDetail,
   parseTemplateList,
 } from '../../agent/emulator/eveng/catalogue';
-import { parseInterfaces, parseNetwork, parseNode } from '../../agent/emulator/eveng/lab-client';
+import { parseInterfaces, parseNetworks, parseNode } from '../../agent/emulator/eveng/lab-client';
 import { itemsOf, record } from '../../agent/emulator/eveng/envelope';
 import { readRecording, ReplayServer } from './replay-server';
 import { runScenario, scenarioAgent } from './scenario';
@@ -34,8 +34,8 @@ const READERS: [RegExp, (data: unknown) => unknown][] = [
   [/^\/api\/icons$/, parseIcons],
   [/\/nodes$/, (d) => itemsOf(d).map((n) => parseNode(n, [], undefined, 'h'))],
   [/\/nodes\/\d+$/, (d) => parseNode(record(d), [], undefined, 'h')],
-  [/\/nodes\/\d+\/interfaces$/, parseInterfaces],
-  [/\/networks$/, (d) => itemsOf(d).map(parseNetwork)],
+  [/\/nodes\/\d+\/interfaces$/, (d) => parseInterfaces(d)],
+  [/\/networks$/, (d) => parseNetworks(itemsOf(d), [])],
 ];
 
 const recordings = readdirSync(RECORDINGS);
@@ -79,7 +79,7 @@ test(`the ${SHIPPED} recording replays: same outcome, every exchange used, nothi
     }
     assert.deepEqual(replay.misses, []);
     assert.equal(replay.used.size, replay.exchanges.length, 'every recorded exchange was asked for');
-    assert.equal(outcome.templates, 9);
+    assert.equal(outcome.templates, 11);
     assert.ok(outcome.provisioned.includes('vios') && !outcome.provisioned.includes('xrv9k'));
     assert.deepEqual(outcome.deployed, { lab: '/lab-agent/recorded.unl', nodes: 3, links: 3 });
     assert.equal(outcome.started, 3);
