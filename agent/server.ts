@@ -85,7 +85,36 @@ export interface AgentOptions {
   validateHeapMb?: number;
   /** Where the agent reports what it does (never secrets); default: nowhere. */
   log?: (message: string) => void;
+  /** Connection time limits (default CONNECTION_TIMEOUTS); tests make them short. */
+  timeouts?: Partial<ConnectionTimeouts>;
 }
+
+/**
+ * How long a connection may keep the agent waiting at each step (decisions §11). The HTTPS
+ * server never listen()s (sniffProtocol hands it sockets), so Node arms none of these itself.
+ */
+export interface ConnectionTimeouts {
+  /** A connection that sends nothing at all is dropped before TLS starts. */
+  firstByteMs: number;
+  /** The TLS handshake must be done by then. */
+  handshakeMs: number;
+  /** The request line and headers must have arrived by then (from the first byte of the request). */
+  headersMs: number;
+  /** The whole request, body included, must have arrived by then. */
+  requestMs: number;
+  /** A kept-alive connection with no request in progress is closed after this. */
+  keepAliveMs: number;
+}
+
+export const CONNECTION_TIMEOUTS: Readonly<ConnectionTimeouts> = {
+  firstByteMs: 10_000,
+  handshakeMs: 10_000,
+  headersMs: 20_000,
+  // A 32 MiB body at 2.5 Mbit/s: longer than any client's own per-call timeout but the three slowest.
+  requestMs: 120_000,
+  // Longer than clients' idle pools usually keep sockets, so a reused socket is rarely closed under them.
+  keepAliveMs: 30_000,
+};
 
 export type EmulatorKind = 'simulated' | 'linux' | 'eve-ng';
 export const EMULATOR_KINDS: readonly EmulatorKind[] = ['simulated', 'linux', 'eve-ng'];
@@ -107,8 +136,6 @@ export const DEFAULT_BOOT_MS = 1500;
 const DEFAULT_WRITE_DELAY_MS = 3;
 /** First byte of a TLS handshake record. */
 const TLS_HANDSHAKE = 0x16;
-/** A connection that says nothing for this long is dropped before TLS starts. */
-const FIRST_BYTE_TIMEOUT_MS = 30_000;
 /** Login is the only public call with a body, and a user name and password never need more. */
 const PUBLIC_BODY_BYTES = 64 * 1024;
 /** All bodies being read at once: two of the largest the contract allows. */
@@ -192,11 +219,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     inFlight: new Set(),
     stopping: false,
   };
+  const timeouts = { ...CONNECTION_TIMEOUTS, ...options.timeouts };
   const streams = new Set<Duplex>();
-  const https = apiServer(ctx, http, certificate, streams);
-  const plain = plainServer(host);
+  const https = apiServer(ctx, http, certificate, streams, timeouts);
+  const plain = plainServer(host, timeouts);
   const sockets = new Set<Socket>();
-  const tcp = createTcpServer({ noDelay: true }, (socket) => sniffProtocol(socket, sockets, https, plain));
+  const tcp = createTcpServer({ noDelay: true }, (socket) =>
+    sniffProtocol(socket, sockets, https, plain, timeouts.firstByteMs),
+  );
   await listen(tcp, options.port ?? DEFAULT_PORT, host, backend);
   const port = (tcp.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -209,7 +239,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     emulator,
     emulatorProblems,
     close() {
-      closing ??= stop({ ctx, http, tcp, https, streams, sockets });
+      closing ??= stop({ ctx, http, tcp, https, plain, streams, sockets });
       return closing;
     },
   };
@@ -254,37 +284,60 @@ function apiServer(
   http: HttpState,
   certificate: { certPem: string; keyPem: string },
   streams: Set<Duplex>,
+  timeouts: ConnectionTimeouts,
 ): HttpsServer {
-  const https = createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }, (req, res) => {
-    const handled = handleRequest(ctx, http, req, res);
-    http.inFlight.add(handled);
-    void handled.finally(() => http.inFlight.delete(handled));
-  });
+  const https = createHttpsServer(
+    {
+      cert: certificate.certPem,
+      key: certificate.keyPem,
+      handshakeTimeout: timeouts.handshakeMs,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // How often Node looks for requests past headersTimeout or requestTimeout.
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
+    (req, res) => {
+      const handled = handleRequest(ctx, http, req, res);
+      http.inFlight.add(handled);
+      void handled.finally(() => http.inFlight.delete(handled));
+    },
+  );
+  // Node checks headersTimeout and requestTimeout from a timer it starts on 'listening', which a
+  // server that is handed its sockets never emits: without this a half-sent request is held for good.
+  https.emit('listening');
+  https.keepAliveTimeout = timeouts.keepAliveMs;
   https.on('clientError', answerClientError);
-  // Longer than clients' idle pools usually keep sockets, so a reused socket is rarely closed under them.
-  https.keepAliveTimeout = 30_000;
   https.on(
     'upgrade',
     (req: IncomingMessage, socket: Duplex, head: Buffer) =>
       void handleStreamUpgrade(ctx, http.routes, req, socket, head, streams),
   );
-  https.on('tlsClientError', () => undefined);
+  // A failed or timed-out handshake (handshakeTimeout) is not closed by Node when this event has a listener.
+  https.on('tlsClientError', (_error, socket) => socket.destroy());
   return https;
 }
 
 /** Plain HTTP on the TLS port gets one answer, tls_required, and the connection closes. */
-function plainServer(host: string): HttpServer {
-  const plain = createHttpServer((req, res) => {
-    req.resume();
-    sendError(
-      res,
-      new ApiError(
-        'tls_required',
-        `This agent speaks HTTPS only: use https://${host}:<port>/ (plain HTTP is refused so that passwords and tokens never travel in clear).`,
-      ),
-      { Connection: 'close' },
-    );
-  });
+function plainServer(host: string, timeouts: ConnectionTimeouts): HttpServer {
+  const plain = createHttpServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
+    (req, res) => {
+      req.resume();
+      sendError(
+        res,
+        new ApiError(
+          'tls_required',
+          `This agent speaks HTTPS only: use https://${host}:<port>/ (plain HTTP is refused so that passwords and tokens never travel in clear).`,
+        ),
+        { Connection: 'close' },
+      );
+    },
+  );
+  plain.emit('listening'); // as for the HTTPS server: arms headersTimeout and requestTimeout
   plain.on('upgrade', (_req, socket: Duplex) => socket.destroy());
   plain.on('clientError', answerClientError);
   return plain;
@@ -295,11 +348,17 @@ function plainServer(host: string): HttpServer {
  * listener: console echo is one small write per keystroke; Nagle's algorithm would hold each
  * one back ~40 ms (node's HTTP server sets this itself, but it never sees these sockets).
  */
-function sniffProtocol(socket: Socket, sockets: Set<Socket>, https: HttpsServer, plain: HttpServer): void {
+function sniffProtocol(
+  socket: Socket,
+  sockets: Set<Socket>,
+  https: HttpsServer,
+  plain: HttpServer,
+  firstByteMs: number,
+): void {
   sockets.add(socket);
   socket.on('close', () => sockets.delete(socket));
   socket.on('error', () => socket.destroy());
-  socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+  socket.setTimeout(firstByteMs, () => socket.destroy());
   socket.once('data', (first: Buffer) => {
     socket.setTimeout(0);
     socket.pause();
@@ -332,10 +391,11 @@ async function stop(agent: {
   http: HttpState;
   tcp: TcpServer;
   https: HttpsServer;
+  plain: HttpServer;
   streams: Set<Duplex>;
   sockets: Set<Socket>;
 }): Promise<void> {
-  const { ctx, http, tcp, https, streams, sockets } = agent;
+  const { ctx, http, tcp, https, plain, streams, sockets } = agent;
   http.stopping = true;
   const stopped = ctx.activity.stopAll();
   const closed = new Promise<void>((done) => tcp.close(() => done()));
@@ -346,6 +406,9 @@ async function stop(agent: {
   await Promise.race([Promise.all(ended), sleep(FLUSH_GRACE_MS)]);
   for (const socket of sockets) socket.destroy();
   https.closeAllConnections();
+  // Stops the timer of headersTimeout and requestTimeout; the server itself was never listening.
+  https.close(() => undefined);
+  plain.close(() => undefined);
   await Promise.all([closed, stopped, http.validateWorkers.close()]);
   await ctx.backend.close();
 }

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startAgent, type EmulatorKind, type RunningAgent } from '../../agent/server';
+import { startAgent, type AgentOptions, type EmulatorKind, type RunningAgent } from '../../agent/server';
 import { FakeEveServer } from '../eveng/fake-server';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
@@ -51,6 +51,10 @@ export interface TestAgentOptions {
   emulator?: EmulatorKind;
   /** Heap of each validate worker in MB (the agent's --max-validate-memory). */
   validateHeapMb?: number;
+  /** Connection time limits, made short to see them act. */
+  timeouts?: AgentOptions['timeouts'];
+  /** Where the agent logs (default: nowhere). */
+  log?: (message: string) => void;
 }
 
 export interface Reply {
@@ -118,6 +122,8 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       users: options.users,
       emulator,
       validateHeapMb: options.validateHeapMb,
+      timeouts: options.timeouts,
+      log: options.log,
       ...(fakeEve ? { eveNg: { url: fakeEve.url, ...EVE_ACCOUNT, allowHttp: true } } : {}),
     });
   } catch (err) {
