@@ -20,7 +20,11 @@ import { DEFAULT_PORT, MAX_BODY_BYTES, OPERATIONS, type OperationId } from '../c
 import { ConsoleRunner } from './console/console-runner';
 import { handleStreamUpgrade, upgradeRequired } from './console/stream';
 import { ConsoleTickets } from './console/tickets';
-import type { AgentContext, AgentUser } from './context';
+import type { AgentContext } from './context';
+import { ExecLimits } from './console/exec-limits';
+import { LoginThrottle, type ThrottleLimits } from './login-throttle';
+import { lockDataDir } from './storage/data-dir-lock';
+import { Credentials, DEFAULT_USER, type AgentUser } from './users';
 import type { EmulatorBackend } from './emulator/backend';
 import { EveNgBackend, type EveNgSettings } from './emulator/eveng/eveng-backend';
 import { LinuxEmulator } from './emulator/linux/linux-emulator';
@@ -67,8 +71,10 @@ export interface AgentOptions {
   host?: string;
   /** Default 8787; 0 picks a free port. */
   port?: number;
-  /** Default: the demo user lab / lab. */
+  /** Default: the demo user lab / lab (main.ts refuses it in front of real labs). */
   users?: AgentUser[];
+  /** Failed-login throttling (default LOGIN_THROTTLE); tests make it quick. */
+  loginThrottle?: ThrottleLimits;
   /** Certificate, emulator labs and the apply journal live here. */
   dataDir: string;
   /** Which emulator the agent fronts (default simulated). */
@@ -131,7 +137,6 @@ export interface RunningAgent {
   close(): Promise<void>;
 }
 
-export const DEFAULT_USER: AgentUser = { username: 'lab', password: 'lab' };
 export const DEFAULT_BOOT_MS = 1500;
 const DEFAULT_WRITE_DELAY_MS = 3;
 /** First byte of a TLS handshake record. */
@@ -202,16 +207,29 @@ const SESSION_HANDLERS: Record<SessionOperation, SessionHandler> = {
 };
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
-  const host = options.host ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  const lock = lockDataDir(dataDir);
+  try {
+    return await startLocked(options, dataDir, lock.release);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+async function startLocked(options: AgentOptions, dataDir: string, unlock: () => void): Promise<RunningAgent> {
+  const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
   const clock = options.clock ?? Date.now;
   const certificate = await loadOrCreateCertificate(dataDir);
+  const credentials = await Credentials.of(options.users?.length ? options.users : [DEFAULT_USER]);
   const { backend, emulator, emulatorProblems } = await openBackend(options, dataDir, clock, log);
   const ctx: AgentContext = {
     clock,
-    users: options.users?.length ? options.users : [DEFAULT_USER],
+    credentials,
+    logins: new LoginThrottle(clock, options.loginThrottle),
+    execs: new ExecLimits(),
     sessions: new SessionStore(clock),
     backend,
     activity: new LabActivity(new ApplyJournal(dataDir, log)),
@@ -246,7 +264,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     emulator,
     emulatorProblems,
     close() {
-      closing ??= stop({ ctx, http, tcp, https, plain, streams, sockets });
+      closing ??= stop({ ctx, http, tcp, https, plain, streams, sockets }).finally(unlock);
       return closing;
     },
   };
@@ -475,7 +493,7 @@ async function handleRequest(
             operationId,
           )
         : (req.resume(), {});
-    const input = { ctx, body, params, query: url.searchParams };
+    const input = { ctx, body, params, query: url.searchParams, address: req.socket.remoteAddress ?? 'unknown' };
     let data: unknown;
     if (isPublic(operationId)) {
       data = await PUBLIC_HANDLERS[operationId](input);

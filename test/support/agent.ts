@@ -44,7 +44,7 @@ export interface TestAgentOptions {
   clock?: () => number;
   /** Time each emulator write takes (to make long operations observable). */
   writeDelayMs?: number;
-  users?: { username: string; password: string }[];
+  users?: AgentOptions['users'];
   /** Default: a free port. */
   port?: number;
   /** Default: eve-ng when LAB_AGENT_TEST_EMULATOR says so, else the simulated emulator. */
@@ -55,6 +55,8 @@ export interface TestAgentOptions {
   timeouts?: AgentOptions['timeouts'];
   /** Where the agent logs (default: nowhere). */
   log?: (message: string) => void;
+  /** Failed-login throttling (default: the agent's). */
+  loginThrottle?: AgentOptions['loginThrottle'];
 }
 
 export interface Reply {
@@ -124,6 +126,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       validateHeapMb: options.validateHeapMb,
       timeouts: options.timeouts,
       log: options.log,
+      loginThrottle: options.loginThrottle,
       ...(fakeEve ? { eveNg: { url: fakeEve.url, ...EVE_ACCOUNT, allowHttp: true } } : {}),
     });
   } catch (err) {
