@@ -211,7 +211,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   mkdirSync(dataDir, { recursive: true });
   const lock = lockDataDir(dataDir);
   try {
-    return await startLocked(options, dataDir, lock.release);
+    return await startLocked(options, dataDir, () => lock.release());
   } catch (e) {
     lock.release();
     throw e;

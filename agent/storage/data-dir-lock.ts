@@ -35,6 +35,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if (Number.isInteger(pid) && pid > 0 && alive(pid))
         throw new Error(
           `another agent (pid ${pid}) is using the data directory ${dataDir}; stop it first, or give this one its own --data-dir`,
+          { cause: e },
         );
       unlinkSync(path);
       continue;
