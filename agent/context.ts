@@ -7,15 +7,16 @@ import type { ConsoleTickets } from './console/tickets';
 import type { ConsoleRunner } from './console/console-runner';
 import type { LabActivity } from './project/lab-activity';
 import type { SessionStore } from './sessions';
-
-export interface AgentUser {
-  username: string;
-  password: string;
-}
+import type { Credentials } from './users';
+import type { LoginThrottle } from './login-throttle';
+import type { ExecLimits } from './console/exec-limits';
 
 export interface AgentContext {
   clock: () => number;
-  users: AgentUser[];
+  credentials: Credentials;
+  logins: LoginThrottle;
+  /** Console exec-many calls in flight per user (decisions §11). */
+  execs: ExecLimits;
   sessions: SessionStore;
   backend: EmulatorBackend;
   activity: LabActivity;

@@ -3,22 +3,27 @@
  * Prints the two lines tests and the e2e runner read (listening URL and
  * certificate fingerprint), then serves until SIGINT or SIGTERM.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { DEFAULT_PORT } from '../common/api/contract';
-import type { AgentUser } from './context';
+import { DEFAULT_BOOT_MS, EMULATOR_KINDS, startAgent, type AgentOptions, type EmulatorKind } from './server';
+import { addUserCommand } from './add-user';
 import {
-  DEFAULT_BOOT_MS,
+  Credentials,
   DEFAULT_USER,
-  EMULATOR_KINDS,
-  startAgent,
-  type AgentOptions,
-  type EmulatorKind,
-} from './server';
+  PASSWORD_ENV,
+  readUsersFile,
+  USER_ENV,
+  userFromEnvironment,
+  type AgentUser,
+} from './users';
 import { EVE_NG_FLAGS, EVE_NG_USAGE, eveNgFromFlags } from './emulator/eveng/command-line';
 import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_SECONDS, MIN_WORKER_HEAP_MB } from './project/validate-workers';
 
 const USAGE = `Usage: node dist/agent.js [options]
+       node dist/agent.js add-user NAME [--data-dir DIR | --users-file FILE]
 
 The Lab Agent reference agent: the v1 agent API over HTTPS, in front of a
 simulated EVE-NG style emulator, or of real labs on this Linux machine
@@ -28,9 +33,13 @@ or of a real EVE-NG server.
 Options:
   --host HOST           address to listen on (default 127.0.0.1)
   --port PORT           port to listen on; 0 picks a free one (default ${DEFAULT_PORT})
-  --user NAME:PASSWORD  a user who may log in; repeat for more users
-                        (default: the demo user "lab" with password "lab")
-  --data-dir DIR        certificate, emulator labs and apply journal (default .agent-data)
+  --users-file FILE     who may log in: "name:scrypt-hash" lines, mode 0600
+                        (default DIR/users when it exists; add-user writes it)
+                        or one user from ${USER_ENV} and ${PASSWORD_ENV};
+                        without either, the demo user "lab" with password "lab"
+                        (refused with --emulator linux)
+  --data-dir DIR        certificate, emulator labs, apply journal, users (default .agent-data);
+                        one agent per data directory
   --emulator KIND       simulated (default), linux (real labs: namespaces + FRR)
                         or eve-ng (a real EVE-NG server: the --emu-* flags below)
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
@@ -43,7 +52,12 @@ ${EVE_NG_USAGE}  --help                show this help
 
 class UsageError extends Error {}
 
-function parseCommandLine(argv: string[]): AgentOptions | 'help' {
+const NO_PASSWORDS_IN_ARGV = `--user NAME:PASSWORD is no longer accepted: a password on the command line is readable by every local user. Add users with "node dist/agent.js add-user NAME" (it asks for the password and writes DATA_DIR/users, mode 0600), or set ${USER_ENV} and ${PASSWORD_ENV}.`;
+
+/** The options of the agent, and where its users came from (for the start-up lines). */
+type Parsed = AgentOptions & { usersFrom: string };
+
+function parseCommandLine(argv: string[]): Parsed | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -54,6 +68,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
         host: { type: 'string' },
         port: { type: 'string' },
         user: { type: 'string', multiple: true },
+        'users-file': { type: 'string' },
         'data-dir': { type: 'string' },
         'boot-ms': { type: 'string' },
         'max-validate-memory': { type: 'string' },
@@ -83,12 +98,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
     if (seconds === 0) throw new UsageError('--max-validate-seconds must be at least 1.');
     return seconds;
   };
-  const users: AgentUser[] = (v.user ?? []).map((spec) => {
-    const colon = spec.indexOf(':');
-    if (colon <= 0 || colon === spec.length - 1)
-      throw new UsageError('--user takes NAME:PASSWORD, with a non-empty name and password.');
-    return { username: spec.slice(0, colon), password: spec.slice(colon + 1) };
-  });
+  if (v.user) throw new UsageError(NO_PASSWORDS_IN_ARGV);
   if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host must not be empty.');
   if (v['data-dir'] !== undefined && v['data-dir'].trim() === '') throw new UsageError('--data-dir must not be empty.');
   if (v.emulator !== undefined && !(EMULATOR_KINDS as readonly string[]).includes(v.emulator))
@@ -99,11 +109,14 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  const dataDir = v['data-dir'] ?? '.agent-data';
+  const { users, usersFrom } = loadUsers(v['users-file'], dataDir);
   return {
     host: v.host,
     port: integer('--port', v.port, 65535),
     users,
-    dataDir: v['data-dir'] ?? '.agent-data',
+    usersFrom,
+    dataDir,
     bootMs: integer('--boot-ms', v['boot-ms'], 600_000),
     validateHeapMb: validateHeapMb(integer('--max-validate-memory', v['max-validate-memory'], 65_536)),
     validateSeconds: validateSeconds(integer('--max-validate-seconds', v['max-validate-seconds'], 3600)),
@@ -113,10 +126,45 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
   };
 }
 
+/** Users from the users file and the environment; none means the demo user. */
+function loadUsers(usersFile: string | undefined, dataDir: string): { users: AgentUser[]; usersFrom: string } {
+  const file = usersFile ?? join(dataDir, 'users');
+  const users: AgentUser[] = [];
+  const from: string[] = [];
+  try {
+    if (usersFile !== undefined || existsSync(file)) {
+      users.push(...readUsersFile(file));
+      from.push(file);
+    }
+    const fromEnv = userFromEnvironment(process.env);
+    if (fromEnv) {
+      users.push(fromEnv);
+      from.push(USER_ENV);
+    }
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return { users, usersFrom: from.join(' and ') };
+}
+
+/** Real labs give their users root-like powers over the machine's network: never with the published demo password. */
+async function refuseDemoAccount(options: Parsed): Promise<void> {
+  if (options.emulator !== 'linux') return;
+  const credentials = await Credentials.of(options.users?.length ? options.users : [DEFAULT_USER]);
+  if (await credentials.verify(DEFAULT_USER.username, DEFAULT_USER.password))
+    throw new UsageError(
+      `--emulator linux does not start with the demo account (user "${DEFAULT_USER.username}", password "${DEFAULT_USER.password}"). Add a user first: node dist/agent.js add-user NAME${options.dataDir === '.agent-data' ? '' : ` --data-dir ${options.dataDir}`} (or set ${USER_ENV} and ${PASSWORD_ENV}).`,
+    );
+}
+
 async function main(): Promise<void> {
-  let options: AgentOptions | 'help';
+  if (process.argv[2] === 'add-user') {
+    process.exit(await addUserCommand(process.argv.slice(3)));
+  }
+  let options: Parsed | 'help';
   try {
     options = parseCommandLine(process.argv.slice(2));
+    if (options !== 'help') await refuseDemoAccount(options);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`lab-agent: ${e.message}\n\n${USAGE}`);
@@ -149,9 +197,9 @@ async function main(): Promise<void> {
     );
   if (!options.users?.length)
     console.log(
-      `Using the default user ${DEFAULT_USER.username}, password ${DEFAULT_USER.password} (set your own with --user NAME:PASSWORD).`,
+      `Using the default user ${DEFAULT_USER.username}, password ${DEFAULT_USER.password} (add your own with: node dist/agent.js add-user NAME).`,
     );
-  else console.log(`Users: ${options.users.map((u) => u.username).join(', ')}`);
+  else console.log(`Users: ${options.users.map((u) => u.username).join(', ')} (from ${options.usersFrom})`);
 
   const stop = (signal: string) => {
     console.log(`Stopping (${signal})…`);

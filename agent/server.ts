@@ -20,7 +20,11 @@ import { DEFAULT_PORT, MAX_BODY_BYTES, OPERATIONS, type OperationId } from '../c
 import { ConsoleRunner } from './console/console-runner';
 import { handleStreamUpgrade, upgradeRequired } from './console/stream';
 import { ConsoleTickets } from './console/tickets';
-import type { AgentContext, AgentUser } from './context';
+import type { AgentContext } from './context';
+import { ExecLimits } from './console/exec-limits';
+import { LoginThrottle, type ThrottleLimits } from './login-throttle';
+import { lockDataDir } from './storage/data-dir-lock';
+import { Credentials, DEFAULT_USER, type AgentUser } from './users';
 import type { EmulatorBackend } from './emulator/backend';
 import { EveNgBackend, type EveNgSettings } from './emulator/eveng/eveng-backend';
 import { LinuxEmulator } from './emulator/linux/linux-emulator';
@@ -51,7 +55,7 @@ import {
   validateProject,
 } from './handlers/projects';
 import { ApiError, toApiError } from './http/api-error';
-import { BodyBudget, BodyTooLargeError, parseObject, readBody, readJsonObject } from './http/body';
+import { BodyBudgets, BodyTooLargeError, parseObject, readBody, readJsonObject, type BodyLimits } from './http/body';
 import { answerClientError } from './http/client-error';
 import { sendData, sendDataJson, sendError } from './http/respond';
 import { RouteTable } from './http/routes';
@@ -67,8 +71,10 @@ export interface AgentOptions {
   host?: string;
   /** Default 8787; 0 picks a free port. */
   port?: number;
-  /** Default: the demo user lab / lab. */
+  /** Default: the demo user lab / lab (main.ts refuses it in front of real labs). */
   users?: AgentUser[];
+  /** Failed-login throttling (default LOGIN_THROTTLE); tests make it quick. */
+  loginThrottle?: ThrottleLimits;
   /** Certificate, emulator labs and the apply journal live here. */
   dataDir: string;
   /** Which emulator the agent fronts (default simulated). */
@@ -87,7 +93,36 @@ export interface AgentOptions {
   validateSeconds?: number;
   /** Where the agent reports what it does (never secrets); default: nowhere. */
   log?: (message: string) => void;
+  /** Connection time limits (default CONNECTION_TIMEOUTS); tests make them short. */
+  timeouts?: Partial<ConnectionTimeouts>;
 }
+
+/**
+ * How long a connection may keep the agent waiting at each step (decisions §11). The HTTPS
+ * server never listen()s (sniffProtocol hands it sockets), so Node arms none of these itself.
+ */
+export interface ConnectionTimeouts {
+  /** A connection that sends nothing at all is dropped before TLS starts. */
+  firstByteMs: number;
+  /** The TLS handshake must be done by then. */
+  handshakeMs: number;
+  /** The request line and headers must have arrived by then (from the first byte of the request). */
+  headersMs: number;
+  /** The whole request, body included, must have arrived by then. */
+  requestMs: number;
+  /** A kept-alive connection with no request in progress is closed after this. */
+  keepAliveMs: number;
+}
+
+export const CONNECTION_TIMEOUTS: Readonly<ConnectionTimeouts> = {
+  firstByteMs: 10_000,
+  handshakeMs: 10_000,
+  headersMs: 20_000,
+  // A 32 MiB body at 2.5 Mbit/s: longer than any client's own per-call timeout but the three slowest.
+  requestMs: 120_000,
+  // Longer than clients' idle pools usually keep sockets, so a reused socket is rarely closed under them.
+  keepAliveMs: 30_000,
+};
 
 export type EmulatorKind = 'simulated' | 'linux' | 'eve-ng';
 export const EMULATOR_KINDS: readonly EmulatorKind[] = ['simulated', 'linux', 'eve-ng'];
@@ -104,17 +139,21 @@ export interface RunningAgent {
   close(): Promise<void>;
 }
 
-export const DEFAULT_USER: AgentUser = { username: 'lab', password: 'lab' };
 export const DEFAULT_BOOT_MS = 1500;
 const DEFAULT_WRITE_DELAY_MS = 3;
 /** First byte of a TLS handshake record. */
 const TLS_HANDSHAKE = 0x16;
-/** A connection that says nothing for this long is dropped before TLS starts. */
-const FIRST_BYTE_TIMEOUT_MS = 30_000;
 /** Login is the only public call with a body, and a user name and password never need more. */
-const PUBLIC_BODY_BYTES = 64 * 1024;
-/** All bodies being read at once: two of the largest the contract allows. */
-const BODY_BUDGET_BYTES = 2 * MAX_BODY_BYTES;
+const PUBLIC_BODY_BYTES = 16 * 1024;
+/** The bodies being read at once (decisions §11): bytes as they arrive, not what they declare. */
+const BODY_LIMITS: BodyLimits = {
+  // Two of the largest bodies the contract allows.
+  total: 2 * MAX_BODY_BYTES,
+  // 64 logins of the largest size at once; slow logins hold only what they sent.
+  public: 1024 * 1024,
+  // One of the largest bodies: a user alone cannot take the agent's whole budget.
+  perUser: MAX_BODY_BYTES,
+};
 /** On stop, requests in flight get this long to answer before their connections are cut. */
 const STOP_GRACE_MS = 5_000;
 /** After answering, connections get this long to flush before they are cut. */
@@ -126,7 +165,7 @@ const WORKER_DOCUMENT_BYTES = 256 * 1024;
 /** What the HTTP layer keeps for the life of one agent. */
 interface HttpState {
   routes: RouteTable;
-  bodies: BodyBudget;
+  bodies: BodyBudgets;
   validateWorkers: ValidateWorkers;
   /** Requests being handled; stop() lets them answer. */
   inFlight: Set<Promise<void>>;
@@ -170,16 +209,29 @@ const SESSION_HANDLERS: Record<SessionOperation, SessionHandler> = {
 };
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
-  const host = options.host ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  const lock = lockDataDir(dataDir);
+  try {
+    return await startLocked(options, dataDir, () => lock.release());
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+async function startLocked(options: AgentOptions, dataDir: string, unlock: () => void): Promise<RunningAgent> {
+  const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
   const clock = options.clock ?? Date.now;
   const certificate = await loadOrCreateCertificate(dataDir);
+  const credentials = await Credentials.of(options.users?.length ? options.users : [DEFAULT_USER]);
   const { backend, emulator, emulatorProblems } = await openBackend(options, dataDir, clock, log);
   const ctx: AgentContext = {
     clock,
-    users: options.users?.length ? options.users : [DEFAULT_USER],
+    credentials,
+    logins: new LoginThrottle(clock, options.loginThrottle),
+    execs: new ExecLimits(),
     sessions: new SessionStore(clock),
     backend,
     activity: new LabActivity(new ApplyJournal(dataDir, log)),
@@ -189,16 +241,19 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   };
   const http: HttpState = {
     routes: new RouteTable(),
-    bodies: new BodyBudget(BODY_BUDGET_BYTES),
+    bodies: new BodyBudgets(BODY_LIMITS),
     validateWorkers: new ValidateWorkers(options.validateHeapMb, options.validateSeconds),
     inFlight: new Set(),
     stopping: false,
   };
+  const timeouts = { ...CONNECTION_TIMEOUTS, ...options.timeouts };
   const streams = new Set<Duplex>();
-  const https = apiServer(ctx, http, certificate, streams);
-  const plain = plainServer(host);
+  const https = apiServer(ctx, http, certificate, streams, timeouts);
+  const plain = plainServer(host, timeouts);
   const sockets = new Set<Socket>();
-  const tcp = createTcpServer({ noDelay: true }, (socket) => sniffProtocol(socket, sockets, https, plain));
+  const tcp = createTcpServer({ noDelay: true }, (socket) =>
+    sniffProtocol(socket, sockets, https, plain, timeouts.firstByteMs),
+  );
   await listen(tcp, options.port ?? DEFAULT_PORT, host, backend);
   const port = (tcp.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -211,7 +266,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     emulator,
     emulatorProblems,
     close() {
-      closing ??= stop({ ctx, http, tcp, https, streams, sockets });
+      closing ??= stop({ ctx, http, tcp, https, plain, streams, sockets }).finally(unlock);
       return closing;
     },
   };
@@ -256,37 +311,60 @@ function apiServer(
   http: HttpState,
   certificate: { certPem: string; keyPem: string },
   streams: Set<Duplex>,
+  timeouts: ConnectionTimeouts,
 ): HttpsServer {
-  const https = createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }, (req, res) => {
-    const handled = handleRequest(ctx, http, req, res);
-    http.inFlight.add(handled);
-    void handled.finally(() => http.inFlight.delete(handled));
-  });
+  const https = createHttpsServer(
+    {
+      cert: certificate.certPem,
+      key: certificate.keyPem,
+      handshakeTimeout: timeouts.handshakeMs,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // How often Node looks for requests past headersTimeout or requestTimeout.
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
+    (req, res) => {
+      const handled = handleRequest(ctx, http, req, res);
+      http.inFlight.add(handled);
+      void handled.finally(() => http.inFlight.delete(handled));
+    },
+  );
+  // Node checks headersTimeout and requestTimeout from a timer it starts on 'listening', which a
+  // server that is handed its sockets never emits: without this a half-sent request is held for good.
+  https.emit('listening');
+  https.keepAliveTimeout = timeouts.keepAliveMs;
   https.on('clientError', answerClientError);
-  // Longer than clients' idle pools usually keep sockets, so a reused socket is rarely closed under them.
-  https.keepAliveTimeout = 30_000;
   https.on(
     'upgrade',
     (req: IncomingMessage, socket: Duplex, head: Buffer) =>
       void handleStreamUpgrade(ctx, http.routes, req, socket, head, streams),
   );
-  https.on('tlsClientError', () => undefined);
+  // A failed or timed-out handshake (handshakeTimeout) is not closed by Node when this event has a listener.
+  https.on('tlsClientError', (_error, socket) => socket.destroy());
   return https;
 }
 
 /** Plain HTTP on the TLS port gets one answer, tls_required, and the connection closes. */
-function plainServer(host: string): HttpServer {
-  const plain = createHttpServer((req, res) => {
-    req.resume();
-    sendError(
-      res,
-      new ApiError(
-        'tls_required',
-        `This agent speaks HTTPS only: use https://${host}:<port>/ (plain HTTP is refused so that passwords and tokens never travel in clear).`,
-      ),
-      { Connection: 'close' },
-    );
-  });
+function plainServer(host: string, timeouts: ConnectionTimeouts): HttpServer {
+  const plain = createHttpServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+    },
+    (req, res) => {
+      req.resume();
+      sendError(
+        res,
+        new ApiError(
+          'tls_required',
+          `This agent speaks HTTPS only: use https://${host}:<port>/ (plain HTTP is refused so that passwords and tokens never travel in clear).`,
+        ),
+        { Connection: 'close' },
+      );
+    },
+  );
+  plain.emit('listening'); // as for the HTTPS server: arms headersTimeout and requestTimeout
   plain.on('upgrade', (_req, socket: Duplex) => socket.destroy());
   plain.on('clientError', answerClientError);
   return plain;
@@ -297,11 +375,17 @@ function plainServer(host: string): HttpServer {
  * listener: console echo is one small write per keystroke; Nagle's algorithm would hold each
  * one back ~40 ms (node's HTTP server sets this itself, but it never sees these sockets).
  */
-function sniffProtocol(socket: Socket, sockets: Set<Socket>, https: HttpsServer, plain: HttpServer): void {
+function sniffProtocol(
+  socket: Socket,
+  sockets: Set<Socket>,
+  https: HttpsServer,
+  plain: HttpServer,
+  firstByteMs: number,
+): void {
   sockets.add(socket);
   socket.on('close', () => sockets.delete(socket));
   socket.on('error', () => socket.destroy());
-  socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+  socket.setTimeout(firstByteMs, () => socket.destroy());
   socket.once('data', (first: Buffer) => {
     socket.setTimeout(0);
     socket.pause();
@@ -334,10 +418,11 @@ async function stop(agent: {
   http: HttpState;
   tcp: TcpServer;
   https: HttpsServer;
+  plain: HttpServer;
   streams: Set<Duplex>;
   sockets: Set<Socket>;
 }): Promise<void> {
-  const { ctx, http, tcp, https, streams, sockets } = agent;
+  const { ctx, http, tcp, https, plain, streams, sockets } = agent;
   http.stopping = true;
   const stopped = ctx.activity.stopAll();
   const closed = new Promise<void>((done) => tcp.close(() => done()));
@@ -348,6 +433,9 @@ async function stop(agent: {
   await Promise.race([Promise.all(ended), sleep(FLUSH_GRACE_MS)]);
   for (const socket of sockets) socket.destroy();
   https.closeAllConnections();
+  // Stops the timer of headersTimeout and requestTimeout; the server itself was never listening.
+  https.close(() => undefined);
+  plain.close(() => undefined);
   await Promise.all([closed, stopped, http.validateWorkers.close()]);
   await ctx.backend.close();
 }
@@ -387,7 +475,7 @@ async function handleRequest(
     const session = isPublic(operationId) ? undefined : ctx.sessions.authenticate(req.headers.authorization);
     let body: Record<string, unknown>;
     if (session && spec.method === 'POST' && Number(req.headers['content-length']) > WORKER_DOCUMENT_BYTES) {
-      const raw = await readBody(req, http.bodies);
+      const raw = await readBody(req, http.bodies.shareOf(session.username), MAX_BODY_BYTES, operationId);
       if (operationId === 'validateProject' || operationId === 'planProject') {
         await session.emulator.status();
         const catalogue = await loadCatalogueData(session.emulator);
@@ -402,10 +490,15 @@ async function handleRequest(
     } else {
       body =
         spec.method === 'POST'
-          ? await readJsonObject(req, http.bodies, session ? MAX_BODY_BYTES : PUBLIC_BODY_BYTES)
+          ? await readJsonObject(
+              req,
+              http.bodies.shareOf(session?.username),
+              session ? MAX_BODY_BYTES : PUBLIC_BODY_BYTES,
+              operationId,
+            )
           : (req.resume(), {});
     }
-    const input = { ctx, body, params, query: url.searchParams };
+    const input = { ctx, body, params, query: url.searchParams, address: req.socket.remoteAddress ?? 'unknown' };
     let data: unknown;
     if (isPublic(operationId)) {
       data = await PUBLIC_HANDLERS[operationId](input);

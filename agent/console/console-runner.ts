@@ -9,11 +9,16 @@ import { StringDecoder } from 'node:string_decoder';
 import type { CommandOutput, EmulatorClient } from '../emulator/backend';
 import { TelnetDecoder } from './telnet';
 import { Turns } from '../turns';
+import { EXEC_LIMITS } from './exec-limits';
 
 /** A prompt line: "r1#", "r1>", "root@r1:~# ", "VPCS> ", "user@host$ ". */
 const PROMPT_LINE = /^\S[^\r\n]*[#>$%] ?$/;
 /** Output can arrive in pieces; a prompt counts once nothing more comes for this long. */
 const QUIET_MS = 15;
+/** What is kept of a console's output: more than a reply keeps (the rest is only read for the prompt). */
+const MAX_KEPT_CHARS = EXEC_LIMITS.commandChars + 64 * 1024;
+/** The end of the output always kept, where the prompt is looked for. */
+const TAIL_CHARS = 4096;
 
 function endsWithPrompt(text: string): boolean {
   const lastLine = text.slice(text.lastIndexOf('\n') + 1);
@@ -48,9 +53,16 @@ export class ConsoleRunner {
     const telnet = new TelnetDecoder('client');
     const utf8 = new StringDecoder('utf8');
     let text = '';
+    // Past MAX_KEPT_CHARS, output is only read for the prompt: a device that floods its console
+    // cannot make the agent hold more than that until the command times out.
+    let lastChars = '';
+    let dropped = false;
     let waiter: (() => void) | undefined;
     stream.on('data', (chunk: Buffer) => {
-      text += utf8.write(telnet.decode(chunk));
+      const piece = utf8.write(telnet.decode(chunk));
+      if (text.length < MAX_KEPT_CHARS) text += piece;
+      else dropped = true;
+      lastChars = (lastChars + piece).slice(-TAIL_CHARS);
       waiter?.();
     });
     let closed = false;
@@ -74,9 +86,9 @@ export class ConsoleRunner {
         };
         waiter = () => {
           if (quiet) clearTimeout(quiet);
-          const tail = text.slice(from);
+          const after = dropped ? lastChars : text.slice(from);
           if (closed) return finish(false);
-          if ((!needNewline || tail.includes('\n')) && endsWithPrompt(tail))
+          if ((!needNewline || dropped || after.includes('\n')) && endsWithPrompt(after))
             quiet = setTimeout(() => finish(true), QUIET_MS);
         };
         waiter();

@@ -1,5 +1,4 @@
 /** Connection and authentication: health, login, logout, session, capabilities. */
-import { timingSafeEqual, createHash } from 'node:crypto';
 import type {
   CapabilitiesData,
   HealthData,
@@ -38,13 +37,7 @@ export const getHealth: PublicHandler = async (): Promise<HealthData> => ({
   version: AGENT_VERSION,
 });
 
-/** Compares secrets in constant time (digests first, so lengths do not leak either). */
-function sameSecret(a: string, b: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
-
-export const login: PublicHandler = async ({ ctx, body }): Promise<LoginData> => {
+export const login: PublicHandler = async ({ ctx, body, address }): Promise<LoginData> => {
   const unknown = Object.keys(body).filter((k) => k !== 'username' && k !== 'password');
   if (unknown.length)
     throw invalidRequest(
@@ -52,10 +45,23 @@ export const login: PublicHandler = async ({ ctx, body }): Promise<LoginData> =>
     );
   const username = requiredString(body, 'username');
   const password = requiredString(body, 'password');
-  let matched = false;
-  for (const user of ctx.users)
-    if (sameSecret(user.username, username) && sameSecret(user.password, password)) matched = true;
-  if (!matched) throw new ApiError('invalid_credentials', 'Wrong username or password.');
+  // The name as the log shows it: quoted and escaped, never long.
+  const who = `user ${JSON.stringify(username.slice(0, 64))} from ${address}`;
+  const attempt = ctx.logins.attempt(username, address);
+  if (!attempt.allowed) {
+    const seconds = Math.ceil(attempt.retryAfterMs / 1000);
+    ctx.log(`login throttled: ${who} (locked ${seconds} s more)`);
+    throw new ApiError(
+      'too_many_logins',
+      `Too many failed logins for this user or from this address. Try again in ${seconds} s.`,
+    );
+  }
+  if (!(await ctx.credentials.verify(username, password))) {
+    ctx.log(`login refused: ${who} (${attempt.failures} failed in a row)`);
+    throw new ApiError('invalid_credentials', 'Wrong username or password.');
+  }
+  ctx.logins.succeeded(attempt);
+  ctx.log(`login: ${who}`);
   const emulator = await ctx.backend.connect(username);
   const session = ctx.sessions.create(username, emulator);
   return { token: session.token, username };

@@ -14,6 +14,7 @@ import { requireLab } from '../project/lab-guards';
 import { labOf, readProjectInput } from '../project/project-input';
 import type { LoginSession } from '../sessions';
 import type { SessionHandler, SessionRequest } from './handler';
+import { capOutput, EXEC_LIMITS } from '../console/exec-limits';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUT_MS = 120_000;
@@ -66,18 +67,20 @@ async function runOn(
   node: string,
   command: string,
   timeoutMs: number,
-): Promise<ConsoleExecData & { timed_out?: boolean }> {
+): Promise<ConsoleExecData & { timed_out?: boolean; truncated?: boolean }> {
   const target = await consoleTarget(req.session, lab, node);
   try {
     const result = await req.ctx.consoles.run(req.session.emulator, lab, target.node.id, command, timeoutMs);
+    const { output, truncated } = capOutput(result.output, EXEC_LIMITS.commandChars);
     return {
       node,
       name: target.node.name,
       console_type: target.node.console,
       command,
-      output: result.output,
+      output,
       duration_ms: result.durationMs,
       ...(result.timedOut ? { timed_out: true } : {}),
+      ...(truncated ? { truncated: true } : {}),
     };
   } catch (e) {
     // The node went down between the check and the connection.
@@ -117,26 +120,48 @@ export const execConsoleMany: SessionHandler = async (req): Promise<ConsoleExecM
       throw invalidRequest(`"targets[${i}].command" must be a one-line string.`);
     return { node: entry.node, command: entry.command };
   });
-  const results = await Promise.all(
-    targets.map(async ({ node, command }): Promise<ConsoleExecResult> => {
+  return req.ctx.execs.run(session.username, async () => ({ results: await runMany(req, lab, targets, timeoutMs) }));
+};
+
+/**
+ * Runs the targets a few at a time (EXEC_LIMITS), so one call holds the output of at most that
+ * many commands; outputs past the reply's cap are cut to what is left of it.
+ */
+async function runMany(
+  req: SessionRequest,
+  lab: string,
+  targets: { node: string; command: string }[],
+  timeoutMs: number,
+): Promise<ConsoleExecResult[]> {
+  const results: ConsoleExecResult[] = new Array<ConsoleExecResult>(targets.length);
+  let left = EXEC_LIMITS.requestChars;
+  let next = 0;
+  const worker = async () => {
+    while (next < targets.length) {
+      const index = next++;
+      const { node, command } = targets[index];
       try {
         const r = await runOn(req, lab, node, command, timeoutMs);
-        return {
+        const capped = capOutput(r.output ?? '', Math.max(0, left));
+        left -= capped.output.length;
+        results[index] = {
           node,
           command,
           ok: true,
-          output: r.output,
+          output: capped.output,
           duration_ms: r.duration_ms,
           ...(r.timed_out ? { timed_out: true } : {}),
+          ...(r.truncated || capped.truncated ? { truncated: true } : {}),
         };
       } catch (e) {
-        if (e instanceof ApiError) return { node, command, ok: false, error: e.message, code: e.code };
-        throw e;
+        if (!(e instanceof ApiError)) throw e;
+        results[index] = { node, command, ok: false, error: e.message, code: e.code };
       }
-    }),
-  );
-  return { results };
-};
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(EXEC_LIMITS.commandsAtOnce, targets.length) }, worker));
+  return results;
+}
 
 export const attachConsole: SessionHandler = async ({ ctx, session, body }): Promise<ConsoleAttachData> => {
   const lab = labOfConsolePayload(session, body);

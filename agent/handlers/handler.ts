@@ -7,6 +7,8 @@ export interface PublicRequest {
   body: Body;
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The caller's address (for login throttling and logs). */
+  address: string;
 }
 
 export interface SessionRequest extends PublicRequest {

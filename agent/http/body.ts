@@ -4,73 +4,133 @@ import { ApiError } from './api-error';
 
 /** Thrown when a body is over the limit; the connection closes because the rest of the body is not read. */
 export class BodyTooLargeError extends ApiError {
-  constructor(limit: number) {
+  constructor(limit: number, what: string, size: string) {
     super(
       'payload_too_large',
-      `The request body is larger than the agent accepts (${limit} bytes). Send a smaller lab or split the request.`,
+      `The request body ${size} is larger than the agent accepts for ${what} (${limit} bytes). Send a smaller lab or split the request.`,
     );
   }
 }
 
+/** Bytes that the bodies being read at once may hold, in one pool (all bodies, public ones, one user's). */
+class BytePool {
+  used = 0;
+  /** Bodies drawing on this pool that are not done yet. */
+  readers = 0;
+
+  constructor(
+    readonly limit: number,
+    /** Whose bodies, in words for the error message. */
+    readonly whose: string,
+  ) {}
+}
+
+export interface BodyLimits {
+  /** All bodies being read at once. */
+  total: number;
+  /** Bodies of calls without a session (logins) being read at once. */
+  public: number;
+  /** Bodies of one user's calls being read at once, over all of the user's sessions. */
+  perUser: number;
+}
+
 /**
- * The bytes of all request bodies being read at once, bounded: each body
- * reserves what it declares (or what has arrived so far) and gives it back when
- * it is parsed or refused. A body that does not fit gets 503 agent_busy, so many
- * large requests at once cannot take the agent's memory.
+ * The bytes of request bodies being read at once, bounded three ways: in all, for calls without a
+ * session, and per user. A body takes its bytes as they arrive (never what it declares), and gives
+ * them back once it is parsed or refused; a body that does not fit gets 503 agent_busy. So callers
+ * that declare large bodies and send them slowly hold only what they sent, logins cannot crowd out
+ * logged-in users, and one user cannot crowd out the others.
  */
-export class BodyBudget {
-  private used = 0;
+export class BodyBudgets {
+  private readonly all: BytePool;
+  private readonly publicBodies: BytePool;
+  private readonly users = new Map<string, BytePool>();
 
-  constructor(readonly limit: number) {}
-
-  reserve(bytes: number): void {
-    if (this.used + bytes > this.limit)
-      throw new ApiError(
-        'agent_busy',
-        `The agent is reading too many large requests at once (${Math.round(this.limit / 1048576)} MiB in all). Try again in a moment.`,
-      );
-    this.used += bytes;
+  constructor(private readonly limits: BodyLimits) {
+    this.all = new BytePool(limits.total, 'all callers');
+    this.publicBodies = new BytePool(limits.public, 'callers without a session (logins)');
   }
 
-  release(bytes: number): void {
-    this.used = Math.max(0, this.used - bytes);
+  /** The share of a caller: `username` for a call with a session, undefined for a public one. */
+  shareOf(username?: string): BodyShare {
+    let own = this.publicBodies;
+    if (username !== undefined) {
+      own = this.users.get(username) ?? new BytePool(this.limits.perUser, `user ${JSON.stringify(username)}`);
+      this.users.set(username, own);
+    }
+    own.readers++;
+    return new BodyShare([this.all, own], () => {
+      own.readers--;
+      if (username !== undefined && own.readers === 0) this.users.delete(username);
+    });
+  }
+}
+
+/** What one body holds of the pools it draws on. */
+export class BodyShare {
+  private held = 0;
+  private done = false;
+
+  constructor(
+    private readonly pools: BytePool[],
+    private readonly onDone: () => void,
+  ) {}
+
+  /** Takes `bytes` more from every pool, or none if one of them has not that much left. */
+  grow(bytes: number): void {
+    const short = this.pools.find((pool) => pool.used + bytes > pool.limit);
+    if (short)
+      throw new ApiError(
+        'agent_busy',
+        `The agent is reading too many request bodies at once for ${short.whose} (${Math.round(short.limit / 1024)} KiB in all). Try again in a moment.`,
+      );
+    for (const pool of this.pools) pool.used += bytes;
+    this.held += bytes;
+  }
+
+  /** Gives everything back; the body is done (parsed, refused or abandoned). */
+  releaseAll(): void {
+    if (this.done) return;
+    this.done = true;
+    for (const pool of this.pools) pool.used -= this.held;
+    this.held = 0;
+    this.onDone();
   }
 }
 
 /** Reads a JSON object body (see readBody). */
 export async function readJsonObject(
   req: IncomingMessage,
-  budget: BodyBudget,
+  share: BodyShare,
   limit = MAX_BODY_BYTES,
+  what = 'this call',
 ): Promise<Record<string, unknown>> {
-  return parseObject((await readBody(req, budget, limit)).toString('utf8'));
+  return parseObject((await readBody(req, share, limit, what)).toString('utf8'));
 }
 
 /**
- * Reads a body. The limit is checked against Content-Length before
- * reading and against a running count while streaming, so an oversized body is
- * refused without buffering what is over the limit (the rest is discarded as it
- * arrives, which lets the client read the 413 before the connection closes).
+ * Reads a body. The limit is checked against Content-Length before reading and against a running
+ * count while streaming, so an oversized body is refused without buffering what is over the limit
+ * (the rest is discarded as it arrives, which lets the client read the 413 before the connection
+ * closes). `what` names the call in the error.
  */
-export function readBody(req: IncomingMessage, budget: BodyBudget, limit = MAX_BODY_BYTES): Promise<Buffer> {
+export function readBody(
+  req: IncomingMessage,
+  share: BodyShare,
+  limit = MAX_BODY_BYTES,
+  what = 'this call',
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limit) {
-      reject(new BodyTooLargeError(limit));
+      reject(new BodyTooLargeError(limit, what, `(${declared} bytes declared)`));
       return;
     }
-    let reserved = 0;
-    const grow = (bytes: number) => {
-      if (bytes <= reserved) return;
-      budget.reserve(bytes - reserved);
-      reserved = bytes;
-    };
     const chunks: Buffer[] = [];
     let received = 0;
     const releaseAll = () => {
       chunks.length = 0;
-      budget.release(reserved);
-      reserved = 0;
+      share.releaseAll();
     };
     const fail = (error: Error) => {
       req.off('data', onData);
@@ -81,11 +141,11 @@ export function readBody(req: IncomingMessage, budget: BodyBudget, limit = MAX_B
     const onData = (chunk: Buffer) => {
       received += chunk.length;
       if (received > limit) {
-        fail(new BodyTooLargeError(limit));
+        fail(new BodyTooLargeError(limit, what, `(over ${limit} bytes received)`));
         return;
       }
       try {
-        grow(received);
+        share.grow(chunk.length);
       } catch (e) {
         fail(e as Error);
         return;
@@ -97,12 +157,6 @@ export function readBody(req: IncomingMessage, budget: BodyBudget, limit = MAX_B
       resolve(Buffer.concat(chunks, received));
       releaseAll();
     };
-    try {
-      grow(Number.isFinite(declared) ? declared : 0);
-    } catch (e) {
-      reject(e instanceof Error ? e : new Error(String(e)));
-      return;
-    }
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', fail);

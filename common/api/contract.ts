@@ -62,6 +62,7 @@ export const ERROR_CODES = [
   'agent_busy',
   'agent_stopping',
   'headers_too_large',
+  'too_many_logins',
   // project decisions (client side only: the agent never sends these)
   'agent_unreachable',
   'timeout',
@@ -112,6 +113,7 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   agent_busy: 503,
   agent_stopping: 503,
   headers_too_large: 431,
+  too_many_logins: 429,
 };
 
 // ---------------------------------------------------------------- requests

@@ -86,84 +86,67 @@ test('SIGTERM in the middle of a deploy answers it with 503 agent_stopping, then
 });
 
 /**
- * Sends `payload` to `path` in 64 KiB pieces while timing health checks on their own connection,
- * and checks that none took over `floorMs` (or `factor` × its idle time on a busy machine). Returns the reply.
+ * Sends `payload` to `path` in 64 KiB pieces while asking for health on its own connection, one
+ * call after the other, and counts the health answers that arrived after the last byte of the
+ * body was sent and before the reply: the time the agent worked on the document. A document
+ * handled on the event loop leaves no room for any; one on a worker thread leaves room for many.
+ * Returns the reply and that count (npm test asserts no elapsed time; the bench times health).
  */
 async function healthWhile(
   path: string,
   payload: unknown,
-  floorMs = 100,
-  factor = 3,
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; answered: number }> {
   const dataDir = makeDataDir();
   const agent = await spawnAgent(dataDir);
   try {
     const token = await loginTo(agent);
-    // One kept-alive connection for the health checks, so each measures the agent, not a TLS handshake.
     const keepAlive = new Agent({ ca: agent.certPem, keepAlive: true, maxSockets: 1 });
-    const health = async () => {
-      const started = performance.now();
-      const reply = await rawCall(agent.url, agent.certPem, 'GET', '/api/v1/health', undefined, undefined, keepAlive);
-      assert.equal(reply.status, 200);
-      return performance.now() - started;
-    };
-    // What health takes on this machine right now, without the document (the machine may be busy).
-    const idle: number[] = [];
-    for (let i = 0; i < 20; i++) idle.push(await health());
-    const allowed = Math.max(floorMs, factor * Math.max(...idle));
-    // The body goes out in 64 KiB pieces, so that this process stays free to time the health checks.
     const body = Buffer.from(JSON.stringify(payload));
     const head =
       `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${token}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    let sent = false;
     let done = false;
     const sending = sendRawTls(agent, head, (socket) => {
       let offset = 0;
       const more = () => {
         while (offset < body.length) {
           const piece = body.subarray(offset, (offset += 64 * 1024));
-          if (!socket.write(piece)) return void socket.once('drain', () => setImmediate(more));
+          const last = offset >= body.length;
+          if (!socket.write(piece, last ? () => (sent = true) : undefined))
+            return void socket.once('drain', () => setImmediate(more));
         }
       };
       more();
     }).finally(() => (done = true));
-    const latencies: number[] = [];
-    while (!done) latencies.push(await health());
+    let answered = 0;
+    while (!done) {
+      const before = sent;
+      const reply = await rawCall(agent.url, agent.certPem, 'GET', '/api/v1/health', undefined, undefined, keepAlive);
+      assert.equal(reply.status, 200);
+      if (before && !done) answered++;
+    }
     keepAlive.destroy();
-    assert.ok(
-      Math.max(...latencies) < allowed,
-      `health took up to ${Math.max(...latencies).toFixed(0)} ms (allowed ${allowed.toFixed(0)} ms; idle up to ${Math.max(...idle).toFixed(0)} ms)`,
-    );
-    return await sending;
+    return { ...(await sending), answered };
   } finally {
     agent.child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-test(
-  'health answers within 100 ms (or 3× its idle time on a busy machine) while an 8 MB validate is under way',
-  { timeout: 120_000 },
-  async () => {
-    const nodes: string[] = [];
-    for (let i = 0; nodes.length * 40 < 8 * MiB; i++)
-      nodes.push(`  router-${String(i).padStart(8, '0')}: {template: vios}\n`);
-    const reply = await healthWhile('/api/v1/projects/validate', { yaml: `name: huge\nnodes:\n${nodes.join('')}` });
-    assert.equal(reply.status, 200, reply.text.slice(0, 300));
-    // Read in full on a worker (no length limit): valid, or over the worker's heap or time limit.
-    assert.match(reply.text, /"status":"valid"|"code":"(memory|time)-limit"/);
-  },
-);
+test('health is answered while a large validate is on a worker thread', { timeout: 120_000 }, async () => {
+  // Over the 256 KiB that go to a worker: a second or more of parsing and checking there.
+  const reply = await healthWhile('/api/v1/projects/validate', { yaml: chainLab('large-validate', 8000) });
+  assert.equal(reply.status, 200, reply.text.slice(0, 300));
+  assert.match(reply.text, /"status":"(in)?valid"/);
+  assert.ok(reply.answered >= 2, `health was answered ${reply.answered} times while the validate was worked on`);
+});
 
-test(
-  'health answers within 1 s (or 10× its idle time) while a large plan is under way, not after it',
-  { timeout: 120_000 },
-  async () => {
-    // A lab the agent reads and plans in full (under its document limit): seconds of work, which held
-    // health up for all of them (4.6 s) when it ran on the event loop. On its worker thread it still
-    // takes a core of a busy 2-core machine from the main thread: health then answers in 0.1-0.8 s.
-    const reply = await healthWhile('/api/v1/projects/plan', { yaml: chainLab('large-plan', 6000) }, 1000, 10);
-    assert.equal(reply.status, 200, reply.text.slice(0, 300));
-    assert.match(reply.text, /"summary":\{"create":1\d{4},/);
-  },
-);
+test('health is answered while a large plan is on a worker thread, not after it', { timeout: 120_000 }, async () => {
+  // A lab the agent reads and plans in full: seconds of work, which held health up for all of them
+  // when it ran on the event loop. (Kept under the 10 s a raw test request may wait on a busy machine.)
+  const reply = await healthWhile('/api/v1/projects/plan', { yaml: chainLab('large-plan', 4000) });
+  assert.equal(reply.status, 200, reply.text.slice(0, 300));
+  assert.match(reply.text, /"summary":\{"create":\d{4},/);
+  assert.ok(reply.answered >= 2, `health was answered ${reply.answered} times while the plan was worked on`);
+});

@@ -13,7 +13,8 @@ export const suitePath = join(root, 'out', 'test', 'e2e', 'suite', 'index.js');
 export const vsix = join(root, 'dist', 'lab-agent.vsix');
 /** The reference agent's default user. */
 export const AGENT_USER = 'lab';
-export const AGENT_PASSWORD = 'lab';
+/** Not the demo password: the Linux emulator agent refuses to start with it. */
+export const AGENT_PASSWORD = 'lab-e2e-password';
 
 /** Creates test/e2e/.run/<timestamp><suffix>/ with a copy of samples/ as the workspace. */
 export function createRunDir(suffix = '') {
@@ -152,7 +153,8 @@ export async function startAgent(dirs, env, port = 0, { emulator = 'simulated' }
       ...(linux ? ['--emulator', 'linux'] : []),
     ],
     {
-      env,
+      // The agents' one user, from the environment (passwords never go on a command line).
+      env: { ...env, LAB_AGENT_USER: AGENT_USER, LAB_AGENT_PASSWORD: AGENT_PASSWORD },
       logFile: join(dirs.run, linux ? 'agent-linux.log' : port === 0 ? 'agent.log' : `agent-${Date.now()}.log`),
     },
   );

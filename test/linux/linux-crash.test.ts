@@ -18,11 +18,14 @@ import { failsWith, startTestAgent, TEST_USER } from '../support/agent';
 import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
 
 const AGENT = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
+const LINUX_USER = { username: TEST_USER.username, password: 'linux-crash-test-password' };
 
 /** Starts the built agent as its own process and reads its URL and fingerprint. */
 async function spawnAgent(dataDir: string) {
+  // The Linux emulator refuses the demo account: the test user comes from the environment.
   const child = spawn(process.execPath, [AGENT, '--emulator', 'linux', '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, LAB_AGENT_USER: LINUX_USER.username, LAB_AGENT_PASSWORD: LINUX_USER.password },
   });
   const lines = createInterface({ input: child.stdout });
   let url = '';
@@ -44,7 +47,7 @@ test('kill -9 in the middle of a deploy, restart: leftovers are removed and noth
     const first = await spawnAgent(dataDir);
     const prefix = prefixOf(dataDir);
     const client = new AgentClient({ baseUrl: first.url, pin: first.pin });
-    await client.login(TEST_USER);
+    await client.login(LINUX_USER);
     const deploying = client.deployProject(sample).catch(() => undefined);
     await eventually(
       () => namespacesOf(prefix),

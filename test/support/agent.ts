@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startAgent, type EmulatorKind, type RunningAgent } from '../../agent/server';
+import { startAgent, type AgentOptions, type EmulatorKind, type RunningAgent } from '../../agent/server';
 import { FakeEveServer } from '../eveng/fake-server';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
@@ -44,7 +44,7 @@ export interface TestAgentOptions {
   clock?: () => number;
   /** Time each emulator write takes (to make long operations observable). */
   writeDelayMs?: number;
-  users?: { username: string; password: string }[];
+  users?: AgentOptions['users'];
   /** Default: a free port. */
   port?: number;
   /** Default: eve-ng when LAB_AGENT_TEST_EMULATOR says so, else the simulated emulator. */
@@ -53,6 +53,12 @@ export interface TestAgentOptions {
   validateHeapMb?: number;
   /** Time each validate worker may spend on one document, in seconds (the agent's --max-validate-seconds). */
   validateSeconds?: number;
+  /** Connection time limits, made short to see them act. */
+  timeouts?: AgentOptions['timeouts'];
+  /** Where the agent logs (default: nowhere). */
+  log?: (message: string) => void;
+  /** Failed-login throttling (default: the agent's). */
+  loginThrottle?: AgentOptions['loginThrottle'];
 }
 
 export interface Reply {
@@ -121,6 +127,9 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       emulator,
       validateHeapMb: options.validateHeapMb,
       validateSeconds: options.validateSeconds,
+      timeouts: options.timeouts,
+      log: options.log,
+      loginThrottle: options.loginThrottle,
       ...(fakeEve ? { eveNg: { url: fakeEve.url, ...EVE_ACCOUNT, allowHttp: true } } : {}),
     });
   } catch (err) {

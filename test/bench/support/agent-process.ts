@@ -15,7 +15,8 @@ import { rssOf } from './stats';
 export const AGENT_BUNDLE = process.env.BENCH_AGENT_BUNDLE ?? join(ROOT, 'dist', 'agent.js');
 /** BENCH_AGENT_NODE_ARGS: extra node options for the agent, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it. */
 const AGENT_NODE_ARGS = (process.env.BENCH_AGENT_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-export const USER = { username: 'lab', password: 'lab' };
+/** Not the demo password: the Linux emulator agent refuses to start with it. The agent reads it from the environment. */
+export const USER = { username: 'lab', password: 'lab-bench-password' };
 
 export interface AgentProcess {
   url: string;
@@ -45,7 +46,10 @@ export async function startAgentProcess(
       String(options.bootMs ?? 50),
       ...(options.emulator ? ['--emulator', options.emulator] : []),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LAB_AGENT_USER: USER.username, LAB_AGENT_PASSWORD: USER.password },
+    },
   );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
