@@ -23,10 +23,11 @@ import {
   type EmuStatus,
   type EmuTemplate,
 } from '../backend';
-import { normaliseConfig } from '../../project/desired';
+import { sameConfig } from '../../project/config-contexts';
 import { LabStore, pruneHiddenNetworks } from '../simulated/lab-store';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
 import { routerAlive, runningConfig } from './frr';
+import { pushConfig } from './frr-config';
 import { links, listNamespaces, namespaceExists } from './kernel';
 import { cleanLeftovers } from './leftovers';
 import { LinuxNames, loadAgentId } from './names';
@@ -208,12 +209,13 @@ export class LinuxEmulator implements EmulatorBackend {
   }
 
   /**
-   * The config a node reports: a running router's running config once it
-   * differs from what it booted into (someone changed it on a console), else
-   * the startup config. Stopped routers report what their last graceful stop saved, likewise.
+   * A router's own config when it differs from what its startup config gave
+   * (decisions §4 "Node configs"): the running config of a running router, or
+   * what a stopped one saved and boots into; with its baseline to tell the
+   * changes from FRR's formatting.
    */
-  private async reportedConfig(lab: LinuxLab, node: LinuxNode, running: boolean): Promise<string | undefined> {
-    if (kindOf(node) !== 'router') return node.config;
+  private async runningConfigOf(lab: LinuxLab, node: LinuxNode, running: boolean): Promise<EmuNode['runningConfig']> {
+    if (kindOf(node) !== 'router') return undefined;
     let current = node.saved;
     if (running) {
       const runtime = this.runtime(lab, node);
@@ -223,9 +225,17 @@ export class LinuxEmulator implements EmulatorBackend {
       }
       current = runtime.running;
     }
-    if (current === undefined) return node.config;
-    if (node.baseline !== undefined && normaliseConfig(current) === normaliseConfig(node.baseline)) return node.config;
-    return current;
+    if (current === undefined || node.baseline === undefined || sameConfig(current, node.baseline)) return undefined;
+    return { text: current, base: node.baseline };
+  }
+
+  /** Pushes a changed startup config to a running router (live, with FRR's reload tool). */
+  async pushConfig(lab: LinuxLab, node: LinuxNode, from: string | undefined, hostname: string): Promise<void> {
+    try {
+      await pushConfig(this.realizer.nodeNs(lab, node), hostname, node, from ?? '', node.config ?? '');
+    } finally {
+      this.runtime(lab, node).dirty = true;
+    }
   }
 
   /** The lab as the kernel shows it: node liveness, interface wiring and running configs read now. */
@@ -244,16 +254,20 @@ export class LinuxEmulator implements EmulatorBackend {
       const {
         links: wiring,
         saved: _saved,
+        savedFrom: _savedFrom,
         baseline: _baseline,
         transitionEndsAt: _t,
         startedAt: _s,
         config: _c,
         ...spec
       } = node;
-      const config = await this.reportedConfig(lab, node, running);
+      const runningConfig = await this.runningConfigOf(lab, node, running);
+      const kind = kindOf(node);
       nodes.push({
         ...spec,
-        ...(config !== undefined ? { config } : {}),
+        ...(node.config !== undefined ? { config: node.config } : {}),
+        ...(runningConfig ? { runningConfig } : {}),
+        ...(kind === 'switch' ? {} : { configEffect: kind === 'router' ? 'live' : 'restart' }),
         status: running
           ? EmuNodeStatus.running
           : node.status === EmuNodeStatus.running
@@ -397,6 +411,7 @@ class LinuxClient implements EmulatorClient {
       for (const node of copy.nodes) {
         node.status = EmuNodeStatus.stopped;
         delete node.saved;
+        delete node.savedFrom;
         delete node.baseline;
       }
       await this.emu.addLab(copy);
@@ -433,8 +448,19 @@ class LinuxClient implements EmulatorClient {
       if (changes.template !== undefined && changes.template !== node.template)
         throw new EmuError('refused', 'A node cannot change its template; delete it and add a new one.');
       const before = node.links.length;
+      const previous = { config: node.config, hostname: routerHostname(node) };
       Object.assign(node, changes);
       if (changes.config === undefined && 'config' in changes) delete node.config;
+      if ('config' in changes && kindOf(node) === 'router' && (await this.emu.isRunning(lab, node))) {
+        try {
+          await this.emu.pushConfig(lab, node, previous.config, previous.hostname);
+        } catch (e) {
+          // The router did not take it: the startup config stays what the router runs.
+          node.config = previous.config;
+          if (node.config === undefined) delete node.config;
+          throw new EmuError('refused', `${node.name} did not take its new config: ${(e as Error).message}`);
+        }
+      }
       if (changes.ethernet !== undefined) {
         const count = Math.max(0, changes.ethernet);
         const dropped = node.links.slice(count);
@@ -569,6 +595,7 @@ class LinuxClient implements EmulatorClient {
       if (node.status !== EmuNodeStatus.stopped) await this.emu.realizer.stop(lab, node, 0);
       Object.assign(node, { status: EmuNodeStatus.stopped, startedAt: undefined });
       delete node.saved;
+      delete node.savedFrom;
       delete node.baseline;
       this.emu.changed();
     });

@@ -10,6 +10,8 @@ import { runCommand } from './command';
 
 export const FRR_DAEMON_DIR = '/usr/lib/frr';
 export const FRR_RUN_DIR = '/var/run/frr';
+/** FRR's own reload tool: it computes the commands that turn one config into another. */
+export const FRR_RELOAD = `${FRR_DAEMON_DIR}/frr-reload.py`;
 export const INSTALL_HINT = 'apt-get install -y frr iputils-ping';
 
 /** Routing daemons a node may run, in FRR's order, beside zebra (always) and staticd (always). */
@@ -78,6 +80,11 @@ export async function probeLinuxHost(): Promise<LinuxHost> {
     problems.push(`the user "frr" that FRRouting's daemons run as is missing: ${INSTALL_HINT}`);
   const installed = existsSync(FRR_DAEMON_DIR) ? new Set(readdirSync(FRR_DAEMON_DIR)) : new Set<string>();
   if (frrVersion && !installed.has('staticd')) problems.push(`FRRouting's staticd is missing: ${INSTALL_HINT}`);
+
+  if (frrVersion && (!existsSync(FRR_RELOAD) || (await runCommand('python3', ['--version'])).code !== 0))
+    problems.push(
+      `FRRouting's reload tool (${FRR_RELOAD}, run by python3) is missing; configs reach running routers with it: apt-get install -y frr python3`,
+    );
 
   const script = await runCommand('script', ['--version']);
   if (script.code !== 0)
