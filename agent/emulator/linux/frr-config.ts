@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand } from './command';
-import { applyConfigDelta, configDelta } from '../../project/config-contexts';
+import { applyConfigDelta, type ConfigDelta } from '../../project/config-contexts';
 import { hostnameOf, runDirOf, runningConfig, vtysh } from './frr';
 import { FRR_RELOAD, FRR_RUN_DIR } from './system';
 
@@ -93,10 +93,28 @@ function said(result: { stdout: string; stderr: string }): string {
 }
 
 /**
+ * The reload tool's commands as a config delta in FRR's own form: an added
+ * block is the statement with its contexts; a removal is written as its `no`
+ * form (and the `no` form of a negative statement as the statement itself).
+ */
+function asDelta(commands: ReloadCommands): ConfigDelta {
+  const path = (block: string[]) => block.map((line) => line.trim().replace(/\s+/g, ' '));
+  return {
+    add: commands.add.map(path),
+    remove: commands.remove.map((block) => {
+      const lines = path(block);
+      const last = lines[lines.length - 1];
+      lines[lines.length - 1] = last.startsWith('no ') ? last.slice(3) : `no ${last}`;
+      return lines;
+    }),
+  };
+}
+
+/**
  * Applies the difference between two startup configs to a running router and
- * carries it into the node's baseline: what the push changed in the running
- * config is changed in the baseline too, so changes made on the console
- * before it still count as changes and the push itself does not.
+ * carries it into the node's baseline (what the startup config alone gives),
+ * so changes made on the console still count as changes and the push itself
+ * does not, even where it makes a console change part of the startup config.
  */
 export async function pushConfig(
   ns: string,
@@ -105,9 +123,8 @@ export async function pushConfig(
   from: string,
   to: string,
 ): Promise<void> {
-  const before = await runningConfig(ns, hostname);
-  await applyReloadCommands(ns, hostname, await reloadCommands(ns, from, to));
-  const after = await runningConfig(ns, hostnameOf(to, hostname));
-  if (node.baseline === undefined || before === undefined || after === undefined) node.baseline = after;
-  else node.baseline = applyConfigDelta(node.baseline, configDelta(before, after))?.text ?? after;
+  const commands = await reloadCommands(ns, from, to);
+  await applyReloadCommands(ns, hostname, commands);
+  const merged = node.baseline === undefined ? undefined : applyConfigDelta(node.baseline, asDelta(commands));
+  node.baseline = merged?.text ?? (await runningConfig(ns, hostnameOf(to, hostname)));
 }
