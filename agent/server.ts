@@ -85,6 +85,8 @@ export interface AgentOptions {
   validateHeapMb?: number;
   /** Where the agent reports what it does (never secrets); default: nowhere. */
   log?: (message: string) => void;
+  /** Linux: stop every lab when the agent stops (routers save their running configs first); default: labs keep running. */
+  stopLabsOnExit?: boolean;
 }
 
 export type EmulatorKind = 'simulated' | 'linux' | 'eve-ng';
@@ -99,7 +101,8 @@ export interface RunningAgent {
   /** SHA-256 of the certificate, uppercase colon-separated hex. */
   fingerprint: string;
   certPem: string;
-  close(): Promise<void>;
+  /** Stops the agent; its labs keep running (Linux) unless `stopLabs` or the option stopLabsOnExit says otherwise. */
+  close(how?: { stopLabs?: boolean }): Promise<void>;
 }
 
 export const DEFAULT_USER: AgentUser = { username: 'lab', password: 'lab' };
@@ -208,8 +211,8 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     certPem: certificate.certPem,
     emulator,
     emulatorProblems,
-    close() {
-      closing ??= stop({ ctx, http, tcp, https, streams, sockets });
+    close(how) {
+      closing ??= stop({ ctx, http, tcp, https, streams, sockets }, how);
       return closing;
     },
   };
@@ -223,7 +226,7 @@ async function openBackend(
   log: (message: string) => void,
 ): Promise<{ backend: EmulatorBackend; emulator: string; emulatorProblems: string[] }> {
   if (options.emulator === 'linux') {
-    const linux = await LinuxEmulator.open({ dataDir, log });
+    const linux = await LinuxEmulator.open({ dataDir, log, stopLabsOnExit: options.stopLabsOnExit });
     return {
       backend: linux,
       emulator: linux.description,
@@ -327,14 +330,17 @@ function listen(tcp: TcpServer, port: number, host: string, backend: EmulatorBac
  * agent_stopping; every other request in flight finishes and answers too. Then the answers
  * get to reach the clients before what is left is cut, and the emulator closes last.
  */
-async function stop(agent: {
-  ctx: AgentContext;
-  http: HttpState;
-  tcp: TcpServer;
-  https: HttpsServer;
-  streams: Set<Duplex>;
-  sockets: Set<Socket>;
-}): Promise<void> {
+async function stop(
+  agent: {
+    ctx: AgentContext;
+    http: HttpState;
+    tcp: TcpServer;
+    https: HttpsServer;
+    streams: Set<Duplex>;
+    sockets: Set<Socket>;
+  },
+  how?: { stopLabs?: boolean },
+): Promise<void> {
   const { ctx, http, tcp, https, streams, sockets } = agent;
   http.stopping = true;
   const stopped = ctx.activity.stopAll();
@@ -347,7 +353,7 @@ async function stop(agent: {
   for (const socket of sockets) socket.destroy();
   https.closeAllConnections();
   await Promise.all([closed, stopped, http.validateWorkers.close()]);
-  await ctx.backend.close();
+  await ctx.backend.close(how);
 }
 
 async function handleRequest(

@@ -223,6 +223,9 @@ export interface CommandOutput {
 export interface EmulatorBackend {
   /** Logs in to the emulator for one agent session. */
   connect(username: string): Promise<EmulatorClient>;
-  /** Finishes pending writes and drops connections; the backend is unusable afterwards. */
-  close(): Promise<void>;
+  /**
+   * Finishes pending writes and drops connections; the backend is unusable afterwards.
+   * Labs keep running where the emulator can (Linux) unless `stopLabs` says to stop them.
+   */
+  close(how?: { stopLabs?: boolean }): Promise<void>;
 }

@@ -20,6 +20,7 @@ import { freemem } from 'node:os';
 import type { AgentClient } from '../../common/api/client';
 import { addNamespace, deleteNamespace, signalAll } from '../../agent/emulator/linux/kernel';
 import { removeRouter, startRouter } from '../../agent/emulator/linux/frr';
+import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
 import { probeLinuxHost, type LinuxHost } from '../../agent/emulator/linux/system';
 import { namespacesOf, prefixOf, processesOf, requireLinuxLabs } from '../linux/support';
 import { startAgentProcess, type AgentProcess } from './support/agent-process';
@@ -123,12 +124,13 @@ async function leftovers(prefix: string): Promise<{ namespaces: number; processe
 }
 
 /** Removes whatever still carries the prefix (after a failure); returns what it found. */
-async function sweep(prefix: string): Promise<number> {
+async function sweep(prefix: string, cgroups: NodeCgroups): Promise<number> {
   const namespaces = await namespacesOf(prefix);
   for (const ns of namespaces) {
     await removeRouter(ns);
     await deleteNamespace(ns);
   }
+  for (const cgroup of cgroups.list(prefix)) await cgroups.remove(cgroup);
   const processes = processesOf(prefix);
   signalAll(processes, 'SIGKILL');
   return namespaces.length + processes.length;
@@ -138,23 +140,26 @@ async function sweep(prefix: string): Promise<number> {
 async function baselinePerRouter(host: LinuxHost): Promise<{ start: number; remove: number; prefix: string }> {
   const prefix = `lbb${process.pid}-`;
   const ring = ringLab(BASELINE_ROUTERS);
+  const cgroups = new NodeCgroups(host.cgroups);
   let start = 0;
   let remove = 0;
   try {
     for (const [i, router] of ring.routers.entries()) {
       const ns = `${prefix}${router}`;
       const t0 = performance.now();
+      await cgroups.create(ns, { pids: 256, memoryMiB: 64, cpus: 1 });
       await addNamespace(ns);
-      await startRouter(ns, router, ring.files[`configs/${router}.conf`], host);
+      await startRouter(ns, router, ring.files[`configs/${router}.conf`], host, cgroups);
       start += since(t0);
       const t1 = performance.now();
       await removeRouter(ns);
       await deleteNamespace(ns);
+      await cgroups.remove(ns);
       remove += since(t1);
       if (i === 0) progress(`baseline: one router up and removed in ${(since(t0) / 1000).toFixed(2)} s`);
     }
   } finally {
-    await sweep(prefix);
+    await sweep(prefix, cgroups);
   }
   return { start: start / 1000 / BASELINE_ROUTERS, remove: remove / 1000 / BASELINE_ROUTERS, prefix };
 }
@@ -284,7 +289,7 @@ async function main(): Promise<void> {
       targets: [{ on: 'value', op: '<=', limit: 0 }],
       note: `${left.namespaces} namespaces, ${left.processes} processes`,
     });
-    const swept = await sweep(prefix);
+    const swept = await sweep(prefix, new NodeCgroups(host.cgroups));
     if (swept) progress(`swept ${swept} leftovers of the bench agent`);
   }
 }

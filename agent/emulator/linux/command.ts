@@ -3,7 +3,7 @@
  * vtysh) without a shell, with a time limit, and reports failures with the
  * command line and what it printed.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 
 export interface CommandResult {
   stdout: string;
@@ -65,4 +65,54 @@ export async function mustRun(
   const result = await runCommand(file, args, options);
   if (result.code !== 0) throw new CommandError([file, ...args].join(' '), result);
   return result.stdout;
+}
+
+/**
+ * Runs a command and resolves when it exits, with what it printed until
+ * then: a background job it left behind may hold its output pipes open for
+ * as long as it likes (a host's startup script may start a daemon), and that
+ * must not hold up the caller. Output past MAX_OUTPUT_BYTES is dropped.
+ */
+export function runUntilExit(
+  file: string,
+  args: readonly string[],
+  options: { timeoutMs?: number } = {},
+): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    const collect = (into: Buffer[]) => (chunk: Buffer) => {
+      if (size >= MAX_OUTPUT_BYTES) return;
+      into.push(chunk);
+      size += chunk.length;
+    };
+    child.stdout.on('data', collect(out));
+    child.stderr.on('data', collect(err));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    let finished = false;
+    const finish = (code: number | null, failure = '') => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      // What the program wrote just before it exited may still be in the pipe: take it, then let go.
+      setImmediate(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        resolve({
+          stdout: Buffer.concat(out).toString(),
+          stderr: Buffer.concat(err).toString() + failure,
+          code: timedOut ? null : code,
+          timedOut,
+        });
+      });
+    };
+    child.on('error', (e) => finish(null, e.message));
+    child.on('exit', (code) => finish(code));
+  });
 }

@@ -6,11 +6,13 @@
  * with the router's hostname (so its prompt and running config name the
  * router, not the machine).
  */
-import { chownSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chownSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mustRun, runCommand, type CommandResult } from './command';
+import type { NodeCgroups } from './cgroup';
 import { commandLine, inNamespaceAs, processAlive, terminate } from './kernel';
+import { cleanEnv, maskArgs, RESET_SIGNALS, safeHostname, withFd3, type SandboxSetup } from './sandbox';
 import { FRR_DAEMON_DIR, FRR_RUN_DIR, type LinuxHost } from './system';
 
 /** `router …` (and other top-level) sections, and the daemon each needs. */
@@ -38,9 +40,13 @@ export function daemonsFor(config: string, host: LinuxHost): string[] {
   return ['zebra', 'staticd', ...host.daemons.filter((d) => wanted.includes(d))];
 }
 
-/** The hostname a config sets (its first top-level `hostname`), or `fallback`. */
+/**
+ * The hostname a config sets (its first top-level `hostname`) when it is a
+ * plain host name, else `fallback`: it reaches hostname(1) and sethostname(2),
+ * where `-F/path` would read a file.
+ */
 export function hostnameOf(config: string, fallback: string): string {
-  return /^hostname\s+(\S+)/m.exec(config)?.[1] ?? fallback;
+  return safeHostname(/^hostname\s+(\S+)/m.exec(config)?.[1] ?? fallback, fallback);
 }
 
 /** vtysh in a router's path space (no pager: consoles and exec want the whole output). */
@@ -48,6 +54,69 @@ export function vtyshArgv(ns: string, extra: readonly string[]): string[] {
   return ['env', 'VTYSH_PAGER=cat', 'vtysh', '-N', ns, '--config_dir', FRR_RUN_DIR, ...extra];
 }
 
+/**
+ * vtysh as a user's console or exec runs it: in the router's cgroup and
+ * namespace, in a mount namespace where the file system is read-only but for
+ * the router's own run folder (FRR's other folders, the agent's data and
+ * /root masked), as the frr user with no capabilities, no_new_privs and the
+ * seccomp deny-list, with a history file of the router's own and a clean
+ * environment. `copy FILE running-config` and `output file` reach only what
+ * the frr user may touch in that view.
+ */
+export function userVtyshArgv(ns: string, hostname: string, setup: SandboxSetup, extra: readonly string[]): string[] {
+  const runDir = realpathSync(runDirOf(ns));
+  const bwrap = [
+    'ip',
+    'netns',
+    'exec',
+    ns,
+    'bwrap',
+    '--unshare-uts',
+    '--hostname',
+    hostname,
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    ...maskArgs(['/run', '/tmp', '/root', '/home', ...setup.masks]),
+    // bwrap would make the folders above the bind 0700 root: frr must pass through them.
+    '--perms',
+    '0755',
+    '--dir',
+    dirname(runDir),
+    '--bind',
+    runDir,
+    runDir,
+    '--die-with-parent',
+    ...cleanEnv(runDir, { VTYSH_PAGER: 'cat' }),
+    '--chdir',
+    runDir,
+    '--seccomp',
+    '3',
+    '--',
+    'setpriv',
+    '--reuid=frr',
+    '--regid=frr',
+    '--init-groups',
+    '--nnp',
+    '--inh-caps=-all',
+    '--bounding-set=-all',
+    '--',
+    ...RESET_SIGNALS,
+    'vtysh',
+    '-N',
+    ns,
+    '--config_dir',
+    FRR_RUN_DIR,
+    '-H',
+    join(runDir, 'vtysh.history'),
+    ...extra,
+  ];
+  return setup.cgroups.joinArgv(ns, withFd3(setup.seccompFile, bwrap));
+}
+
+/** vtysh with commands the agent itself writes (readiness, running config), as root in the router's namespace. */
 export async function vtysh(
   ns: string,
   hostname: string,
@@ -91,12 +160,19 @@ export function routerAlive(ns: string): boolean {
 }
 
 /** Writes the config and starts the daemons; resolves once vtysh answers. */
-export async function startRouter(ns: string, hostname: string, config: string, host: LinuxHost): Promise<void> {
+export async function startRouter(
+  ns: string,
+  hostname: string,
+  config: string,
+  host: LinuxHost,
+  cgroups: NodeCgroups,
+): Promise<void> {
   const dir = runDirOf(ns);
   mkdirSync(dir, { recursive: true, mode: 0o750 });
   const conf = join(dir, 'frr.conf');
   writeFileSync(conf, config.endsWith('\n') ? config : `${config}\n`, { mode: 0o640 });
-  writeFileSync(join(dir, 'vtysh.conf'), '', { mode: 0o640 });
+  // vtysh as frr would ask PAM, which needs /etc/shadow (out of reach under no_new_privs): frr may use it without a password.
+  writeFileSync(join(dir, 'vtysh.conf'), 'username frr nopassword\n', { mode: 0o640 });
   if (host.frrUser) {
     for (const path of [dir, conf, join(dir, 'vtysh.conf')]) chownSync(path, host.frrUser.uid, host.frrUser.gid);
   }
@@ -112,8 +188,21 @@ export async function startRouter(ns: string, hostname: string, config: string, 
     'net.ipv6.conf.all.forwarding=1',
   ]);
   for (const daemon of daemonsFor(config, host)) {
-    const argv = [`${FRR_DAEMON_DIR}/${daemon}`, '-d', '-N', ns, '-f', conf, '-i', join(dir, `${daemon}.pid`)];
-    await mustRun('ip', inNamespaceAs(ns, hostname, argv));
+    // -P 0: no TCP vty (vtysh talks to the daemons over their unix sockets).
+    const argv = [
+      `${FRR_DAEMON_DIR}/${daemon}`,
+      '-d',
+      '-N',
+      ns,
+      '-P',
+      '0',
+      '-f',
+      conf,
+      '-i',
+      join(dir, `${daemon}.pid`),
+    ];
+    const [file, ...args] = cgroups.joinArgv(ns, ['ip', ...inNamespaceAs(ns, hostname, argv)]);
+    await mustRun(file, args);
   }
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {

@@ -6,8 +6,10 @@
  * objects live while the agent runs (close() removes them, the next start
  * makes them again with every node stopped).
  */
+import { existsSync, writeFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { hostname as machineName } from 'node:os';
+import { join, resolve } from 'node:path';
 import {
   EmuError,
   EmuNodeStatus,
@@ -26,14 +28,18 @@ import {
 import { sameConfig } from '../../project/config-contexts';
 import { LabStore, pruneHiddenNetworks } from '../simulated/lab-store';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
+import { NodeCgroups } from './cgroup';
 import { routerAlive, runningConfig } from './frr';
 import { pushConfig } from './frr-config';
 import { links, listNamespaces, namespaceExists } from './kernel';
+import { adoptLabs, labNamespaces } from './adoption';
 import { cleanLeftovers } from './leftovers';
 import { LinuxNames, loadAgentId } from './names';
 import { ObjectJournal } from './object-journal';
 import { PtyConsole } from './pty-console';
 import { INTERFACE_NAMES, kindOf, Realizer, routerHostname, type LinuxLab, type LinuxNode } from './realizer';
+import { sandboxInit, type SandboxSetup } from './sandbox';
+import { denyListProgram } from './seccomp';
 import { probeLinuxHost, type LinuxHost } from './system';
 import { Turns } from '../../turns';
 
@@ -41,10 +47,25 @@ const STORE_FILE = 'linux-labs.json';
 /** Grace for a graceful stop, and for auto's graceful attempt before it powers off. */
 const GRACEFUL_MS = 10_000;
 const AUTO_GRACE_MS = 3_000;
+const SECCOMP_FILE = 'linux-seccomp.bpf';
+/** Folders no node sees (besides /run, which holds /run/netns and FRR's run folders): FRR's own configs, state and logs. */
+const MASKED = ['/etc/frr', '/var/lib/frr', '/var/log/frr'];
+
+/** Quotas that keep one user from exhausting the machine (agent/README.md lists them). */
+export const QUOTAS = {
+  /** Nodes in one lab. */
+  nodesPerLab: 256,
+  /** Labs on this agent. */
+  labs: 64,
+  /** Node starts under way at once on this agent (each boots processes). */
+  concurrentStarts: 8,
+};
 
 export interface LinuxEmulatorOptions {
   dataDir: string;
   log: (message: string) => void;
+  /** Stop every lab (saving routers' running configs) when the agent stops; default: they keep running. */
+  stopLabsOnExit?: boolean;
 }
 
 /** What a node's console and running config look like at the moment. */
@@ -63,6 +84,9 @@ export class LinuxEmulator implements EmulatorBackend {
   private readonly runtimes = new Map<string, NodeRuntime>();
   private readonly turns = new Turns();
   private closed = false;
+  /** Node starts under way (QUOTAS.concurrentStarts). */
+  starting = 0;
+  readonly cgroups: NodeCgroups;
 
   private constructor(
     readonly host: LinuxHost,
@@ -70,7 +94,15 @@ export class LinuxEmulator implements EmulatorBackend {
   ) {
     this.names = new LinuxNames(loadAgentId(options.dataDir));
     this.journal = new ObjectJournal(options.dataDir, options.log);
-    this.realizer = new Realizer(this.names, this.journal, host);
+    this.cgroups = new NodeCgroups(host.cgroups);
+    const seccompFile = join(resolve(options.dataDir), SECCOMP_FILE);
+    writeFileSync(seccompFile, denyListProgram(), { mode: 0o600 });
+    const setup: SandboxSetup = {
+      cgroups: this.cgroups,
+      seccompFile,
+      masks: [resolve(options.dataDir), ...MASKED.filter((dir) => existsSync(dir))],
+    };
+    this.realizer = new Realizer(this.names, this.journal, host, setup);
     this.store = LabStore.open<LinuxLab>(options.dataDir, () => [], options.log, STORE_FILE);
   }
 
@@ -83,18 +115,26 @@ export class LinuxEmulator implements EmulatorBackend {
     const host = await probeLinuxHost();
     if (host.problems.length) return new UnavailableEmulator(host.problems);
     const emu = new LinuxEmulator(host, options);
-    const removed = await cleanLeftovers(emu.names, emu.journal);
+    const labs = [...emu.store.labs.values()];
+    const removed = await cleanLeftovers(emu.names, emu.journal, emu.cgroups, labNamespaces(labs, emu.realizer));
     if (removed.length)
       options.log(
         `Linux emulator: removed ${removed.length} namespace(s) an earlier run left behind: ${removed.join(', ')}`,
       );
-    for (const lab of emu.store.labs.values()) {
-      for (const node of lab.nodes) node.status = EmuNodeStatus.stopped;
+    for (const lab of labs) {
       try {
-        await emu.realizer.realizeLab(lab);
+        const adoption = await adoptLabs([lab], emu.realizer, (l, n) => emu.aliveIn(l, n));
+        for (const [path, nodes] of adoption.running)
+          options.log(
+            `Linux emulator: ${path}: ${nodes.length} node(s) still running, taken back: ${nodes.join(', ')}`,
+          );
+        for (const [path, nodes] of adoption.stoppedWhileAway)
+          options.log(
+            `Linux emulator: ${path}: ${nodes.length} node(s) stopped while the agent was away: ${nodes.join(', ')}`,
+          );
       } catch (e) {
-        // One lab that cannot be rebuilt must not keep the agent (and the other labs) down.
-        options.log(`Linux emulator: could not rebuild lab ${lab.path}: ${(e as Error).message}`);
+        // One lab that cannot be taken back must not keep the agent (and the other labs) down.
+        options.log(`Linux emulator: could not take back lab ${lab.path}: ${(e as Error).message}`);
       }
     }
     emu.store.changed();
@@ -109,21 +149,30 @@ export class LinuxEmulator implements EmulatorBackend {
     return Promise.resolve(new LinuxClient(this));
   }
 
-  /** Removes every kernel object and process of this agent; lab definitions stay for the next start. */
-  async close(): Promise<void> {
+  /**
+   * Closes consoles and saves the labs. Their nodes keep running for the next
+   * start to take back (adoption.ts), unless `stopLabs` (or the option
+   * stopLabsOnExit) says to stop them: then every running router saves its
+   * running config (a graceful stop) and every kernel object and process goes.
+   */
+  async close(how: { stopLabs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     // Let changes under way finish, so nothing is half-made while it is removed.
     await this.turns.settled();
     for (const runtime of this.runtimes.values()) runtime.console?.close();
     this.runtimes.clear();
-    for (const lab of this.store.labs.values()) {
-      try {
-        await this.realizer.unrealizeLab(lab);
-      } catch (e) {
-        this.options.log(`Linux emulator: could not remove lab ${lab.path}: ${(e as Error).message}`);
+    if (how.stopLabs ?? this.options.stopLabsOnExit ?? false) {
+      for (const lab of this.store.labs.values()) {
+        try {
+          for (const node of lab.nodes)
+            if (node.status === EmuNodeStatus.running) await this.realizer.stop(lab, node, GRACEFUL_MS);
+          await this.realizer.unrealizeLab(lab);
+        } catch (e) {
+          this.options.log(`Linux emulator: could not remove lab ${lab.path}: ${(e as Error).message}`);
+        }
+        for (const node of lab.nodes) node.status = EmuNodeStatus.stopped;
       }
-      for (const node of lab.nodes) node.status = EmuNodeStatus.stopped;
     }
     this.store.close();
   }
@@ -156,6 +205,16 @@ export class LinuxEmulator implements EmulatorBackend {
 
   async addLab(lab: LinuxLab): Promise<void> {
     if (this.store.labs.has(lab.path)) throw new EmuError('exists', `Lab ${lab.path} already exists.`);
+    if (this.store.labs.size >= QUOTAS.labs)
+      throw new EmuError(
+        'refused',
+        `This agent holds ${this.store.labs.size} labs, its limit; delete one before creating ${lab.path}.`,
+      );
+    if (lab.nodes.length > QUOTAS.nodesPerLab)
+      throw new EmuError(
+        'refused',
+        `Lab ${lab.path} has ${lab.nodes.length} nodes; a lab may have ${QUOTAS.nodesPerLab}.`,
+      );
     const tag = this.names.labTag(lab.path);
     const clash = [...this.store.labs.values()].find((l) => this.names.labTag(l.path) === tag);
     if (clash)
@@ -198,9 +257,12 @@ export class LinuxEmulator implements EmulatorBackend {
   }
 
   /** Whether a node the store says is running still runs (its daemons, or at least its namespace). */
-  private aliveIn(lab: LinuxLab, node: LinuxNode, namespaces: Set<string>): boolean {
+  aliveIn(lab: LinuxLab, node: LinuxNode, namespaces?: Set<string>): boolean {
     const ns = this.realizer.nodeNs(lab, node);
-    return node.status === EmuNodeStatus.running && (kindOf(node) === 'router' ? routerAlive(ns) : namespaces.has(ns));
+    if (node.status !== EmuNodeStatus.running) return false;
+    if (kindOf(node) === 'router') return routerAlive(ns);
+    // Without a list at hand (taking nodes back after a restart), a host or switch lives while its sandbox does.
+    return namespaces ? namespaces.has(ns) : sandboxInit(ns, this.cgroups) !== undefined;
   }
 
   async isRunning(lab: LinuxLab, node: LinuxNode): Promise<boolean> {
@@ -426,6 +488,11 @@ class LinuxClient implements EmulatorClient {
     return this.emu.serial(path, async () => {
       const lab = this.writable(path);
       this.emu.template(spec.template);
+      if (lab.nodes.length >= QUOTAS.nodesPerLab)
+        throw new EmuError(
+          'refused',
+          `Lab ${path} has ${lab.nodes.length} nodes, the most a lab may have on this agent; ${spec.name} was not added.`,
+        );
       const node: LinuxNode = {
         ...spec,
         id: lab.nextNodeId++,
@@ -550,6 +617,12 @@ class LinuxClient implements EmulatorClient {
       const node = this.emu.node(lab, id);
       if (await this.emu.isRunning(lab, node)) return;
       this.emu.template(node.template);
+      if (this.emu.starting >= QUOTAS.concurrentStarts)
+        throw new EmuError(
+          'refused',
+          `${node.name} did not start: ${this.emu.starting} nodes are starting on this agent already (at most ${QUOTAS.concurrentStarts} at once); start it again in a moment.`,
+        );
+      this.emu.starting++;
       node.status = EmuNodeStatus.starting;
       try {
         await this.emu.realizer.start(lab, node);
@@ -559,6 +632,7 @@ class LinuxClient implements EmulatorClient {
         node.status = EmuNodeStatus.stopped;
         throw e;
       } finally {
+        this.emu.starting--;
         this.emu.changed();
       }
     });

@@ -9,23 +9,14 @@ import { compileEthFormat } from '../../../common/lab/eth-format';
 import { EmuError, EmuNodeStatus } from '../backend';
 import type { StoredLab, StoredNode } from '../simulated/lab-store';
 import { TEMPLATE_KIND, ETH_FORMAT, type NodeKind } from './catalogue';
-import { CommandError, mustRun, runCommand } from './command';
-import { hostnameOf, removeRouter, runningConfig, startRouter, stopRouter, vtysh, vtyshArgv } from './frr';
+import type { NodeLimits } from './cgroup';
+import { CommandError, mustRun, runUntilExit } from './command';
+import { hostnameOf, removeRouter, runningConfig, startRouter, stopRouter, userVtyshArgv } from './frr';
 import { pushConfig } from './frr-config';
-import {
-  addBridge,
-  addNamespace,
-  addVeth,
-  deleteLink,
-  deleteNamespace,
-  inNamespaceAs,
-  namespacePids,
-  terminate,
-  setLinkUp,
-  setMaster,
-} from './kernel';
+import { addBridge, addNamespace, addVeth, deleteLink, deleteNamespace, setLinkUp, setMaster } from './kernel';
 import type { LinuxNames } from './names';
 import type { ObjectJournal } from './object-journal';
+import { safeHostname, sandboxExecArgv, sandboxInit, startSandbox, type SandboxSetup } from './sandbox';
 import type { LinuxHost } from './system';
 
 /** A node as the Linux emulator keeps it. */
@@ -46,6 +37,8 @@ export interface LinuxLab extends StoredLab {
 }
 
 const HOST_SCRIPT_TIMEOUT_MS = 30_000;
+/** Processes (and threads) a node may have at once: a fork bomb stops here. */
+export const NODE_PIDS_MAX = 256;
 export const INTERFACE_NAMES = compileEthFormat(ETH_FORMAT);
 
 export function kindOf(node: StoredNode): NodeKind {
@@ -55,6 +48,16 @@ export function kindOf(node: StoredNode): NodeKind {
 /** The hostname a router runs with: from the config it boots from, else the node name. */
 export function routerHostname(node: LinuxNode): string {
   return hostnameOf(node.saved ?? node.config ?? '', node.name);
+}
+
+/** The hostname a host or switch runs with: its name when it is a plain host name. */
+function nodeHostname(node: StoredNode): string {
+  return safeHostname(node.name, `node${node.id}`);
+}
+
+/** A node's cgroup limits: processes, memory from `ram` (MiB) and CPU from `cpu`. */
+export function limitsOf(node: StoredNode): NodeLimits {
+  return { pids: NODE_PIDS_MAX, memoryMiB: Math.max(0, node.ram), cpus: Math.max(0, node.cpu) };
 }
 
 /** The config a router boots from: what a graceful stop saved, else the startup config. */
@@ -73,6 +76,7 @@ export class Realizer {
     private readonly names: LinuxNames,
     private readonly journal: ObjectJournal,
     private readonly host: LinuxHost,
+    private readonly setup: SandboxSetup,
   ) {}
 
   nodeNs(lab: StoredLab, node: StoredNode): string {
@@ -89,9 +93,25 @@ export class Realizer {
     await addNamespace(ns);
   }
 
+  /**
+   * A node's cgroup and namespace: a router's namespace belongs to the
+   * machine (FRR's daemons need it), a host's or switch's to its sandbox.
+   */
+  private async createNodeNamespace(ns: string, node: StoredNode): Promise<void> {
+    this.journal.record(ns);
+    await this.setup.cgroups.remove(ns);
+    await deleteNamespace(ns);
+    await this.setup.cgroups.create(ns, limitsOf(node));
+    if (kindOf(node) === 'router') await addNamespace(ns);
+    else await startSandbox(ns, nodeHostname(node), this.setup);
+  }
+
+  /** Kills every process of the namespace's cgroup (wherever they went) and in it, then removes both. */
   private async removeNamespace(ns: string): Promise<void> {
     await removeRouter(ns);
+    await this.setup.cgroups.kill(ns);
     await deleteNamespace(ns);
+    await this.setup.cgroups.remove(ns);
     this.journal.forget(ns);
   }
 
@@ -116,7 +136,7 @@ export class Realizer {
 
   /** The node's namespace with its interfaces (down) wired to their networks. */
   async realizeNode(lab: StoredLab, node: StoredNode): Promise<void> {
-    await this.createNamespace(this.nodeNs(lab, node));
+    await this.createNodeNamespace(this.nodeNs(lab, node), node);
     await this.addInterfaces(lab, node, 0, node.links.length);
   }
 
@@ -152,11 +172,12 @@ export class Realizer {
   async start(lab: LinuxLab, node: LinuxNode): Promise<void> {
     const ns = this.nodeNs(lab, node);
     try {
+      this.setup.cgroups.setLimits(ns, limitsOf(node));
       for (let index = 0; index < node.links.length; index++) await setLinkUp(ns, INTERFACE_NAMES.nameAt(index), true);
       switch (kindOf(node)) {
         case 'router': {
           const hostname = routerHostname(node);
-          await startRouter(ns, hostname, bootConfig(node), this.host);
+          await startRouter(ns, hostname, bootConfig(node), this.host, this.setup.cgroups);
           if (node.saved === undefined) node.baseline = await runningConfig(ns, hostname);
           // A config pushed while the node was stopped goes on top of what it saved.
           else if (node.savedFrom !== undefined && node.savedFrom !== (node.config ?? ''))
@@ -165,9 +186,8 @@ export class Realizer {
         }
         case 'host':
           if (node.config?.trim()) {
-            const result = await runCommand('ip', ['netns', 'exec', ns, 'sh', '-e', '-c', node.config], {
-              timeoutMs: HOST_SCRIPT_TIMEOUT_MS,
-            });
+            const [file, ...args] = this.inNode(ns, ['sh', '-e', '-c', node.config]);
+            const result = await runUntilExit(file, args, { timeoutMs: HOST_SCRIPT_TIMEOUT_MS });
             if (result.code !== 0) throw new CommandError(`the startup script of ${node.name}`, result);
           }
           break;
@@ -199,7 +219,7 @@ export class Realizer {
         }
         await stopRouter(ns, graceMs);
       } else {
-        await terminate(await namespacePids(ns), graceMs);
+        await this.setup.cgroups.terminate(ns, graceMs);
       }
     }
     await this.reset(lab, node);
@@ -221,10 +241,12 @@ export class Realizer {
   async exec(lab: LinuxLab, node: LinuxNode, command: string, timeoutMs: number) {
     const ns = this.nodeNs(lab, node);
     const started = Date.now();
-    const result =
+    const [file, ...args] =
       kindOf(node) === 'router'
-        ? await vtysh(ns, routerHostname(node), [command], timeoutMs)
-        : await runCommand('ip', ['netns', 'exec', ns, 'sh', '-c', command], { timeoutMs });
+        ? userVtyshArgv(ns, routerHostname(node), this.setup, ['-c', command])
+        : this.inNode(ns, ['sh', '-c', command]);
+    // A background job left running must not hold the answer up.
+    const result = await runUntilExit(file, args, { timeoutMs });
     return {
       output: `${result.stdout}${result.stderr}`.replace(/\r\n?/g, '\n'),
       durationMs: Date.now() - started,
@@ -232,14 +254,18 @@ export class Realizer {
     };
   }
 
-  /** What a console runs in the node's namespace: interactive vtysh, or a login-less shell. */
+  /** What a console runs: interactive vtysh as frr, or a login-less shell as the node's root in its sandbox. */
   consoleCommand(lab: LinuxLab, node: LinuxNode): string[] {
     const ns = this.nodeNs(lab, node);
-    const hostname = kindOf(node) === 'router' ? routerHostname(node) : node.name;
-    const program =
-      kindOf(node) === 'router'
-        ? vtyshArgv(ns, [])
-        : ['env', 'PS1=\\u@\\h:\\w\\$ ', 'bash', '--norc', '--noprofile', '-i'];
-    return ['ip', ...inNamespaceAs(ns, hostname, program)];
+    return kindOf(node) === 'router'
+      ? userVtyshArgv(ns, routerHostname(node), this.setup, [])
+      : this.inNode(ns, ['bash', '--norc', '--noprofile', '-i'], { PS1: '\\u@\\h:\\w\\$ ' });
+  }
+
+  /** argv that runs `program` in a host's or switch's sandbox. */
+  private inNode(ns: string, program: readonly string[], env: Record<string, string> = {}): string[] {
+    const init = sandboxInit(ns, this.setup.cgroups);
+    if (init === undefined) throw new EmuError('refused', `the sandbox of ${ns} is not running.`);
+    return sandboxExecArgv(ns, init, this.setup, program, env);
   }
 }

@@ -6,13 +6,15 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { release } from 'node:os';
+import { detectCgroups, type CgroupVersion } from './cgroup';
 import { runCommand } from './command';
+import { seccompSupported } from './seccomp';
 
 export const FRR_DAEMON_DIR = '/usr/lib/frr';
 export const FRR_RUN_DIR = '/var/run/frr';
 /** FRR's own reload tool: it computes the commands that turn one config into another. */
 export const FRR_RELOAD = `${FRR_DAEMON_DIR}/frr-reload.py`;
-export const INSTALL_HINT = 'apt-get install -y frr iputils-ping';
+export const INSTALL_HINT = 'apt-get install -y frr iputils-ping bubblewrap';
 
 /** Routing daemons a node may run, in FRR's order, beside zebra (always) and staticd (always). */
 export const ROUTING_DAEMONS = ['bgpd', 'ospfd', 'ospf6d', 'ripd', 'ripngd', 'isisd', 'pimd', 'ldpd', 'bfdd'] as const;
@@ -27,6 +29,8 @@ export interface LinuxHost {
   daemons: string[];
   /** The user FRR's daemons drop to (owns their run directories). */
   frrUser?: { uid: number; gid: number };
+  /** The cgroup layout nodes are limited and stopped through. */
+  cgroups: CgroupVersion;
 }
 
 /** CAP_NET_ADMIN and CAP_SYS_ADMIN (namespaces) from the effective capability set. */
@@ -85,6 +89,12 @@ export async function probeLinuxHost(): Promise<LinuxHost> {
     problems.push(
       `FRRouting's reload tool (${FRR_RELOAD}, run by python3) is missing; configs reach running routers with it: apt-get install -y frr python3`,
     );
+  const bwrap = await runCommand('bwrap', ['--version']);
+  if (bwrap.code !== 0)
+    problems.push('bubblewrap (`bwrap`, which sandboxes hosts and consoles) is missing: apt-get install -y bubblewrap');
+  if (!seccompSupported()) problems.push(`nodes' seccomp deny-list has no table for the ${process.arch} architecture`);
+  const cgroups = detectCgroups();
+  if (typeof cgroups === 'string') problems.push(cgroups);
 
   const script = await runCommand('script', ['--version']);
   if (script.code !== 0)
@@ -97,5 +107,6 @@ export async function probeLinuxHost(): Promise<LinuxHost> {
     kernel: release(),
     daemons: ROUTING_DAEMONS.filter((d) => installed.has(d)),
     ...(frrUser ? { frrUser } : {}),
+    cgroups: typeof cgroups === 'string' ? 1 : cgroups,
   };
 }
