@@ -33,6 +33,9 @@ Options:
   --data-dir DIR        certificate, emulator labs and apply journal (default .agent-data)
   --emulator KIND       simulated (default), linux (real labs: namespaces + FRR)
                         or eve-ng (a real EVE-NG server: the --emu-* flags below)
+  --stop-labs-on-exit   linux: stop every lab when the agent stops (routers save their
+                        running configs first); by default labs keep running and the
+                        next start takes them back
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
   --max-validate-memory MB
                         heap of each thread validating a large document (default ${DEFAULT_WORKER_HEAP_MB})
@@ -56,6 +59,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
         'boot-ms': { type: 'string' },
         'max-validate-memory': { type: 'string' },
         emulator: { type: 'string' },
+        'stop-labs-on-exit': { type: 'boolean' },
         help: { type: 'boolean' },
         ...EVE_NG_FLAGS,
       },
@@ -100,6 +104,7 @@ function parseCommandLine(argv: string[]): AgentOptions | 'help' {
     bootMs: integer('--boot-ms', v['boot-ms'], 600_000),
     validateHeapMb: validateHeapMb(integer('--max-validate-memory', v['max-validate-memory'], 65_536)),
     emulator: v.emulator as EmulatorKind | undefined,
+    ...(v['stop-labs-on-exit'] ? { stopLabsOnExit: true } : {}),
     ...(eveNg ? { eveNg } : {}),
     log: (message) => console.error(`[agent] ${message}`),
   };
