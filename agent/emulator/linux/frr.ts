@@ -50,7 +50,7 @@ export function hostnameOf(config: string, fallback: string): string {
 }
 
 /** vtysh in a router's path space (no pager: consoles and exec want the whole output). */
-export function vtyshArgv(ns: string, extra: readonly string[]): string[] {
+function vtyshArgv(ns: string, extra: readonly string[]): string[] {
   return ['env', 'VTYSH_PAGER=cat', 'vtysh', '-N', ns, '--config_dir', FRR_RUN_DIR, ...extra];
 }
 

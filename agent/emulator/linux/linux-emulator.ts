@@ -52,7 +52,7 @@ const SECCOMP_FILE = 'linux-seccomp.bpf';
 const MASKED = ['/etc/frr', '/var/lib/frr', '/var/log/frr'];
 
 /** Quotas that keep one user from exhausting the machine (agent/README.md lists them). */
-export const QUOTAS = {
+const QUOTAS = {
   /** Nodes in one lab. */
   nodesPerLab: 256,
   /** Labs on this agent. */

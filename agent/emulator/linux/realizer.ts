@@ -38,7 +38,7 @@ export interface LinuxLab extends StoredLab {
 
 const HOST_SCRIPT_TIMEOUT_MS = 30_000;
 /** Processes (and threads) a node may have at once: a fork bomb stops here. */
-export const NODE_PIDS_MAX = 256;
+const NODE_PIDS_MAX = 256;
 export const INTERFACE_NAMES = compileEthFormat(ETH_FORMAT);
 
 export function kindOf(node: StoredNode): NodeKind {
@@ -56,7 +56,7 @@ function nodeHostname(node: StoredNode): string {
 }
 
 /** A node's cgroup limits: processes, memory from `ram` (MiB) and CPU from `cpu`. */
-export function limitsOf(node: StoredNode): NodeLimits {
+function limitsOf(node: StoredNode): NodeLimits {
   return { pids: NODE_PIDS_MAX, memoryMiB: Math.max(0, node.ram), cpus: Math.max(0, node.cpu) };
 }
 

@@ -34,12 +34,12 @@ const UID_RANGE = 65_536;
 const UID_SLOTS_FROM = 0x4000_0000;
 const UID_SLOTS = 16_384;
 /** Size of each private tmpfs (/tmp, /run, /root, /home): a node's disk. */
-export const NODE_TMPFS_MIB = 64;
+const NODE_TMPFS_MIB = 64;
 const READY_TIMEOUT_MS = 10_000;
-export const NODE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const NODE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** The first outside uid of a node's range. */
-export function uidBaseOf(ns: string): number {
+function uidBaseOf(ns: string): number {
   const slot = createHash('sha256').update(ns).digest().readUInt32BE(0) % UID_SLOTS;
   return UID_SLOTS_FROM + slot * UID_RANGE;
 }
