@@ -42,6 +42,9 @@ Options:
                         one agent per data directory
   --emulator KIND       simulated (default), linux (real labs: namespaces + FRR)
                         or eve-ng (a real EVE-NG server: the --emu-* flags below)
+  --stop-labs-on-exit   linux: stop every lab when the agent stops (routers save their
+                        running configs first); by default labs keep running and the
+                        next start takes them back
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
   --max-validate-memory MB
                         heap of each thread validating a large document (default ${DEFAULT_WORKER_HEAP_MB})
@@ -74,6 +77,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
         'max-validate-memory': { type: 'string' },
         'max-validate-seconds': { type: 'string' },
         emulator: { type: 'string' },
+        'stop-labs-on-exit': { type: 'boolean' },
         help: { type: 'boolean' },
         ...EVE_NG_FLAGS,
       },
@@ -121,6 +125,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
     validateHeapMb: validateHeapMb(integer('--max-validate-memory', v['max-validate-memory'], 65_536)),
     validateSeconds: validateSeconds(integer('--max-validate-seconds', v['max-validate-seconds'], 3600)),
     emulator: v.emulator as EmulatorKind | undefined,
+    ...(v['stop-labs-on-exit'] ? { stopLabsOnExit: true } : {}),
     ...(eveNg ? { eveNg } : {}),
     log: (message) => console.error(`[agent] ${message}`),
   };

@@ -95,6 +95,8 @@ export interface AgentOptions {
   log?: (message: string) => void;
   /** Connection time limits (default CONNECTION_TIMEOUTS); tests make them short. */
   timeouts?: Partial<ConnectionTimeouts>;
+  /** Linux: stop every lab when the agent stops (routers save their running configs first); default: labs keep running. */
+  stopLabsOnExit?: boolean;
 }
 
 /**
@@ -136,7 +138,8 @@ export interface RunningAgent {
   /** SHA-256 of the certificate, uppercase colon-separated hex. */
   fingerprint: string;
   certPem: string;
-  close(): Promise<void>;
+  /** Stops the agent; its labs keep running (Linux) unless `stopLabs` or the option stopLabsOnExit says otherwise. */
+  close(how?: { stopLabs?: boolean }): Promise<void>;
 }
 
 export const DEFAULT_BOOT_MS = 1500;
@@ -265,8 +268,8 @@ async function startLocked(options: AgentOptions, dataDir: string, unlock: () =>
     certPem: certificate.certPem,
     emulator,
     emulatorProblems,
-    close() {
-      closing ??= stop({ ctx, http, tcp, https, plain, streams, sockets }).finally(unlock);
+    close(how) {
+      closing ??= stop({ ctx, http, tcp, https, plain, streams, sockets }, how).finally(unlock);
       return closing;
     },
   };
@@ -280,7 +283,7 @@ async function openBackend(
   log: (message: string) => void,
 ): Promise<{ backend: EmulatorBackend; emulator: string; emulatorProblems: string[] }> {
   if (options.emulator === 'linux') {
-    const linux = await LinuxEmulator.open({ dataDir, log });
+    const linux = await LinuxEmulator.open({ dataDir, log, stopLabsOnExit: options.stopLabsOnExit });
     return {
       backend: linux,
       emulator: linux.description,
@@ -413,15 +416,18 @@ function listen(tcp: TcpServer, port: number, host: string, backend: EmulatorBac
  * agent_stopping; every other request in flight finishes and answers too. Then the answers
  * get to reach the clients before what is left is cut, and the emulator closes last.
  */
-async function stop(agent: {
-  ctx: AgentContext;
-  http: HttpState;
-  tcp: TcpServer;
-  https: HttpsServer;
-  plain: HttpServer;
-  streams: Set<Duplex>;
-  sockets: Set<Socket>;
-}): Promise<void> {
+async function stop(
+  agent: {
+    ctx: AgentContext;
+    http: HttpState;
+    tcp: TcpServer;
+    https: HttpsServer;
+    plain: HttpServer;
+    streams: Set<Duplex>;
+    sockets: Set<Socket>;
+  },
+  how?: { stopLabs?: boolean },
+): Promise<void> {
   const { ctx, http, tcp, https, plain, streams, sockets } = agent;
   http.stopping = true;
   const stopped = ctx.activity.stopAll();
@@ -437,7 +443,7 @@ async function stop(agent: {
   https.close(() => undefined);
   plain.close(() => undefined);
   await Promise.all([closed, stopped, http.validateWorkers.close()]);
-  await ctx.backend.close();
+  await ctx.backend.close(how);
 }
 
 async function handleRequest(

@@ -85,6 +85,12 @@ export interface EmuNodeSpec {
   top: number;
 }
 
+/**
+ * How a changed startup config reaches a node that runs (decisions §4 "Node configs"):
+ * applied to it at once, at its next start, or only once it is wiped.
+ */
+export type ConfigEffect = 'live' | 'restart' | 'wipe';
+
 export interface EmuNode extends EmuNodeSpec {
   id: number;
   type: EmuTemplateType;
@@ -92,6 +98,15 @@ export interface EmuNode extends EmuNodeSpec {
   /** The node's console address, e.g. telnet://127.0.0.1:32769. */
   url: string;
   interfaces: EmuInterface[];
+  /**
+   * The router's own config where the emulator can read it and it differs from what the startup
+   * config (`config`) gave: the running config, or what a stopped node saved and boots into.
+   * `base` is that config as it was with no change made on the node, in the same form,
+   * so the changes can be told apart from the router's formatting.
+   */
+  runningConfig?: { text: string; base: string };
+  /** How a change of `config` reaches this node; omitted when the emulator does not say. */
+  configEffect?: ConfigEffect;
 }
 
 export interface EmuNetworkSpec {
@@ -210,6 +225,9 @@ export interface CommandOutput {
 export interface EmulatorBackend {
   /** Logs in to the emulator for one agent session. */
   connect(username: string): Promise<EmulatorClient>;
-  /** Finishes pending writes and drops connections; the backend is unusable afterwards. */
-  close(): Promise<void>;
+  /**
+   * Finishes pending writes and drops connections; the backend is unusable afterwards.
+   * Labs keep running where the emulator can (Linux) unless `stopLabs` says to stop them.
+   */
+  close(how?: { stopLabs?: boolean }): Promise<void>;
 }

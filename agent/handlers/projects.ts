@@ -28,6 +28,7 @@ import { editDocument, newDocumentText } from '../project/document-edit';
 import { IMPORTED_ROOT, MANAGED_ROOT } from '../project/lab-path';
 import { labPathProblem } from '../../common/api/lab-path';
 import { inspection, labState, nodeState, nodeStatus, projectState } from '../project/observation';
+import { configsForDirection } from '../project/node-configs';
 import { observedTopology } from '../project/observed';
 import { ensureWritable, requireLab } from '../project/lab-guards';
 import { buildPlan, type ProjectPlan } from '../project/plan';
@@ -118,7 +119,7 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
         `Lab ${path} already exists. Reconcile it, or deploy with replace to rebuild it from scratch (its nodes are stopped and wiped).`,
       );
     }
-    const observed = live && observedTopology(live);
+    const observed = live && configsForDirection('to_emu', checked.desired, observedTopology(live));
     const lock = lockOf(ctx, path, live);
     const planNow = buildPlan({
       lab: path,

@@ -57,6 +57,11 @@ export function changedNodeFields(desired: TopoNode, observed: TopoNode): Compar
 
 const PRUNED = 'not in the document (prune)';
 
+/** A config change carries what it does to the node (node-configs.ts), from the observed side. */
+function configReason(fields: string[], observed: TopoNode): { reason?: string } {
+  return fields.includes('config') && observed.configNote ? { reason: observed.configNote } : {};
+}
+
 export function diffToEmulator(desired: Topology, observed: Topology | undefined, prune: boolean): Diff {
   const live = observed ?? {
     nodes: new Map<string, TopoNode>(),
@@ -127,7 +132,15 @@ function nodesToEmulator(desired: Topology, live: Pick<Topology, 'nodes'>, prune
     } else {
       const fields = changedNodeFields(node, current);
       if (fields.length)
-        changes.push({ kind: 'node', op: 'update', name: node.name, after: node, before: current, fields });
+        changes.push({
+          kind: 'node',
+          op: 'update',
+          name: node.name,
+          after: node,
+          before: current,
+          fields,
+          ...configReason(fields, current),
+        });
       else unchanged++;
     }
   }
@@ -262,7 +275,15 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
     const fields: string[] = current.template !== node.template ? ['template'] : [];
     fields.push(...changedNodeFields(current, node));
     if (fields.length)
-      nodeChanges.push({ kind: 'node', op: 'update', name: node.name, before: current, after: node, fields });
+      nodeChanges.push({
+        kind: 'node',
+        op: 'update',
+        name: node.name,
+        before: current,
+        after: node,
+        fields,
+        ...configReason(fields, node),
+      });
     else unchanged++;
   }
   for (const link of [...observed.links.values()].sort(byName)) {

@@ -9,6 +9,7 @@ import type { EmuLab } from '../emulator/backend';
 import { ApiError } from '../http/api-error';
 import type { Catalogue } from './catalogue';
 import { diffFromEmulator, diffToEmulator, type Diff } from './diff';
+import { configsForDirection } from './node-configs';
 import { observedTopology } from './observed';
 import { buildPlan, type ProjectPlan } from './plan';
 import { checkedDocument, type CheckedDocument, type ProjectInput } from './project-input';
@@ -36,7 +37,7 @@ export async function planDocument(request: {
   const { input, direction, catalogue } = request;
   const checked = checkedDocument(request.parse, input, catalogue);
   const { live, midApply } = await request.observe(checked.lab);
-  const observed = live && observedTopology(live);
+  const observed = live && configsForDirection(direction, checked.desired, observedTopology(live));
   const diff: Diff =
     direction === 'to_emu'
       ? diffToEmulator(checked.desired, observed, input.prune)

@@ -16,6 +16,8 @@ export interface TopoNode extends SharedNodeFields {
   config?: string;
   /** Canvas position. In a desired topology, undefined means "the document does not say". */
   position?: { x: number; y: number };
+  /** Observed only: what a config change does (node-configs.ts); plans give it as the change's reason. */
+  configNote?: string;
 }
 
 export interface TopoNetwork {

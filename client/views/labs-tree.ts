@@ -11,6 +11,7 @@ import { targetOfArg } from '../model/command-args';
 import { describeError } from '../model/errors';
 import { isSettling, labRow, type LabFileInfo, type LabLiveView, type LabRowData } from '../model/lab-rows';
 import { rowsFingerprint, type TreeRow } from '../model/tree-row';
+import { AwayReport } from '../project/away-report';
 import { loadLab, observationPayload } from '../project/lab-context';
 import { findLabFiles, watchLabFiles } from '../project/workspace-labs';
 import type { Services } from '../services';
@@ -34,6 +35,7 @@ const LIVE_STATE_GONE: Partial<Record<string, string>> = {
 
 class LabsTree extends LiveTree<Row> {
   private fileTimer: NodeJS.Timeout | undefined;
+  readonly away = new AwayReport(this.services);
 
   /** Lab files changed on disk: one load for a burst of saves. */
   refreshSoon(ms: number): void {
@@ -92,6 +94,7 @@ class LabsTree extends LiveTree<Row> {
     if (session.current.state === 'connected' && isLabActionAllowed(caps, 'status', lab.mode)) {
       try {
         live.status = await session.agent().getProjectStatus(observationPayload(lab));
+        this.away.seen(info.uri, live.status);
       } catch (err) {
         live.error = describeError(err).message;
       }
@@ -132,6 +135,7 @@ export function registerLabsView(services: Services): vscode.Disposable[] {
       await vscode.window.showTextDocument(vscode.Uri.parse(target.uri, true), { preview: false });
     }),
     services.onLabViewsStale(() => tree.followAction()),
+    services.session.onDidResync(() => void tree.away.resynced()),
     watchLabFiles(() => tree.refreshSoon(FILE_CHANGE_DEBOUNCE_MS)),
   ];
 }

@@ -150,7 +150,8 @@ export async function startAgent(dirs, env, port = 0, { emulator = 'simulated' }
       linux ? `${dirs.agent}-linux` : dirs.agent,
       '--boot-ms',
       '2500',
-      ...(linux ? ['--emulator', 'linux'] : []),
+      // The walk's labs go with its agent (by default they outlive it).
+      ...(linux ? ['--emulator', 'linux', '--stop-labs-on-exit'] : []),
     ],
     {
       // The agents' one user, from the environment (passwords never go on a command line).

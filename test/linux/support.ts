@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { listNamespaces, processAlive, commandLine } from '../../agent/emulator/linux/kernel';
+import { openConsole, type AgentClient } from '../../common/api/client';
+import type { ProjectPayload } from '../../common/api/contract';
+import { attachTelnet } from '../../common/telnet';
 import { probeLinuxHost } from '../../agent/emulator/linux/system';
 
 const SAMPLE_DIR = join(__dirname, '..', '..', '..', 'samples', 'ospf');
@@ -68,4 +71,31 @@ export async function eventually<T>(
     value = await probe();
   }
   return value;
+}
+
+/** Types lines on a router's console as a user would (vtysh), each after the prompt of the one before. */
+export async function typeOnConsole(
+  client: AgentClient,
+  payload: ProjectPayload,
+  node: string,
+  lines: readonly string[],
+): Promise<void> {
+  const { socket } = await openConsole(client, { ...payload, node });
+  let output = '';
+  const telnet = attachTelnet(socket, { onText: (t) => (output += t), onClose: () => undefined });
+  const prompt = new RegExp(`${node}(\\([\\w-]+\\))?# ?$`);
+  try {
+    for (const line of ['', ...lines]) {
+      output = '';
+      telnet.send(`${line}\n`);
+      await eventually(
+        () => Promise.resolve(output),
+        (o) => prompt.test(o),
+        `the prompt after "${line}"`,
+        10_000,
+      );
+    }
+  } finally {
+    telnet.close();
+  }
 }

@@ -91,9 +91,9 @@ export interface TestAgent {
   call(method: string, path: string, body?: unknown, token?: string): Promise<Reply>;
   /** Logs in over raw HTTPS and returns the token. */
   login(username?: string, password?: string): Promise<string>;
-  /** Stops the agent only (as a crash or restart would), keeping the data directory. */
+  /** Stops the agent only (as a restart would: labs keep running), keeping the data directory. */
   close(): Promise<void>;
-  /** Stops the agent, closes the clients and removes the data directory it created. */
+  /** Stops the agent and its labs, closes the clients and removes the data directory it created. */
   stop(): Promise<void>;
 }
 
@@ -182,7 +182,8 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     async stop() {
       httpsAgent.destroy();
       await Promise.all(clients.map((c) => c.close()));
-      await running.close();
+      // A test's labs go with its agent (a real agent leaves them running for the next start).
+      await running.close({ stopLabs: true });
       await fakeEve?.close();
       if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -154,6 +154,8 @@ export function parseNode(
     status,
     url: reachableConsoleUrl(text(raw.url), apiHost) ?? text(raw.url),
     interfaces,
+    // A node boots from its startup config only with a fresh disk (decisions §4 "Node configs").
+    configEffect: 'wipe',
   };
 }
 

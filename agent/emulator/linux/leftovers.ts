@@ -3,7 +3,8 @@
  * made. On start, the agent removes exactly that: the namespaces its object
  * journal lists, and any namespace, cgroup or FRR run directory carrying its
  * own prefix (which has its agent id in it), with the processes inside them
- * (by cgroup too, so a process that left its namespace is found).
+ * (by cgroup too, so a process that left its namespace is found). The
+ * namespaces of the labs it saved are kept: the agent takes those back.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import type { NodeCgroups } from './cgroup';
@@ -18,6 +19,7 @@ export async function cleanLeftovers(
   names: LinuxNames,
   journal: ObjectJournal,
   cgroups: NodeCgroups,
+  keep: ReadonlySet<string> = new Set(),
 ): Promise<string[]> {
   const live = new Set(await listNamespaces());
   const runDirs = existsSync(FRR_RUN_DIR) ? readdirSync(FRR_RUN_DIR) : [];
@@ -29,6 +31,8 @@ export async function cleanLeftovers(
   ]);
   const removed: string[] = [];
   for (const ns of ours) {
+    // The namespaces of saved labs are taken back, not removed (adoption.ts).
+    if (keep.has(ns)) continue;
     // FRR daemons first (verified by their path space), then everything else in the namespace.
     await removeRouter(ns);
     await cgroups.kill(ns);

@@ -25,18 +25,20 @@ import {
   type EmuStatus,
   type EmuTemplate,
 } from '../backend';
-import { normaliseConfig } from '../../project/desired';
+import { sameConfig } from '../../project/config-contexts';
 import { LabStore, pruneHiddenNetworks } from '../simulated/lab-store';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
 import { NodeCgroups } from './cgroup';
 import { routerAlive, runningConfig } from './frr';
+import { pushConfig } from './frr-config';
 import { links, listNamespaces, namespaceExists } from './kernel';
+import { adoptLabs, labNamespaces } from './adoption';
 import { cleanLeftovers } from './leftovers';
 import { LinuxNames, loadAgentId } from './names';
 import { ObjectJournal } from './object-journal';
 import { PtyConsole } from './pty-console';
 import { INTERFACE_NAMES, kindOf, Realizer, routerHostname, type LinuxLab, type LinuxNode } from './realizer';
-import type { SandboxSetup } from './sandbox';
+import { sandboxInit, type SandboxSetup } from './sandbox';
 import { denyListProgram } from './seccomp';
 import { probeLinuxHost, type LinuxHost } from './system';
 import { Turns } from '../../turns';
@@ -62,6 +64,8 @@ const QUOTAS = {
 export interface LinuxEmulatorOptions {
   dataDir: string;
   log: (message: string) => void;
+  /** Stop every lab (saving routers' running configs) when the agent stops; default: they keep running. */
+  stopLabsOnExit?: boolean;
 }
 
 /** What a node's console and running config look like at the moment. */
@@ -111,18 +115,26 @@ export class LinuxEmulator implements EmulatorBackend {
     const host = await probeLinuxHost();
     if (host.problems.length) return new UnavailableEmulator(host.problems);
     const emu = new LinuxEmulator(host, options);
-    const removed = await cleanLeftovers(emu.names, emu.journal, emu.cgroups);
+    const labs = [...emu.store.labs.values()];
+    const removed = await cleanLeftovers(emu.names, emu.journal, emu.cgroups, labNamespaces(labs, emu.realizer));
     if (removed.length)
       options.log(
         `Linux emulator: removed ${removed.length} namespace(s) an earlier run left behind: ${removed.join(', ')}`,
       );
-    for (const lab of emu.store.labs.values()) {
-      for (const node of lab.nodes) node.status = EmuNodeStatus.stopped;
+    for (const lab of labs) {
       try {
-        await emu.realizer.realizeLab(lab);
+        const adoption = await adoptLabs([lab], emu.realizer, (l, n) => emu.aliveIn(l, n));
+        for (const [path, nodes] of adoption.running)
+          options.log(
+            `Linux emulator: ${path}: ${nodes.length} node(s) still running, taken back: ${nodes.join(', ')}`,
+          );
+        for (const [path, nodes] of adoption.stoppedWhileAway)
+          options.log(
+            `Linux emulator: ${path}: ${nodes.length} node(s) stopped while the agent was away: ${nodes.join(', ')}`,
+          );
       } catch (e) {
-        // One lab that cannot be rebuilt must not keep the agent (and the other labs) down.
-        options.log(`Linux emulator: could not rebuild lab ${lab.path}: ${(e as Error).message}`);
+        // One lab that cannot be taken back must not keep the agent (and the other labs) down.
+        options.log(`Linux emulator: could not take back lab ${lab.path}: ${(e as Error).message}`);
       }
     }
     emu.store.changed();
@@ -137,21 +149,30 @@ export class LinuxEmulator implements EmulatorBackend {
     return Promise.resolve(new LinuxClient(this));
   }
 
-  /** Removes every kernel object and process of this agent; lab definitions stay for the next start. */
-  async close(): Promise<void> {
+  /**
+   * Closes consoles and saves the labs. Their nodes keep running for the next
+   * start to take back (adoption.ts), unless `stopLabs` (or the option
+   * stopLabsOnExit) says to stop them: then every running router saves its
+   * running config (a graceful stop) and every kernel object and process goes.
+   */
+  async close(how: { stopLabs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     // Let changes under way finish, so nothing is half-made while it is removed.
     await this.turns.settled();
     for (const runtime of this.runtimes.values()) runtime.console?.close();
     this.runtimes.clear();
-    for (const lab of this.store.labs.values()) {
-      try {
-        await this.realizer.unrealizeLab(lab);
-      } catch (e) {
-        this.options.log(`Linux emulator: could not remove lab ${lab.path}: ${(e as Error).message}`);
+    if (how.stopLabs ?? this.options.stopLabsOnExit ?? false) {
+      for (const lab of this.store.labs.values()) {
+        try {
+          for (const node of lab.nodes)
+            if (node.status === EmuNodeStatus.running) await this.realizer.stop(lab, node, GRACEFUL_MS);
+          await this.realizer.unrealizeLab(lab);
+        } catch (e) {
+          this.options.log(`Linux emulator: could not remove lab ${lab.path}: ${(e as Error).message}`);
+        }
+        for (const node of lab.nodes) node.status = EmuNodeStatus.stopped;
       }
-      for (const node of lab.nodes) node.status = EmuNodeStatus.stopped;
     }
     this.store.close();
   }
@@ -236,9 +257,12 @@ export class LinuxEmulator implements EmulatorBackend {
   }
 
   /** Whether a node the store says is running still runs (its daemons, or at least its namespace). */
-  private aliveIn(lab: LinuxLab, node: LinuxNode, namespaces: Set<string>): boolean {
+  aliveIn(lab: LinuxLab, node: LinuxNode, namespaces?: Set<string>): boolean {
     const ns = this.realizer.nodeNs(lab, node);
-    return node.status === EmuNodeStatus.running && (kindOf(node) === 'router' ? routerAlive(ns) : namespaces.has(ns));
+    if (node.status !== EmuNodeStatus.running) return false;
+    if (kindOf(node) === 'router') return routerAlive(ns);
+    // Without a list at hand (taking nodes back after a restart), a host or switch lives while its sandbox does.
+    return namespaces ? namespaces.has(ns) : sandboxInit(ns, this.cgroups) !== undefined;
   }
 
   async isRunning(lab: LinuxLab, node: LinuxNode): Promise<boolean> {
@@ -247,12 +271,13 @@ export class LinuxEmulator implements EmulatorBackend {
   }
 
   /**
-   * The config a node reports: a running router's running config once it
-   * differs from what it booted into (someone changed it on a console), else
-   * the startup config. Stopped routers report what their last graceful stop saved, likewise.
+   * A router's own config when it differs from what its startup config gave
+   * (decisions §4 "Node configs"): the running config of a running router, or
+   * what a stopped one saved and boots into; with its baseline to tell the
+   * changes from FRR's formatting.
    */
-  private async reportedConfig(lab: LinuxLab, node: LinuxNode, running: boolean): Promise<string | undefined> {
-    if (kindOf(node) !== 'router') return node.config;
+  private async runningConfigOf(lab: LinuxLab, node: LinuxNode, running: boolean): Promise<EmuNode['runningConfig']> {
+    if (kindOf(node) !== 'router') return undefined;
     let current = node.saved;
     if (running) {
       const runtime = this.runtime(lab, node);
@@ -262,9 +287,17 @@ export class LinuxEmulator implements EmulatorBackend {
       }
       current = runtime.running;
     }
-    if (current === undefined) return node.config;
-    if (node.baseline !== undefined && normaliseConfig(current) === normaliseConfig(node.baseline)) return node.config;
-    return current;
+    if (current === undefined || node.baseline === undefined || sameConfig(current, node.baseline)) return undefined;
+    return { text: current, base: node.baseline };
+  }
+
+  /** Pushes a changed startup config to a running router (live, with FRR's reload tool). */
+  async pushConfig(lab: LinuxLab, node: LinuxNode, from: string | undefined, hostname: string): Promise<void> {
+    try {
+      await pushConfig(this.realizer.nodeNs(lab, node), hostname, node, from ?? '', node.config ?? '');
+    } finally {
+      this.runtime(lab, node).dirty = true;
+    }
   }
 
   /** The lab as the kernel shows it: node liveness, interface wiring and running configs read now. */
@@ -283,16 +316,20 @@ export class LinuxEmulator implements EmulatorBackend {
       const {
         links: wiring,
         saved: _saved,
+        savedFrom: _savedFrom,
         baseline: _baseline,
         transitionEndsAt: _t,
         startedAt: _s,
         config: _c,
         ...spec
       } = node;
-      const config = await this.reportedConfig(lab, node, running);
+      const runningConfig = await this.runningConfigOf(lab, node, running);
+      const kind = kindOf(node);
       nodes.push({
         ...spec,
-        ...(config !== undefined ? { config } : {}),
+        ...(node.config !== undefined ? { config: node.config } : {}),
+        ...(runningConfig ? { runningConfig } : {}),
+        ...(kind === 'switch' ? {} : { configEffect: kind === 'router' ? 'live' : 'restart' }),
         status: running
           ? EmuNodeStatus.running
           : node.status === EmuNodeStatus.running
@@ -436,6 +473,7 @@ class LinuxClient implements EmulatorClient {
       for (const node of copy.nodes) {
         node.status = EmuNodeStatus.stopped;
         delete node.saved;
+        delete node.savedFrom;
         delete node.baseline;
       }
       await this.emu.addLab(copy);
@@ -477,8 +515,19 @@ class LinuxClient implements EmulatorClient {
       if (changes.template !== undefined && changes.template !== node.template)
         throw new EmuError('refused', 'A node cannot change its template; delete it and add a new one.');
       const before = node.links.length;
+      const previous = { config: node.config, hostname: routerHostname(node) };
       Object.assign(node, changes);
       if (changes.config === undefined && 'config' in changes) delete node.config;
+      if ('config' in changes && kindOf(node) === 'router' && (await this.emu.isRunning(lab, node))) {
+        try {
+          await this.emu.pushConfig(lab, node, previous.config, previous.hostname);
+        } catch (e) {
+          // The router did not take it: the startup config stays what the router runs.
+          node.config = previous.config;
+          if (node.config === undefined) delete node.config;
+          throw new EmuError('refused', `${node.name} did not take its new config: ${(e as Error).message}`);
+        }
+      }
       if (changes.ethernet !== undefined) {
         const count = Math.max(0, changes.ethernet);
         const dropped = node.links.slice(count);
@@ -620,6 +669,7 @@ class LinuxClient implements EmulatorClient {
       if (node.status !== EmuNodeStatus.stopped) await this.emu.realizer.stop(lab, node, 0);
       Object.assign(node, { status: EmuNodeStatus.stopped, startedAt: undefined });
       delete node.saved;
+      delete node.savedFrom;
       delete node.baseline;
       this.emu.changed();
     });

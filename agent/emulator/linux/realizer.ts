@@ -12,6 +12,7 @@ import { TEMPLATE_KIND, ETH_FORMAT, type NodeKind } from './catalogue';
 import type { NodeLimits } from './cgroup';
 import { CommandError, mustRun, runUntilExit } from './command';
 import { hostnameOf, removeRouter, runningConfig, startRouter, stopRouter, userVtyshArgv } from './frr';
+import { pushConfig } from './frr-config';
 import { addBridge, addNamespace, addVeth, deleteLink, deleteNamespace, setLinkUp, setMaster } from './kernel';
 import type { LinuxNames } from './names';
 import type { ObjectJournal } from './object-journal';
@@ -22,7 +23,12 @@ import type { LinuxHost } from './system';
 export interface LinuxNode extends StoredNode {
   /** The running config a graceful stop saved (EVE-NG: the runtime disk); the next start boots from it. */
   saved?: string;
-  /** The running config right after booting from the startup config: what "unchanged since start" looks like. */
+  /** The startup config `saved` already includes; a later push is applied on top of it at the next start. */
+  savedFrom?: string;
+  /**
+   * The running config as the startup config alone gives it (right after booting from it, then
+   * carried along each live push): what "nothing changed on the node" looks like.
+   */
   baseline?: string;
 }
 
@@ -173,6 +179,9 @@ export class Realizer {
           const hostname = routerHostname(node);
           await startRouter(ns, hostname, bootConfig(node), this.host, this.setup.cgroups);
           if (node.saved === undefined) node.baseline = await runningConfig(ns, hostname);
+          // A config pushed while the node was stopped goes on top of what it saved.
+          else if (node.savedFrom !== undefined && node.savedFrom !== (node.config ?? ''))
+            await pushConfig(ns, hostname, node, node.savedFrom, node.config ?? '');
           break;
         }
         case 'host':
@@ -204,7 +213,10 @@ export class Realizer {
     if (graceMs > 0) {
       if (kindOf(node) === 'router') {
         const saved = await runningConfig(ns, routerHostname(node));
-        if (saved !== undefined) node.saved = saved;
+        if (saved !== undefined) {
+          node.saved = saved;
+          node.savedFrom = node.config ?? '';
+        }
         await stopRouter(ns, graceMs);
       } else {
         await this.setup.cgroups.terminate(ns, graceMs);

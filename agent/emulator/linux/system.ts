@@ -12,6 +12,8 @@ import { seccompSupported } from './seccomp';
 
 export const FRR_DAEMON_DIR = '/usr/lib/frr';
 export const FRR_RUN_DIR = '/var/run/frr';
+/** FRR's own reload tool: it computes the commands that turn one config into another. */
+export const FRR_RELOAD = `${FRR_DAEMON_DIR}/frr-reload.py`;
 export const INSTALL_HINT = 'apt-get install -y frr iputils-ping bubblewrap';
 
 /** Routing daemons a node may run, in FRR's order, beside zebra (always) and staticd (always). */
@@ -83,6 +85,10 @@ export async function probeLinuxHost(): Promise<LinuxHost> {
   const installed = existsSync(FRR_DAEMON_DIR) ? new Set(readdirSync(FRR_DAEMON_DIR)) : new Set<string>();
   if (frrVersion && !installed.has('staticd')) problems.push(`FRRouting's staticd is missing: ${INSTALL_HINT}`);
 
+  if (frrVersion && (!existsSync(FRR_RELOAD) || (await runCommand('python3', ['--version'])).code !== 0))
+    problems.push(
+      `FRRouting's reload tool (${FRR_RELOAD}, run by python3) is missing; configs reach running routers with it: apt-get install -y frr python3`,
+    );
   const bwrap = await runCommand('bwrap', ['--version']);
   if (bwrap.code !== 0)
     problems.push('bubblewrap (`bwrap`, which sandboxes hosts and consoles) is missing: apt-get install -y bubblewrap');

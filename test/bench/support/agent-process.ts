@@ -45,6 +45,8 @@ export async function startAgentProcess(
       '--boot-ms',
       String(options.bootMs ?? 50),
       ...(options.emulator ? ['--emulator', options.emulator] : []),
+      // A bench's labs go with its agent (by default they outlive it).
+      ...(options.emulator === 'linux' ? ['--stop-labs-on-exit'] : []),
     ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
