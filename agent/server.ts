@@ -13,7 +13,6 @@ import {
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import { DEFAULT_PORT, MAX_BODY_BYTES, OPERATIONS, type OperationId } from '../common/api/contract';
@@ -59,8 +58,10 @@ import { ApplyJournal } from './project/apply-journal';
 import { loadCatalogueData, type CatalogueData } from './project/catalogue';
 import { ValidateWorkers } from './project/validate-workers';
 import { LabActivity } from './project/lab-activity';
+import { LabOwners } from './project/lab-owners';
 import { SessionStore, type LoginSession } from './sessions';
 import { loadOrCreateCertificate } from './tls';
+import { prepareDataDir } from './storage/data-dir';
 
 export interface AgentOptions {
   /** Default 127.0.0.1. */
@@ -170,10 +171,11 @@ const SESSION_HANDLERS: Record<SessionOperation, SessionHandler> = {
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const host = options.host ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   const log = options.log ?? (() => undefined);
   const clock = options.clock ?? Date.now;
   const certificate = await loadOrCreateCertificate(dataDir);
+  const owners = new LabOwners(dataDir, log);
   const { backend, emulator, emulatorProblems } = await openBackend(options, dataDir, clock, log);
   const ctx: AgentContext = {
     clock,
@@ -181,6 +183,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     sessions: new SessionStore(clock),
     backend,
     activity: new LabActivity(new ApplyJournal(dataDir, log)),
+    owners,
     tickets: new ConsoleTickets(clock),
     consoles: new ConsoleRunner(),
     log,
