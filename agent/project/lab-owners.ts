@@ -33,9 +33,12 @@ export class LabOwners {
     try {
       parsed = JSON.parse(readFileSync(this.file, 'utf8')) as OwnersFile;
     } catch (e) {
-      throw new Error(`${this.file} cannot be read (${(e as Error).message}); repair it, or remove it to make every lab unowned.`);
+      throw new Error(
+        `${this.file} cannot be read (${(e as Error).message}); repair it, or remove it to make every lab unowned.`,
+      );
     }
-    const entries = parsed?.version === 1 && parsed.owners && typeof parsed.owners === 'object' ? parsed.owners : undefined;
+    const entries =
+      parsed?.version === 1 && parsed.owners && typeof parsed.owners === 'object' ? parsed.owners : undefined;
     if (!entries || Object.values(entries).some((user) => typeof user !== 'string'))
       throw new Error(`${this.file} is not a lab owners file (version 1, owners: {path: user}); repair or remove it.`);
     for (const [path, user] of Object.entries(entries)) this.owners.set(path, user);
