@@ -32,6 +32,8 @@ export class LineClient extends Duplex {
   readonly telnet = new TelnetDecoder('device');
   /** The previous byte was CR: a following LF or NUL belongs to the same line end. */
   afterCr = false;
+  /** The last push() answered false and the stream has not asked for more since (Readable's protocol). */
+  private full = false;
   /** Input that waits until the client reads again. */
   private heldWrite: (() => void) | undefined;
   private stallTimer: NodeJS.Timeout | undefined;
@@ -40,9 +42,9 @@ export class LineClient extends Duplex {
     super();
   }
 
-  /** Whether the client's unread output has reached its high-water mark. */
+  /** Whether the client's unread output has reached its high-water mark and it has not read since. */
   get behind(): boolean {
-    return this.readableLength >= this.readableHighWaterMark;
+    return this.full;
   }
 
   /** Output of the line for this client; false when the client has fallen behind (the line should pause if it can). */
@@ -52,12 +54,14 @@ export class LineClient extends Duplex {
       this.destroy();
       return true;
     }
-    if (this.push(bytes)) return true;
+    this.full = !this.push(bytes);
+    if (!this.full) return true;
     this.stallTimer ??= setTimeout(() => this.destroy(), STALLED_DROP_MS).unref();
     return false;
   }
 
   override _read(): void {
+    this.full = false;
     clearTimeout(this.stallTimer);
     this.stallTimer = undefined;
     const held = this.heldWrite;
