@@ -35,6 +35,7 @@ export class LabOwners {
     } catch (e) {
       throw new Error(
         `${this.file} cannot be read (${(e as Error).message}); repair it, or remove it to make every lab unowned.`,
+        { cause: e },
       );
     }
     const entries =

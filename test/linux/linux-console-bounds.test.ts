@@ -20,12 +20,17 @@ const LAB = '/lab-agent/console-bounds.unl';
 const YAML = 'name: console-bounds\nnodes:\n  h1:\n    template: linux\n';
 
 let agent: TestAgent | undefined;
+/** The agent, once before() started it. */
+const running = (): TestAgent => {
+  if (!agent) throw new Error('the agent did not start');
+  return agent;
+};
 let token = '';
 
 const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN) * 1024;
 
 async function call(path: string, body: unknown) {
-  const reply = await agent!.call('POST', path, body, token);
+  const reply = await running().call('POST', path, body, token);
   assert.equal(reply.status, 200, `${path}: ${JSON.stringify(reply.body).slice(0, 300)}`);
   return reply.body.data;
 }
@@ -49,7 +54,7 @@ after(async () => {
 function openNonReadingStream(ticket: string): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     const socket = tlsConnect(
-      { host: '127.0.0.1', port: Number(new URL(agent!.url).port), ca: agent!.certPem, servername: 'localhost' },
+      { host: '127.0.0.1', port: Number(new URL(running().url).port), ca: running().certPem, servername: 'localhost' },
       () =>
         socket.write(
           `GET /api/v1/console/stream/${ticket} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
@@ -111,7 +116,7 @@ test(
 
 test('console exec of a NUL or a 200 KB command on a real host is 400 invalid_request, not 500', async () => {
   for (const command of ['echo a\u0000b', `echo ${'x'.repeat(200 * 1024)}`]) {
-    const reply = await agent!.call('POST', '/api/v1/console/exec', { lab: LAB, node: 'h1', command }, token);
+    const reply = await running().call('POST', '/api/v1/console/exec', { lab: LAB, node: 'h1', command }, token);
     assert.equal(reply.status, 400, JSON.stringify(reply.body).slice(0, 300));
     assert.equal(reply.body.code, 'invalid_request');
     assert.match(reply.body.error ?? '', /control character|bytes long/);
