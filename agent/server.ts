@@ -431,10 +431,10 @@ function planOnWorker(
   raw: Buffer,
   catalogue: CatalogueData,
 ): Promise<string> {
-  return http.validateWorkers.plan(raw, catalogue, async (path) => ({
-    live: await session.emulator.getLab(path),
-    midApply: ctx.activity.journal.isInterrupted(path),
-  }));
+  return http.validateWorkers.plan(raw, catalogue, async (path) => {
+    ctx.owners.check(path, session.username);
+    return { live: await session.emulator.getLab(path), midApply: ctx.activity.journal.isInterrupted(path) };
+  });
 }
 
 /** While the agent stops, every answer closes its connection. */

@@ -45,6 +45,8 @@ function everyLabRoute(lab: string, yaml: string): [string, string, Record<strin
     ['status', '/api/v1/projects/status', { lab }],
     ['plan', '/api/v1/projects/plan', { yaml }],
     ['plan from_emu', '/api/v1/projects/plan', { yaml, direction: 'from_emu' }],
+    // Over 256 KiB: planned on a worker thread, which asks the main thread for the lab.
+    ['plan of a large document', '/api/v1/projects/plan', { yaml: `${yaml}# ${'x'.repeat(300 * 1024)}\n` }],
     ['reconcile (push)', '/api/v1/projects/reconcile', { yaml, prune: true }],
     ['reconcile from_emu', '/api/v1/projects/reconcile', { yaml, direction: 'from_emu' }],
     ['deploy with replace', '/api/v1/projects/deploy', { yaml, replace: true }],
