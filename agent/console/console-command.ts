@@ -5,7 +5,7 @@
  * control characters (NUL, CR, LF, Ctrl-C, ESC, …) are keystrokes, not text.
  */
 
-export const MAX_COMMAND_BYTES = 4095;
+const MAX_COMMAND_BYTES = 4095;
 
 /** Why `command` cannot be run (a sentence naming `field`), or undefined when it can. */
 export function commandProblem(field: string, command: string): string | undefined {

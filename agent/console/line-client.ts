@@ -17,7 +17,7 @@ import { TelnetDecoder } from './telnet';
 /** How long a client may stay behind before it is dropped. */
 export const STALLED_DROP_MS = 15_000;
 /** Output a client may hold unread, whatever the line does; past it, it is dropped. */
-export const MAX_BEHIND_BYTES = 1024 * 1024;
+const MAX_BEHIND_BYTES = 1024 * 1024;
 
 export interface ConsoleLine {
   /** Input typed by `client` (telnet bytes); the line calls `ready` when it takes more. */
