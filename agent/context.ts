@@ -6,6 +6,7 @@ import type { EmulatorBackend } from './emulator/backend';
 import type { ConsoleTickets } from './console/tickets';
 import type { ConsoleRunner } from './console/console-runner';
 import type { LabActivity } from './project/lab-activity';
+import type { LabOwners } from './project/lab-owners';
 import type { SessionStore } from './sessions';
 import type { Credentials } from './users';
 import type { LoginThrottle } from './login-throttle';
@@ -20,6 +21,8 @@ export interface AgentContext {
   sessions: SessionStore;
   backend: EmulatorBackend;
   activity: LabActivity;
+  /** Who owns which lab: other users' labs are 404 (decisions §11). */
+  owners: LabOwners;
   tickets: ConsoleTickets;
   consoles: ConsoleRunner;
   log: (message: string) => void;

@@ -13,7 +13,6 @@ import {
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolve } from 'node:path';
 import { DEFAULT_PORT, MAX_BODY_BYTES, OPERATIONS, type OperationId } from '../common/api/contract';
@@ -63,8 +62,10 @@ import { ApplyJournal } from './project/apply-journal';
 import { loadCatalogueData, type CatalogueData } from './project/catalogue';
 import { ValidateWorkers } from './project/validate-workers';
 import { LabActivity } from './project/lab-activity';
+import { LabOwners } from './project/lab-owners';
 import { SessionStore, type LoginSession } from './sessions';
 import { loadOrCreateCertificate } from './tls';
+import { prepareDataDir } from './storage/data-dir';
 
 export interface AgentOptions {
   /** Default 127.0.0.1. */
@@ -213,7 +214,7 @@ const SESSION_HANDLERS: Record<SessionOperation, SessionHandler> = {
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  prepareDataDir(dataDir);
   const lock = lockDataDir(dataDir);
   try {
     return await startLocked(options, dataDir, () => lock.release());
@@ -229,6 +230,7 @@ async function startLocked(options: AgentOptions, dataDir: string, unlock: () =>
   const clock = options.clock ?? Date.now;
   const certificate = await loadOrCreateCertificate(dataDir);
   const credentials = await Credentials.of(options.users?.length ? options.users : [DEFAULT_USER]);
+  const owners = new LabOwners(dataDir, log);
   const { backend, emulator, emulatorProblems } = await openBackend(options, dataDir, clock, log);
   const ctx: AgentContext = {
     clock,
@@ -238,6 +240,7 @@ async function startLocked(options: AgentOptions, dataDir: string, unlock: () =>
     sessions: new SessionStore(clock),
     backend,
     activity: new LabActivity(new ApplyJournal(dataDir, log)),
+    owners,
     tickets: new ConsoleTickets(clock),
     consoles: new ConsoleRunner(),
     log,
@@ -532,10 +535,10 @@ function planOnWorker(
   raw: Buffer,
   catalogue: CatalogueData,
 ): Promise<string> {
-  return http.validateWorkers.plan(raw, catalogue, async (path) => ({
-    live: await session.emulator.getLab(path),
-    midApply: ctx.activity.journal.isInterrupted(path),
-  }));
+  return http.validateWorkers.plan(raw, catalogue, async (path) => {
+    ctx.owners.check(path, session.username);
+    return { live: await session.emulator.getLab(path), midApply: ctx.activity.journal.isInterrupted(path) };
+  });
 }
 
 /** While the agent stops, every answer closes its connection. */

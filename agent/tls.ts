@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { writeFileAtomic } from './storage/atomic-file';
@@ -21,7 +21,7 @@ const VALIDITY_YEARS = 10;
  * user pinned stays valid across restarts.
  */
 export async function loadOrCreateCertificate(dataDir: string): Promise<AgentCertificate> {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const certPath = join(dataDir, CERT_FILE);
   const keyPath = join(dataDir, KEY_FILE);
   if (existsSync(certPath) && existsSync(keyPath)) {
@@ -59,8 +59,7 @@ export async function loadOrCreateCertificate(dataDir: string): Promise<AgentCer
       },
     ],
   });
-  writeFileAtomic(keyPath, pems.private, 0o600);
-  chmodSync(keyPath, 0o600);
-  writeFileAtomic(certPath, pems.cert, 0o644);
+  writeFileAtomic(keyPath, pems.private);
+  writeFileAtomic(certPath, pems.cert);
   return { certPem: pems.cert, keyPem: pems.private, fingerprint: new X509Certificate(pems.cert).fingerprint256 };
 }

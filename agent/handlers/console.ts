@@ -12,6 +12,8 @@ import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
 import { requireLab } from '../project/lab-guards';
 import { labOf, readProjectInput } from '../project/project-input';
+import { commandProblem } from '../console/console-command';
+import type { AgentContext } from '../context';
 import type { LoginSession } from '../sessions';
 import type { SessionHandler, SessionRequest } from './handler';
 import { capOutput, EXEC_LIMITS } from '../console/exec-limits';
@@ -25,16 +27,22 @@ interface Target {
   node: EmuNode;
 }
 
-/** The lab of a ConsolePayload, read from its own fields only: the contract says to ignore any others. */
-function labOfConsolePayload(session: LoginSession, body: Body): string {
+/**
+ * The lab of a ConsolePayload, read from its own fields only (the contract says to ignore any
+ * others); another user's lab is 404 (decisions §11).
+ */
+function labOfConsolePayload(ctx: AgentContext, session: LoginSession, body: Body): string {
   rejectLocalPaths(body);
   const { lab, yaml, files, state, manifest } = body;
-  return labOf(session, readProjectInput({ lab, yaml, files, state, manifest }));
+  const path = labOf(session, readProjectInput({ lab, yaml, files, state, manifest }));
+  ctx.owners.check(path, session.username);
+  return path;
 }
 
-/** A running node with a telnet console, or the reason there is none. */
-async function consoleTarget(session: LoginSession, lab: string, name: string): Promise<Target> {
+/** A running node with a telnet console, or the reason there is none. Using a console changes the lab: an unowned one is claimed. */
+async function consoleTarget(ctx: AgentContext, session: LoginSession, lab: string, name: string): Promise<Target> {
   const live = await requireLab(session.emulator, lab);
+  ctx.owners.claim(lab, session.username, true);
   const node = live.nodes.find((n) => n.name === name);
   if (!node)
     throw new ApiError(
@@ -68,7 +76,7 @@ async function runOn(
   command: string,
   timeoutMs: number,
 ): Promise<ConsoleExecData & { timed_out?: boolean; truncated?: boolean }> {
-  const target = await consoleTarget(req.session, lab, node);
+  const target = await consoleTarget(req.ctx, req.session, lab, node);
   try {
     const result = await req.ctx.consoles.run(req.session.emulator, lab, target.node.id, command, timeoutMs);
     const { output, truncated } = capOutput(result.output, EXEC_LIMITS.commandChars);
@@ -92,19 +100,19 @@ async function runOn(
 
 export const execConsole: SessionHandler = async (req): Promise<ConsoleExecData> => {
   const { body, session } = req;
-  const lab = labOfConsolePayload(session, body);
+  const lab = labOfConsolePayload(req.ctx, session, body);
   const node = optionalString(body, 'node');
   if (!node) throw invalidRequest('"node" is required: name the node to run the command on.');
   const command = optionalString(body, 'command');
   if (command === undefined) throw invalidRequest('"command" is required.');
-  if (/[\r\n]/.test(command))
-    throw invalidRequest('"command" must be one line; send several commands as separate targets of exec-many.');
+  const problem = commandProblem('command', command);
+  if (problem) throw invalidRequest(problem);
   return runOn(req, lab, node, command, readTimeout(body));
 };
 
 export const execConsoleMany: SessionHandler = async (req): Promise<ConsoleExecManyData> => {
   const { body, session } = req;
-  const lab = labOfConsolePayload(session, body);
+  const lab = labOfConsolePayload(req.ctx, session, body);
   const timeoutMs = readTimeout(body);
   const raw = body.targets;
   if (!Array.isArray(raw) || raw.length === 0)
@@ -116,8 +124,9 @@ export const execConsoleMany: SessionHandler = async (req): Promise<ConsoleExecM
     const entry = t as Body;
     if (typeof entry.node !== 'string' || !entry.node)
       throw invalidRequest(`"targets[${i}].node" must be a node name.`);
-    if (typeof entry.command !== 'string' || /[\r\n]/.test(entry.command))
-      throw invalidRequest(`"targets[${i}].command" must be a one-line string.`);
+    if (typeof entry.command !== 'string') throw invalidRequest(`"targets[${i}].command" must be a string.`);
+    const problem = commandProblem(`targets[${i}].command`, entry.command);
+    if (problem) throw invalidRequest(problem);
     return { node: entry.node, command: entry.command };
   });
   return req.ctx.execs.run(session.username, async () => ({ results: await runMany(req, lab, targets, timeoutMs) }));
@@ -164,10 +173,10 @@ async function runMany(
 }
 
 export const attachConsole: SessionHandler = async ({ ctx, session, body }): Promise<ConsoleAttachData> => {
-  const lab = labOfConsolePayload(session, body);
+  const lab = labOfConsolePayload(ctx, session, body);
   const node = optionalString(body, 'node');
   if (!node) throw invalidRequest('"node" is required: name the node whose console to attach to.');
-  const target = await consoleTarget(session, lab, node);
+  const target = await consoleTarget(ctx, session, lab, node);
   const ticket = ctx.tickets.issue(session.token, { lab, nodeId: target.node.id, nodeName: target.node.name });
   return {
     node,

@@ -19,9 +19,11 @@ export const execProject: SessionHandler = async ({ ctx, session, body }): Promi
   const input = readProjectInput(body);
   const path = labOf(session, input);
   const client = session.emulator;
+  ctx.owners.check(path, session.username);
 
   return ctx.activity.exclusive(path, 'exec', async () => {
     const live = await requireLab(client, path);
+    ctx.owners.claim(path, session.username, true);
     ensureWritable(ctx, path, live);
     let targets: EmuNode[] = live.nodes;
     if (input.node) {

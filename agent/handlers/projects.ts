@@ -99,6 +99,7 @@ export const validateProject: SessionHandler = async ({ session, body }): Promis
   validateBody(body, await loadCatalogue(session.emulator), (yaml) => session.documents.parse(yaml));
 
 export const planProject: SessionHandler = async ({ ctx, session, body }): Promise<ProjectPlan> => {
+  ctx.owners.check(labOf(session, readProjectInput(body)), session.username);
   const { plan } = await session.reads.share(planKey(ctx, session, body), () => makePlan(ctx, session, body));
   checkIdentity(plan, readProjectInput(body).planIdentity);
   return plan;
@@ -112,6 +113,7 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
   const path = checked.lab;
   return ctx.activity.exclusive(path, 'deploy', async () => {
     const live = await client.getLab(path);
+    if (live) ctx.owners.check(path, session.username);
     ensureWritable(ctx, path, live, input.replace);
     if (live && !input.replace) {
       throw new ApiError(
@@ -148,6 +150,7 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
       }),
     );
 
+    ctx.owners.claim(path, session.username, live !== undefined);
     await ctx.activity.journaled(path, input.replace ? 'deploy (replace)' : 'deploy', async (signal) => {
       if (live) await removeLab(client, live, true, signal);
       await applyChanges({
@@ -194,6 +197,7 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
   const path = checked.lab;
   return ctx.activity.exclusive(path, 'reconcile', async () => {
     const { plan, diff, live } = await makePlan(ctx, session, body, direction);
+    if (live) ctx.owners.check(path, session.username);
     /** What both directions answer: the plan that was carried out and the lab's state after it. */
     const reply = (lab: EmuLab) => ({
       lab: path,
@@ -225,6 +229,7 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
     ensureWritable(ctx, path, live);
     checkIdentity(plan, input.planIdentity);
     refuseBlocked(plan);
+    ctx.owners.claim(path, session.username, live !== undefined);
     if (diff.changes.length) {
       await ctx.activity.journaled(path, 'reconcile', (signal) =>
         applyChanges({
@@ -245,6 +250,7 @@ export const destroyProject: SessionHandler = async ({ ctx, session, body }): Pr
   const input = readProjectInput(body);
   const path = labOf(session, input);
   const client = session.emulator;
+  ctx.owners.check(path, session.username);
   return ctx.activity.exclusive(path, 'destroy', async () => {
     const live = await client.getLab(path);
     if (!live) {
@@ -252,10 +258,12 @@ export const destroyProject: SessionHandler = async ({ ctx, session, body }): Pr
       if (!ctx.activity.journal.isInterrupted(path))
         throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator.`);
       ctx.activity.journal.finish(path);
+      ctx.owners.release(path);
       return { lab: path, status: 'destroyed', wiped: false, nodes: 0 };
     }
     ensureWritable(ctx, path, live, true);
     await ctx.activity.journaled(path, 'destroy', (signal) => removeLab(client, live, input.wipe, signal));
+    ctx.owners.release(path);
     return { lab: path, status: 'destroyed', wiped: input.wipe, nodes: live.nodes.length };
   });
 };
@@ -271,6 +279,8 @@ export const importProject: SessionHandler = async ({ ctx, session, body }): Pro
       `${source} is already a lab this agent manages; open its document instead of importing it.`,
     );
   }
+  // Importing only reads the source: an unowned lab stays unowned, another user's is not there.
+  ctx.owners.check(source, session.username);
   const client = session.emulator;
   const name = source.replace(/^.*\//, '').replace(/\.unl$/, '');
   const managed = `${IMPORTED_ROOT}${name}.unl`;
@@ -285,9 +295,12 @@ export const importProject: SessionHandler = async ({ ctx, session, body }): Pro
     if (await client.getLab(managed)) {
       throw new ApiError(
         'lab_exists',
-        `${source} was already imported as ${managed}. Destroy that copy first to import it again.`,
+        ctx.owners.isOthers(managed, session.username)
+          ? `Another user already imported a lab named ${name} (as ${managed}); copies of labs of the same name cannot be imported side by side yet.`
+          : `${source} was already imported as ${managed}. Destroy that copy first to import it again.`,
       );
     }
+    ctx.owners.claim(managed, session.username, false);
     await ctx.activity.journaled(managed, 'import', () => client.cloneLab(source, managed));
     const copy = await requireLab(client, managed);
     const catalogue = await loadCatalogue(client);
@@ -316,6 +329,7 @@ export const importProject: SessionHandler = async ({ ctx, session, body }): Pro
 
 export const getProjectStatus: SessionHandler = async ({ ctx, session, body }): Promise<ProjectStatusData> => {
   const path = labOf(session, readProjectInput(body));
+  ctx.owners.check(path, session.username);
   return session.reads.share(`status ${ctx.activity.generation(path)} ${path}`, async () => {
     const live = await observeLab(ctx, session, path);
     const lock = lockOf(ctx, path, live);
@@ -335,6 +349,7 @@ export const getProjectStatus: SessionHandler = async ({ ctx, session, body }): 
 export const inspectProject: SessionHandler = async ({ ctx, session, body }): Promise<InspectionData> => {
   const input = readProjectInput(body);
   const path = labOf(session, input);
+  ctx.owners.check(path, session.username);
   const generation = ctx.activity.generation(path);
   const cached = session.inspectCache.get(path);
   if (cached && cached.generation === generation && !input.refresh)
@@ -350,8 +365,9 @@ export const inspectProject: SessionHandler = async ({ ctx, session, body }): Pr
   return data;
 };
 
-export const openProject: SessionHandler = async ({ session, body }): Promise<OpenData> => {
+export const openProject: SessionHandler = async ({ ctx, session, body }): Promise<OpenData> => {
   const path = labOf(session, readProjectInput(body));
+  ctx.owners.check(path, session.username);
   const live = await session.emulator.getLab(path);
   if (!live) return { lab: path, exists: false, nodes: [] };
   return {
@@ -363,9 +379,10 @@ export const openProject: SessionHandler = async ({ session, body }): Promise<Op
   };
 };
 
-export const listProjectConsoles: SessionHandler = async ({ session, body }): Promise<ConsolesData> => {
+export const listProjectConsoles: SessionHandler = async ({ ctx, session, body }): Promise<ConsolesData> => {
   const input = readProjectInput(body);
   const path = labOf(session, input);
+  ctx.owners.check(path, session.username);
   const live = await requireLab(session.emulator, path);
   const wanted = optionalString(body, 'node') || undefined;
   return {

@@ -22,7 +22,7 @@ export class ApplyJournal {
 
   constructor(dataDir: string, log: (message: string) => void) {
     this.dir = join(dataDir, 'apply-journal');
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     for (const file of readdirSync(this.dir)) {
       if (!file.endsWith('.json')) continue;
       try {

@@ -1,8 +1,12 @@
 import { closeSync, fsyncSync, openSync, renameSync, writeSync, unlinkSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 
-/** Writes a file so that readers see either the old or the new content, never a torn one. */
-export function writeFileAtomic(path: string, content: string, mode = 0o644): void {
+/**
+ * Writes a file so that readers see either the old or the new content, never a torn one.
+ * Only the agent's own user may read it unless told otherwise: the agent's files hold
+ * labs' configurations, keys and owners.
+ */
+export function writeFileAtomic(path: string, content: string, mode = 0o600): void {
   const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   const fd = openSync(tmp, 'w', mode);
   try {

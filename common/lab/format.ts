@@ -15,8 +15,13 @@ export const CONSOLE_TYPES = ['telnet', 'vnc', 'rdp'] as const;
 /** A network without `type` is a plain bridge, as in the emulator's own editor. */
 export const DEFAULT_NETWORK_TYPE = 'bridge';
 
-/** Node and network names end up in endpoints (`r1:Gi0/0`) and emulator names. */
-export const ELEMENT_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+/**
+ * Node and network names end up in endpoints (`r1:Gi0/0`), emulator names, host names and
+ * command lines: a leading `-` would read as an option, and a host name takes at most 63
+ * characters (RFC 1123).
+ */
+export const ELEMENT_NAME_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,62}$/;
+export const MAX_ELEMENT_NAME_LENGTH = 63;
 /** The lab name becomes the emulator path /lab-agent/<name>.unl (contract decisions §1). */
 export const LAB_NAME_PATTERN = /^[A-Za-z0-9 _+-]+$/;
 

@@ -12,6 +12,7 @@
 import {
   CONSOLE_TYPES,
   ELEMENT_NAME_PATTERN,
+  MAX_ELEMENT_NAME_LENGTH,
   LAB_NAME_PATTERN,
   LINK_EXAMPLE,
   NUMBER_FIELDS,
@@ -314,15 +315,28 @@ function checkLabName(doc: LabDocument, out: Findings): void {
   }
 }
 
+/** Why a node or network name is refused, or undefined when it is fine. */
+function elementNameProblem(kind: 'node' | 'network', name: string): string | undefined {
+  if (ELEMENT_NAME_PATTERN.test(name)) return undefined;
+  if (!/^[A-Za-z0-9_-]+$/.test(name))
+    return kind === 'node'
+      ? `node name "${name}" may only use letters, digits, - and _ (it is written in link endpoints as ${name}:<interface>)`
+      : `network name "${name}" may only use letters, digits, - and _`;
+  if (name.startsWith('-'))
+    return `${kind} name "${name}" must not start with - (the emulator would read it as an option); start it with a letter, digit or _`;
+  return `${kind} name "${name.slice(0, 20)}…" is ${name.length} characters long; at most ${MAX_ELEMENT_NAME_LENGTH} (it becomes a host name)`;
+}
+
 function checkNode(node: LabNode, out: LocalDiagnostic[]): void {
   const path = ['nodes', node.name];
-  if (!ELEMENT_NAME_PATTERN.test(node.name)) {
+  const nameProblem = elementNameProblem('node', node.name);
+  if (nameProblem) {
     out.push({
       range: node.nameRange,
       path,
       severity: 'error',
       code: 'invalid-node-name',
-      message: `node name "${node.name}" may only use letters, digits, - and _ (it is written in link endpoints as ${node.name}:<interface>)`,
+      message: nameProblem,
     });
   }
   if (node.resolved.template === undefined) {
@@ -338,13 +352,14 @@ function checkNode(node: LabNode, out: LocalDiagnostic[]): void {
 }
 
 function checkNetwork(network: LabNetwork, out: LocalDiagnostic[]): void {
-  if (ELEMENT_NAME_PATTERN.test(network.name)) return;
+  const problem = elementNameProblem('network', network.name);
+  if (!problem) return;
   out.push({
     range: network.nameRange,
     path: ['networks', network.name],
     severity: 'error',
     code: 'invalid-network-name',
-    message: `network name "${network.name}" may only use letters, digits, - and _`,
+    message: problem,
   });
 }
 

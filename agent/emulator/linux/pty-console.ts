@@ -10,9 +10,10 @@
  * completion and Ctrl-C (SIGINT to the program) exactly as on a real box.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { IAC } from '../../../common/telnet/protocol';
-import { consoleGreeting, TelnetDecoder } from '../../console/telnet';
+import { LineClient, type ConsoleLine } from '../../console/line-client';
+import { consoleGreeting } from '../../console/telnet';
 
 const CR = 0x0d;
 const LF = 0x0a;
@@ -34,38 +35,13 @@ function escapeIac(chunk: Buffer): Buffer {
   return Buffer.from(out);
 }
 
-class ConsoleClient extends Duplex {
-  readonly telnet = new TelnetDecoder('device');
-  /** The previous byte was CR: a following LF or NUL is part of the same line end. */
-  afterCr = false;
-
-  constructor(private readonly line: PtyConsole) {
-    super();
-  }
-
-  override _read(): void {
-    // Output is pushed as the program prints it.
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.line.input(this, chunk);
-    callback();
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
-    this.line.detach(this);
-    this.push(null);
-    callback();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.line.detach(this);
-    callback(error);
-  }
-}
-
-export class PtyConsole {
-  private readonly clients = new Set<ConsoleClient>();
+/**
+ * Back-pressure (line-client.ts): while a client is behind, the program's output is not read,
+ * so the program blocks on its terminal as it would behind a slow serial line; a client that
+ * stays behind is dropped and the others go on.
+ */
+export class PtyConsole implements ConsoleLine {
+  private readonly clients = new Set<LineClient>();
   private readonly child: ChildProcess;
   private exited = false;
 
@@ -83,7 +59,9 @@ export class PtyConsole {
     });
     this.child.stdout?.on('data', (chunk: Buffer) => {
       const data = escapeIac(chunk);
-      for (const client of this.clients) client.push(data);
+      let behind = false;
+      for (const client of this.clients) if (!client.deliver(data)) behind = true;
+      if (behind) this.child.stdout?.pause();
     });
     this.child.stdin?.on('error', () => undefined);
     this.child.on('error', () => undefined);
@@ -99,19 +77,25 @@ export class PtyConsole {
   }
 
   attach(): Duplex {
-    const client = new ConsoleClient(this);
+    const client = new LineClient(this);
     client.push(consoleGreeting(this.title));
     if (this.exited) client.push(null);
     else this.clients.add(client);
     return client;
   }
 
-  detach(client: ConsoleClient): void {
+  detach(client: LineClient): void {
     this.clients.delete(client);
+    this.drained();
   }
 
-  input(client: ConsoleClient, chunk: Buffer): void {
-    if (!this.clients.has(client) || this.exited) return;
+  /** Reads the program's output again once no client is behind. */
+  drained(): void {
+    if ([...this.clients].every((c) => !c.behind)) this.child.stdout?.resume();
+  }
+
+  input(client: LineClient, chunk: Buffer, ready: () => void): void {
+    if (!this.clients.has(client) || this.exited) return ready();
     const bytes: number[] = [];
     for (const byte of client.telnet.decode(chunk)) {
       const afterCr = client.afterCr;
@@ -120,9 +104,11 @@ export class PtyConsole {
       if (afterCr && (byte === LF || byte === NUL)) continue;
       bytes.push(byte === LF ? CR : byte);
     }
-    if (!bytes.length) return;
+    if (!bytes.length) return ready();
     this.onInput();
-    this.child.stdin?.write(Buffer.from(bytes));
+    // A program that does not read its input holds the client's typing back, not the agent's memory.
+    if (this.child.stdin?.write(Buffer.from(bytes)) === false) this.child.stdin.once('drain', ready);
+    else ready();
   }
 
   /** Ends the program (the node stopped) and closes every client. */

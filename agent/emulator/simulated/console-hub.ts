@@ -4,8 +4,9 @@
  * from any client reaches the one line of the device, and all clients see
  * everything the device prints (including the echo of what others type).
  */
-import { Duplex } from 'node:stream';
-import { consoleGreeting, TelnetDecoder } from '../../console/telnet';
+import type { Duplex } from 'node:stream';
+import { LineClient, type ConsoleLine } from '../../console/line-client';
+import { consoleGreeting } from '../../console/telnet';
 import { promptOf, runCommand, type DeviceView } from './device-cli';
 
 const CR = 0x0d;
@@ -19,40 +20,17 @@ const ESC = 0x1b;
 /** Longest command line the device keeps; more is dropped (as a terminal line buffer would). */
 const MAX_LINE_BYTES = 4096;
 
-class ConsoleClient extends Duplex {
-  readonly telnet = new TelnetDecoder('device');
-  /** The previous byte was CR, so a following LF or NUL belongs to the same line end. */
-  afterCr = false;
-  /** Inside a terminal escape sequence (arrow keys and the like), which the device ignores. */
-  escape: 'none' | 'esc' | 'csi' = 'none';
+/** A client's place in a terminal escape sequence (arrow keys and the like), which the device ignores. */
+type EscapeState = 'none' | 'esc' | 'csi';
 
-  constructor(private readonly hub: ConsoleHub) {
-    super();
-  }
-
-  override _read(): void {
-    // Output is pushed by the hub as the device prints it.
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.hub.receive(this, chunk);
-    callback();
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
-    this.hub.detach(this);
-    this.push(null);
-    callback();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.hub.detach(this);
-    callback(error);
-  }
-}
-
-export class ConsoleHub {
-  private readonly clients = new Set<ConsoleClient>();
+/**
+ * Back-pressure (line-client.ts): the device prints only in answer to input, so a client that
+ * stops reading cannot make it print more for itself (its input waits); a client that others'
+ * typing keeps behind is dropped.
+ */
+export class ConsoleHub implements ConsoleLine {
+  private readonly clients = new Set<LineClient>();
+  private readonly escapes = new WeakMap<LineClient, EscapeState>();
   private line: number[] = [];
 
   constructor(
@@ -61,7 +39,7 @@ export class ConsoleHub {
   ) {}
 
   attach(): Duplex {
-    const client = new ConsoleClient(this);
+    const client = new LineClient(this);
     this.clients.add(client);
     client.push(consoleGreeting(this.title));
     return client;
@@ -77,13 +55,24 @@ export class ConsoleHub {
     this.line = [];
   }
 
-  detach(client: ConsoleClient): void {
+  detach(client: LineClient): void {
     this.clients.delete(client);
   }
 
-  receive(client: ConsoleClient, chunk: Buffer): void {
+  drained(): void {
+    // Nothing to resume: the device waits for input anyway.
+  }
+
+  input(client: LineClient, chunk: Buffer, ready: () => void): void {
+    this.receive(client, chunk);
+    ready();
+  }
+
+  private receive(client: LineClient, chunk: Buffer): void {
     if (!this.clients.has(client)) return;
     for (const byte of client.telnet.decode(chunk)) {
+      // Dropped in the middle of its input (it fell too far behind): the rest is not typed.
+      if (client.destroyed) return;
       if (this.skipEscape(client, byte)) continue;
       const afterCr = client.afterCr;
       client.afterCr = byte === CR;
@@ -99,17 +88,17 @@ export class ConsoleHub {
     }
   }
 
-  private skipEscape(client: ConsoleClient, byte: number): boolean {
-    switch (client.escape) {
+  private skipEscape(client: LineClient, byte: number): boolean {
+    switch (this.escapes.get(client) ?? 'none') {
       case 'none':
         if (byte !== ESC) return false;
-        client.escape = 'esc';
+        this.escapes.set(client, 'esc');
         return true;
       case 'esc':
-        client.escape = byte === 0x5b || byte === 0x4f ? 'csi' : 'none';
+        this.escapes.set(client, byte === 0x5b || byte === 0x4f ? 'csi' : 'none');
         return true;
       case 'csi':
-        if (byte >= 0x40 && byte <= 0x7e) client.escape = 'none';
+        if (byte >= 0x40 && byte <= 0x7e) this.escapes.set(client, 'none');
         return true;
     }
   }
@@ -133,6 +122,6 @@ export class ConsoleHub {
   }
 
   private broadcast(bytes: Buffer): void {
-    for (const client of this.clients) client.push(bytes);
+    for (const client of this.clients) client.deliver(bytes);
   }
 }

@@ -1,0 +1,102 @@
+/**
+ * Console streams apply back-pressure: a client that stops reading cannot make
+ * the agent hold what its console prints. The built agent runs in its own
+ * process, so its memory is its own (read from /proc).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { loginTo, makeDataDir, rawCall, spawnAgent, waitFor, type AgentProcess } from '../support/agent';
+
+const MiB = 1024 * 1024;
+/** How much the agent may grow behind a client that reads nothing. */
+const GROWTH_BOUND_MiB = 48;
+/** What such a client may find waiting when it reads again: socket buffers and the console's bound. */
+const RECEIVED_BOUND_MiB = 16;
+const LAB = '/lab-agent/bp.unl';
+
+/** A console stream whose reader stops after the 101: the bytes that reach it pile up in the kernel. */
+function openNonReadingStream(agent: AgentProcess, token: string, ticket: string): Promise<TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect(
+      { host: '127.0.0.1', port: Number(new URL(agent.url).port), ca: agent.certPem, servername: 'localhost' },
+      () =>
+        socket.write(
+          `GET /api/v1/console/stream/${ticket} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
+            'Connection: Upgrade\r\nUpgrade: emu-telnet\r\n\r\n',
+        ),
+    );
+    socket.on('error', reject);
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      if (first.toString('latin1').startsWith('HTTP/1.1 101')) resolve(socket);
+      else reject(new Error(`no 101: ${first.toString('latin1').slice(0, 300)}`));
+    });
+  });
+}
+
+test(
+  'a console client that stops reading leaves the agent’s memory bounded, and is dropped',
+  { timeout: 120_000 },
+  async () => {
+    const dataDir = makeDataDir();
+    const agent = await spawnAgent(dataDir, ['--boot-ms', '10']);
+    try {
+      const token = await loginTo(agent);
+      const call = async (path: string, body: unknown) => {
+        const reply = await rawCall(agent.url, agent.certPem, 'POST', path, JSON.stringify(body), token);
+        assert.equal(reply.status, 200, `${path}: ${JSON.stringify(reply.body).slice(0, 300)}`);
+        return reply.body.data;
+      };
+      // A router whose running config is about 100 KB: each `show running-config` prints all of it.
+      const config = Array.from({ length: 1000 }, (_, i) => `interface Loopback${i}\n description ${'x'.repeat(80)}\n`);
+      await call('/api/v1/projects/deploy', {
+        yaml: 'name: bp\nnodes:\n  r1:\n    template: vios\n    config: configs/r1.cfg\n',
+        files: { 'configs/r1.cfg': `hostname r1\n${config.join('')}` },
+      });
+      await call('/api/v1/projects/exec', { lab: LAB, action: 'start' });
+      await waitFor(async () => (await call('/api/v1/projects/status', { lab: LAB })).running === 1, 'r1 to run');
+
+      const { ticket } = await call('/api/v1/console/attach', { lab: LAB, node: 'r1' });
+      const stream = await openNonReadingStream(agent, token, ticket);
+      const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+      const before = agent.rss();
+      // 3,000 commands that would print about 300 MB, typed by a client that reads none of it.
+      const commands = Buffer.from('show running-config\r'.repeat(3000));
+      stream.write(commands);
+
+      let peak = before;
+      for (let i = 0; i < 200; i++) {
+        peak = Math.max(peak, agent.rss());
+        if (peak - before > GROWTH_BOUND_MiB * MiB) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      const grown = (peak - before) / MiB;
+      assert.ok(
+        grown < GROWTH_BOUND_MiB,
+        `the agent grew by ${grown.toFixed(0)} MiB (from ${(before / MiB).toFixed(0)} MiB) behind a client that reads nothing`,
+      );
+
+      // Reading again, the client finds a bounded amount, then the end: the agent dropped it.
+      let received = 0;
+      stream.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > RECEIVED_BOUND_MiB * MiB) stream.destroy();
+      });
+      stream.resume();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise((r) => (timer = setTimeout(r, 30_000)))]);
+      clearTimeout(timer);
+      assert.ok(stream.destroyed, 'the agent closed the stream of the client that fell behind');
+      assert.ok(received <= RECEIVED_BOUND_MiB * MiB, `the client received ${(received / MiB).toFixed(1)} MiB`);
+
+      // The console and the agent carry on for everyone else.
+      const output = await call('/api/v1/console/exec', { lab: LAB, node: 'r1', command: 'show version' });
+      assert.match(output.output, /Cisco IOS/);
+    } finally {
+      agent.child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+);
