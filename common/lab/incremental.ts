@@ -35,7 +35,8 @@ import {
   type Piece,
   type Section,
 } from './document';
-import { addItems, addSections, hasPlainKey, itemsOf, lineStartOf, readItem, type LayoutDraft } from './layout';
+import { addItems, addSections, hasPlainKey, itemsOf, readItem, type LayoutDraft } from './layout';
+import { lineStartOf } from '../text-lines';
 import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
 import { readTopLevelEntry } from './read';
 import { regionsOf } from './unsettled';

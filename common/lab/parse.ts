@@ -8,7 +8,8 @@
 import { ParsedLab } from './document';
 import { MAX_LAB_TEXT_LENGTH } from './format';
 import { reparse } from './incremental';
-import { layoutOf, lineStartOf } from './layout';
+import { layoutOf } from './layout';
+import { lineStartOf } from '../text-lines';
 import { buildOutline, type OutlineValue } from './outline';
 import { readPlainOutline, type PlainReading } from './plain-outline';
 import type { FormatIssue, LabDocument, SyntaxError, TextChange } from './types';

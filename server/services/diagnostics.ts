@@ -10,6 +10,7 @@ import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-lan
 import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { ProjectDiagnostic } from '../../common/api/contract';
 import { LabChecks, validateLab, type LocalDiagnostic } from '../../common/lab/validate';
+import { lineEnd } from '../../common/text-lines';
 import type { AgentProblem } from '../agent-problems';
 import { projectPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
@@ -204,7 +205,7 @@ export class DiagnosticsService {
     const findings = this.findings.get(file.uri);
     if (!findings) return [];
     if (findings.failure) {
-      const firstLine = file.text.positionAt(Math.max(0, lineEnd(file.model.text)));
+      const firstLine = file.text.positionAt(Math.max(0, lineEnd(file.model.text, 0)));
       return [
         {
           range: { start: { line: 0, character: 0 }, end: firstLine },
@@ -302,10 +303,4 @@ function rangeKey(d: Diagnostic, discriminator: unknown): string {
 
 function pathKey(path: readonly (string | number)[], code: unknown): string {
   return `${JSON.stringify(path.map(String))} ${String(code)}`;
-}
-
-function lineEnd(text: string): number {
-  const newline = text.indexOf('\n');
-  const end = newline === -1 ? text.length : newline;
-  return end > 0 && text[end - 1] === '\r' ? end - 1 : end;
 }
