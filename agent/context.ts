@@ -21,7 +21,7 @@ export interface AgentContext {
   sessions: SessionStore;
   backend: EmulatorBackend;
   activity: LabActivity;
-  /** Who owns which lab: other users' labs are 404 (decisions §11). */
+  /** Who owns which lab: other users' labs are 404 (decisions §13). */
   owners: LabOwners;
   tickets: ConsoleTickets;
   consoles: ConsoleRunner;

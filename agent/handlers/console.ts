@@ -29,7 +29,7 @@ interface Target {
 
 /**
  * The lab of a ConsolePayload, read from its own fields only (the contract says to ignore any
- * others); another user's lab is 404 (decisions §11).
+ * others); another user's lab is 404 (decisions §13).
  */
 function labOfConsolePayload(ctx: AgentContext, session: LoginSession, body: Body): string {
   rejectLocalPaths(body);

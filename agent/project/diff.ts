@@ -12,13 +12,13 @@
 import {
   COMPARED_NODE_FIELDS,
   interfaceKeys,
-  sameValue,
   type ComparedNodeField,
   type TopoLink,
   type TopoNetwork,
   type TopoNode,
   type Topology,
 } from './topology';
+import { sameValue } from '../../common/same-value';
 
 /**
  * A change to a node or a network, said the same way in both directions: `before` is the

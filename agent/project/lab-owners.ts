@@ -1,5 +1,5 @@
 /**
- * Who owns which lab (decisions §11): the user who deployed or imported it.
+ * Who owns which lab (decisions §13): the user who deployed or imported it.
  * Another user's lab answers 404 on every route, whatever the emulator; a lab
  * with no owner on record (made before owners were recorded, or outside the
  * agent) may be read by everyone and belongs to the first user who changes it.

@@ -7,7 +7,7 @@
  * caller then renders the document instead.
  */
 import { isMap, isScalar, isSeq, stringify, type Document, type Pair, type YAMLMap } from 'yaml';
-import { lineStartOf } from '../../common/lab/layout';
+import { lineStartOf } from '../../common/text-lines';
 import { applyEdits, indentAt, insertLinesAfter, removeLines, type OffsetEdit } from '../../common/lab/line-edits';
 
 type Path = readonly (string | number)[];

@@ -72,13 +72,3 @@ export function makeLink(a: Endpoint, b: Endpoint): TopoLink {
 export function interfaceKeys(link: TopoLink): string[] {
   return [link.a, link.b].flatMap((e) => ('network' in e ? [] : [`${e.node}#${e.index}`]));
 }
-
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === 'object' && a && typeof b === 'object' && b) {
-    const pa = a as { x?: unknown; y?: unknown };
-    const pb = b as { x?: unknown; y?: unknown };
-    return pa.x === pb.x && pa.y === pb.y;
-  }
-  return false;
-}

@@ -4,6 +4,8 @@
  * agent touches only the lines that differ (cursor, folding and markers
  * elsewhere stay where they were).
  */
+import { lineStartOf } from '../../common/text-lines';
+
 export interface TextReplacement {
   /** Offsets in the old text. */
   start: number;
@@ -17,7 +19,7 @@ export function changedLines(oldText: string, newText: string): TextReplacement 
   let prefix = 0;
   while (prefix < limit && oldText.charCodeAt(prefix) === newText.charCodeAt(prefix)) prefix++;
   // Back to the start of the line the first difference is on.
-  prefix = prefix === 0 ? 0 : oldText.lastIndexOf('\n', prefix - 1) + 1;
+  prefix = lineStartOf(oldText, prefix);
   let suffix = 0;
   while (
     suffix < limit - prefix &&

@@ -8,6 +8,7 @@
  * dependency: the webview bundle compiles against it too.
  */
 import type { GraphData, GraphDelta, GraphLink, GraphNode, HostMessage, Splice } from './messages';
+import { sameValue } from '../../common/same-value';
 
 /** What a message changed in the drawing: the renderers and the element list redo only this. */
 export interface GraphChange {
@@ -196,19 +197,4 @@ function splice<T extends { id: string }>(
 function index(list: readonly { id: string }[], at: Map<string, number>, from: number): void {
   if (from === 0) at.clear();
   for (let i = from; i < list.length; i++) at.set(list[i].id, i);
-}
-
-/** Equality of JSON values (the drawing's elements are plain data). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
-  let keys = 0;
-  for (const key in x) {
-    if (!Object.prototype.hasOwnProperty.call(y, key) || !sameValue(x[key], y[key])) return false;
-    keys++;
-  }
-  for (const key in y) if (Object.prototype.hasOwnProperty.call(y, key)) keys--;
-  return keys === 0;
 }

@@ -71,13 +71,6 @@ export interface Section {
   itemized?: 'map' | 'seq';
   /** Whether its pieces can be re-read alone (its key starts a line and is a plain scalar). */
   sliceable: boolean;
-  /**
-   * Set on the rest of a section after broken text that was read alone (see
-   * incremental.ts, Window.local): its pieces carry on the last earlier section
-   * with its key, as a clean context reads them. Its key range is empty; a full
-   * parse never makes one.
-   */
-  resumed?: true;
 }
 
 export interface Layout {
@@ -106,10 +99,15 @@ export class ParsedLab implements LabDocument {
   private censusMemo?: Census;
   private elementsMemo?: Elements;
 
-  /** How the text splits into pieces; for the incremental reparse only. */
+  /**
+   * `layout`: how the text splits into pieces, for the incremental reparse only.
+   * `readBy`: what read this version last: a parse of the whole text, or an
+   * update that re-read one piece or a window of pieces (see incremental.ts).
+   */
   constructor(
     readonly text: string,
     readonly layout: Layout,
+    readonly readBy: 'whole' | 'piece' | 'window' = 'whole',
   ) {
     this.syntaxErrors = layout.syntaxErrors;
   }
@@ -198,7 +196,7 @@ export class ParsedLab implements LabDocument {
     const sectionIndex = sections.findIndex((s) => s.key === String(path[0]));
     if (sectionIndex < 0) return whole;
     const section = sections[sectionIndex];
-    const own = entryPieces(this.layout, sectionIndex);
+    const own = pieces.slice(section.firstPiece, section.firstPiece + section.pieceCount);
     if (!section.itemized) {
       const piece = own[0];
       const entry = piece.outline as OutlineEntry;
@@ -262,32 +260,9 @@ export class ParsedLab implements LabDocument {
   }
 }
 
-/** The pieces of a top-level entry: those of its section and of the sections that resume it. */
-function entryPieces(layout: Layout, sectionIndex: number): Piece[] {
-  const { sections, pieces } = layout;
-  const own: Piece[] = [];
-  const key = sections[sectionIndex].key;
-  for (let s = sectionIndex; s < sections.length; s++) {
-    const section = sections[s];
-    if (s > sectionIndex && (section.key !== key || !section.resumed)) {
-      if (section.key === key) break;
-      continue;
-    }
-    for (let i = section.firstPiece; i < section.firstPiece + section.pieceCount; i++) own.push(pieces[i]);
-  }
-  return own;
-}
-
 /** The index of the link a piece of `links` holds. */
 export function linkIndexOf(piece: Piece): number {
   return (piece.fragment.links[0]?.index ?? 0) + piece.linkShift;
-}
-
-/** The section a resumed section carries on (the last earlier one with its key that is not resumed); itself otherwise. */
-export function originOf(sections: readonly Section[], index: number): number {
-  const { key, resumed } = sections[index];
-  if (resumed) for (let s = index - 1; s >= 0; s--) if (sections[s].key === key && !sections[s].resumed) return s;
-  return index;
 }
 
 /** Binary search over items sorted by `start`. */
@@ -308,8 +283,8 @@ export function lastStartingAtOrBefore(items: readonly { start: number }[], offs
 }
 
 /**
- * What counts in a layout: the first of a repeated top-level key (and the
- * sections that resume it), the first of a repeated node or network name;
+ * What counts in a layout: the first of a repeated top-level key, the first
+ * of a repeated node or network name;
  * repeats are issues. Elements are left where they are (see `dropped`).
  */
 interface Census {
@@ -327,13 +302,12 @@ interface Census {
 
 function censusOf(layout: Layout): Census {
   const issues = [...layout.rootIssues];
-  const firstSection = new Map<string, number>();
-  const origins = new Map<string, number>();
-  // A section counts when it is the first with its key, or resumes that one.
-  const counts = layout.sections.map((section, index) => {
-    if (!firstSection.has(section.key)) firstSection.set(section.key, index);
-    if (!section.resumed) origins.set(section.key, index);
-    return firstSection.get(section.key) === (origins.get(section.key) ?? index);
+  const keys = new Set<string>();
+  // A section counts when it is the first with its key.
+  const counts = layout.sections.map((section) => {
+    if (keys.has(section.key)) return false;
+    keys.add(section.key);
+    return true;
   });
   const names = { nodes: new Set<string>(), networks: new Set<string>() };
   const census: Census = { defaults: {}, issues, counts, dropped: new Set(), names };
@@ -345,7 +319,7 @@ function censusOf(layout: Layout): Census {
     const sectionCounts = counts[piece.section];
     if (piece.section !== sectionSeen) {
       sectionSeen = piece.section;
-      if (!sectionCounts && !section.resumed) {
+      if (!sectionCounts) {
         issues.push({
           code: 'duplicate-key',
           range: section.keyRange,

@@ -17,25 +17,20 @@
  *    puts it in) to a few pieces after it, behind a copy of the section's key
  *    line when it starts inside a section. Pieces before the window are kept;
  *    the window is accepted once its last pieces read exactly as the old ones
- *    (the parser is back in step), and the pieces after it are shifted and
- *    renumbered. Otherwise it grows, up to the end of the text. This covers new
- *    items, half-typed text and syntax errors that stay local; each cluster of
- *    errors is remembered (Layout.unsettled) and re-read with the next edit
- *    that touches it. Regions elsewhere are kept (moved by the edit), and a
- *    window that cannot get back in step before one is read alone
- *    (Window.local), so that the text an edit re-reads stays around it however
- *    many errors earlier typing left behind.
+ *    and no error reaches them (the parser is back in step), and the pieces
+ *    after it are shifted and renumbered. Otherwise it grows, up to the end of
+ *    the text. This covers new items, half-typed text and syntax errors that
+ *    stay local; each cluster of errors is remembered (Layout.unsettled) and
+ *    re-read with the next edit that touches it, and regions elsewhere are kept
+ *    (moved by the edit) when the window gets back in step before them. Broken
+ *    text that the parser does not recover from (a stray `}`, a tab that makes a
+ *    line a top-level key) is re-read to the end of the text at each edit: the
+ *    whole text reads differently after it, and nothing short of reading it
+ *    shows how.
  */
-import {
-  ParsedLab,
-  lastStartingAtOrBefore,
-  linkIndexOf,
-  originOf,
-  type Layout,
-  type Piece,
-  type Section,
-} from './document';
-import { addItems, addSections, hasPlainKey, itemsOf, lineStartOf, readItem, type LayoutDraft } from './layout';
+import { ParsedLab, lastStartingAtOrBefore, linkIndexOf, type Layout, type Piece, type Section } from './document';
+import { addItems, addSections, hasPlainKey, itemsOf, readItem, type LayoutDraft } from './layout';
+import { lineStartOf } from '../text-lines';
 import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
 import { readTopLevelEntry } from './read';
 import { regionsOf } from './unsettled';
@@ -100,142 +95,138 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
   });
   const kept = keptAround(layout, piece.start, piece.end, delta);
   const updated: Layout = { ...layout, sections, pieces, ...withErrors(kept.before, [], kept.after) };
-  return new ParsedLab(text, withCurrentDefaults(updated, layout));
+  return new ParsedLab(text, withCurrentDefaults(updated, layout), 'piece');
 }
 
 function reparseWindow(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
   const layout = previous.layout;
-  const { sections, pieces } = layout;
-  const regions = layout.unsettled ?? [];
-  // The window covers the edit and every unsettled region it touches, which is re-read with it.
-  let from = change.start;
-  let settledFrom = change.end;
-  let first: number;
-  let inHeader: boolean;
-  let context: Piece | undefined;
-  let boundary: number;
-  let header: string;
-  for (;;) {
-    const sectionIndex = lastStartingAtOrBefore(sections, from);
-    if (sectionIndex < 0) return undefined;
-    // The first piece to re-read: the one the edit is in, or the first of a section whose key line holds the edit.
-    first = lastStartingAtOrBefore(pieces, from);
-    inHeader = first < sections[sectionIndex].firstPiece;
-    if (inHeader) first = sections[sectionIndex].firstPiece;
-    // The piece before it is re-read too, so that the parser meets the edited text in the state the whole text
-    // leaves it in (after a real entry, at its depth); with broken text, the recovery depends on that state.
-    context = pieces[first - 1];
-    if (!context) return undefined;
-    const contextSection = sections[context.section];
-    header = context.kind !== 'section' ? `${contextSection.key}:\n` : '';
-    boundary = header ? context.start : contextSection.start;
-    const start = boundary;
-    const touched = regions.filter((r) => r.start <= settledFrom && r.end > start);
-    const newFrom = Math.min(from, ...touched.map((r) => r.start));
-    settledFrom = Math.max(settledFrom, ...touched.map((r) => r.end));
-    if (newFrom === from) break;
-    from = newFrom;
-  }
-  // Checked once the window holds every region it touches: broken text may have made a section that is not sliceable.
-  if (!sections[context.section].sliceable) return undefined;
-  const editStart = inHeader ? sections[pieces[first].section].start : pieces[first].start;
+  const start = windowStart(layout, change);
+  if (!start) return undefined;
   const delta = change.text.length - (change.end - change.start);
-
-  // Pieces wholly after the edit (and after anything unsettled) are unchanged text that read right; the window
-  // grows until its last pieces read exactly as before, which shows the parser is back in step.
-  let localTriedAt = -1;
-  for (let extra = 4; ;) {
-    const firstUnchanged = Math.max(
-      first + 1,
-      settledFrom === Infinity ? pieces.length : lastStartingAtOrBefore(pieces, settledFrom - 1) + 1,
-    );
-    const window = { first, context, boundary, header, editStart, delta };
-    // Broken text the parser does not recover from nearby is read alone, up to the next piece it leaves alone.
-    const readAlone = (): ParsedLab | undefined | 'no-resync' => {
-      if (localTriedAt === firstUnchanged || firstUnchanged >= pieces.length) return 'no-resync';
-      localTriedAt = firstUnchanged;
-      return readWindow(previous, text, { ...window, end: firstUnchanged, local: true });
-    };
-    const end = windowEnd(layout, firstUnchanged, extra);
-    const endOffset = end < pieces.length ? pieces[end].start : Infinity;
-    const reached = regions.find((r) => r.start < endOffset && r.end > settledFrom);
-    if (reached) {
-      // Unsettled text further on is left alone when the window can end before it: back in step there, or
-      // read alone. Otherwise the window re-reads it whole and goes on.
-      const barrier = lastStartingAtOrBefore(pieces, reached.start);
-      if (pieces[barrier].start === reached.start && barrier >= firstUnchanged) {
-        if (barrier >= firstUnchanged + IN_STEP) {
-          const attempt = readWindow(previous, text, { ...window, end: barrier });
-          if (attempt !== 'no-resync') return attempt;
-        }
-        const local = readAlone();
-        if (local !== 'no-resync') return local;
-      }
-      settledFrom = reached.end;
-      continue;
-    }
-    const attempt = readWindow(previous, text, { ...window, end });
-    if (attempt !== 'no-resync') return attempt;
-    if (end === pieces.length) return undefined;
-    if (extra === LOCAL_AFTER) {
-      const local = readAlone();
-      if (local !== 'no-resync') return local;
-    }
-    extra *= 2;
+  for (const end of windowEnds(layout, start)) {
+    const reading = readWindow(previous, text, { ...start, end, delta });
+    if (reading.outcome !== 'out-of-step') return reading.outcome === 'read' ? reading.lab : undefined;
   }
+  return undefined;
 }
 
-/**
- * Pieces a window may grow past the edit before broken text is read alone (see
- * Window.local). Broken text the parser has not recovered from within a few
- * pieces seldom recovers later, and the parser takes about 2 ms a kilobyte:
- * 32 pieces made each such keystroke cost 10 ms on its own.
- */
-const LOCAL_AFTER = 8;
-
-/** Where a window may end: at least two unchanged pieces (the ones compared) after the edit, or at the end. */
-function windowEnd(layout: Layout, firstUnchanged: number, extra: number): number {
-  return Math.min(firstUnchanged + Math.max(IN_STEP, extra), layout.pieces.length);
-}
-
-interface Window {
-  /** Index of the first piece re-read because of the edit; the piece before it is re-read as context. */
+/** Where a window starts: the pieces before it are kept as they are. */
+interface WindowStart {
+  /** Index of the first piece re-read because of the edit. */
   first: number;
+  /**
+   * The piece before `first`, re-read too, so that the parser meets the edited
+   * text in the state the whole text leaves it in (after a real entry, at its
+   * depth); with broken text, the recovery depends on that state.
+   */
   context: Piece;
   /** Where the window starts in the text, and the key line put in front of it when it starts inside a section. */
   boundary: number;
   header: string;
-  /** The start of the edited piece: what comes before it reads as before. */
+  /** The start of the first piece re-read because of the edit: what comes before it reads as before. */
   editStart: number;
-  /** Index of the first old piece after the window (pieces.length: the window runs to the end). */
-  end: number;
-  delta: number;
-  /**
-   * Accept the window without the pieces after it reading as before: the edit
-   * left the text broken there, and the parser would carry the damage on (a
-   * stray `- ` among nodes makes it read the rest of the section as one broken
-   * key). The pieces after it are kept as a clean context reads them, and the
-   * window's errors are reported; the result differs from a full parse only in
-   * a document with syntax errors, and only in how the broken stretch spreads.
-   * Refused where the text after the window could still close what the window
-   * opens or take it over: an unclosed quote, a line left of the next piece.
-   */
-  local?: boolean;
+  /** Where the old text is unchanged again: after the edit and every unsettled region the window holds. */
+  settledFrom: number;
 }
 
-function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | undefined | 'no-resync' {
+interface Window extends WindowStart {
+  /** Index of the first old piece after the window (pieces.length: the window runs to the end of the text). */
+  end: number;
+  delta: number;
+}
+
+/**
+ * What reading a window gave: the document; or the pieces at its end did not
+ * read as before yet (a longer window may); or only a full parse can be trusted.
+ */
+type WindowReading = { outcome: 'read'; lab: ParsedLab } | { outcome: 'out-of-step' } | { outcome: 'refused' };
+
+const OUT_OF_STEP: WindowReading = { outcome: 'out-of-step' };
+const REFUSED: WindowReading = { outcome: 'refused' };
+
+/**
+ * Where the window for an edit starts: at the piece before the edited one,
+ * moved back until it holds the start of every unsettled region it touches
+ * (each is re-read whole). Undefined when that is before the first piece, or
+ * in a section that cannot be cut.
+ */
+function windowStart(layout: Layout, change: TextChange): WindowStart | undefined {
+  const { sections, pieces } = layout;
+  const regions = layout.unsettled ?? [];
+  let from = change.start;
+  let settledFrom = change.end;
+  for (;;) {
+    const sectionIndex = lastStartingAtOrBefore(sections, from);
+    if (sectionIndex < 0) return undefined;
+    // The first piece to re-read: the one the edit is in, or the first of a section whose key line holds the edit.
+    const section = sections[sectionIndex];
+    const inKeyLine = lastStartingAtOrBefore(pieces, from) < section.firstPiece;
+    const first = inKeyLine ? section.firstPiece : lastStartingAtOrBefore(pieces, from);
+    const context = pieces[first - 1];
+    if (!context) return undefined;
+    const contextSection = sections[context.section];
+    const header = context.kind !== 'section' ? `${contextSection.key}:\n` : '';
+    const boundary = header ? context.start : contextSection.start;
+    const touched = regions.filter((r) => r.start <= settledFrom && r.end > boundary);
+    const touchedFrom = Math.min(from, ...touched.map((r) => r.start));
+    settledFrom = Math.max(settledFrom, ...touched.map((r) => r.end));
+    if (touchedFrom < from) {
+      from = touchedFrom;
+      continue;
+    }
+    // Checked once the window holds every region it touches: broken text may have made a section that cannot be cut.
+    if (!contextSection.sliceable) return undefined;
+    const editStart = inKeyLine ? section.start : pieces[first].start;
+    return { first, context, boundary, header, editStart, settledFrom };
+  }
+}
+
+/**
+ * The pieces a window may end before, in the order to try them. It grows
+ * (doubling) until its last pieces read exactly as before, which shows that
+ * the parser is back in step, or up to the end of the text; at least IN_STEP
+ * unchanged pieces (the ones compared) follow the edit. An unsettled region
+ * further on is left alone when the window can end before it, back in step
+ * there; otherwise the window takes it whole and goes on.
+ */
+function* windowEnds(layout: Layout, start: WindowStart): Generator<number> {
+  const { pieces } = layout;
+  const regions = layout.unsettled ?? [];
+  let settledFrom = start.settledFrom;
+  let extra = 4;
+  for (;;) {
+    const firstUnchanged = Math.max(
+      start.first + 1,
+      settledFrom === Infinity ? pieces.length : lastStartingAtOrBefore(pieces, settledFrom - 1) + 1,
+    );
+    const end = Math.min(firstUnchanged + Math.max(IN_STEP, extra), pieces.length);
+    const endOffset = end < pieces.length ? pieces[end].start : Infinity;
+    const reached = regions.find((r) => r.start < endOffset && r.end > settledFrom);
+    if (reached) {
+      const barrier = lastStartingAtOrBefore(pieces, reached.start);
+      if (pieces[barrier].start === reached.start && barrier >= firstUnchanged + IN_STEP) yield barrier;
+      settledFrom = reached.end;
+      continue;
+    }
+    yield end;
+    if (end === pieces.length) return;
+    extra *= 2;
+  }
+}
+
+function readWindow(previous: ParsedLab, text: string, w: Window): WindowReading {
   const layout = previous.layout;
   const { sections, pieces } = layout;
   const toEnd = w.end === pieces.length;
-  const windowEnd = toEnd ? text.length : startOf(layout, w.end) + w.delta;
-  const source = ownCopy(w.header + text.slice(w.boundary, windowEnd));
+  const sourceEnd = toEnd ? text.length : startOf(layout, w.end) + w.delta;
+  const source = ownCopy(w.header + text.slice(w.boundary, sourceEnd));
   const base = w.boundary - w.header.length;
   const doc = parseYaml(source);
   const syntaxErrors = syntaxErrorsOf(doc, source.length, base);
-  if (syntaxErrors.some((e) => e.range.start < w.editStart)) return undefined;
+  if (syntaxErrors.some((e) => e.range.start < w.editStart)) return REFUSED;
   const build = { src: source, base, sawAlias: false };
   const root = buildOutline(doc.contents, build);
-  if (build.sawAlias || root?.kind !== 'map' || root.flow || root.entries.length === 0) return undefined;
+  if (build.sawAlias || root?.kind !== 'map' || root.flow || root.entries.length === 0) return REFUSED;
 
   const contextSection = sections[w.context.section];
   const defaults = defaultsOf(layout);
@@ -246,28 +237,23 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
   let entries = root.entries;
   if (w.header) {
     const items = itemsOf(entries[0]);
-    if (entries[0].key !== contextSection.key || !items || items.kind !== contextSection.itemized) return undefined;
+    if (entries[0].key !== contextSection.key || !items || items.kind !== contextSection.itemized) return REFUSED;
     // The re-read items must carry on the section's list: the same column, starting with the context piece.
-    if (items.list[0].range.start !== w.context.start + w.context.indent) return undefined;
+    if (items.list[0].range.start !== w.context.start + w.context.indent) return REFUSED;
     draft.sections[w.context.section] = { ...contextSection };
-    const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : windowEnd;
+    const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : sourceEnd;
     addItems(text, draft, w.context.section, items.list, linkIndexOf(w.context), end, defaults);
     entries = entries.slice(1);
   } else if (entries[0].range.start !== w.boundary) {
-    return undefined;
+    return REFUSED;
   }
-  addSections(text, draft, entries, true, defaults, windowEnd);
+  addSections(text, draft, entries, true, defaults, sourceEnd);
 
   // Whatever the errors did stays before the pieces that read as before (or runs to the end).
   let settledAgain = Infinity;
-  if (w.local) {
-    if (!readsAlone(layout, w, text, syntaxErrors)) return 'no-resync';
-    settledAgain = windowEnd;
-    resumeSection(layout, draft, w, windowEnd);
-    appendRest(layout, draft, w);
-  } else if (!toEnd) {
+  if (!toEnd) {
     const inStep = inStepFrom(layout, draft, w, syntaxErrors);
-    if (inStep === undefined) return 'no-resync';
+    if (inStep === undefined) return OUT_OF_STEP;
     settledAgain = draft.pieces[inStep].start;
     appendRest(layout, draft, w);
   }
@@ -284,7 +270,7 @@ function readWindow(previous: ParsedLab, text: string, w: Window): ParsedLab | u
     const around = windowRegions(text, updated, syntaxErrors, region);
     Object.assign(updated, withErrors(kept.before, around, kept.after));
   }
-  return new ParsedLab(text, withCurrentDefaults(updated, layout));
+  return { outcome: 'read', lab: new ParsedLab(text, withCurrentDefaults(updated, layout), 'window') };
 }
 
 /**
@@ -347,67 +333,16 @@ function withErrors(...groups: Unsettled[][]): Pick<Layout, 'syntaxErrors' | 'un
   return { syntaxErrors, unsettled: all.length > 0 ? all.map((u) => u.region) : undefined };
 }
 
-/**
- * Whether a broken window may be read alone (Window.local): it has errors, none
- * an unclosed quote (the text after could close it), and no line of the edited
- * text starts left of the next piece.
- */
-function readsAlone(layout: Layout, w: Window, text: string, syntaxErrors: readonly SyntaxError[]): boolean {
-  if (syntaxErrors.length === 0) return false;
-  const next = layout.pieces[w.end];
-  const indent = opensSection(layout, w.end) ? 0 : next.indent;
-  return next.sliceable && indentedAtLeast(text, w.editStart, startOf(layout, w.end) + w.delta, indent);
-}
-
 /** Whether piece `index` opens its section: it is a top-level entry, or the first item after the section's key line. */
 function opensSection(layout: Layout, index: number): boolean {
   const piece = layout.pieces[index];
   const section = layout.sections[piece.section];
-  return piece.kind === 'section' || (index === section.firstPiece && !section.resumed);
+  return piece.kind === 'section' || index === section.firstPiece;
 }
 
 /** Where the text from piece `index` on starts: at its section's key line when it opens the section. */
 function startOf(layout: Layout, index: number): number {
   return opensSection(layout, index) ? layout.sections[layout.pieces[index].section].start : layout.pieces[index].start;
-}
-
-/**
- * When the window read alone ends in another section than the one the next
- * piece carries on (the broken text read as a top-level key of its own, which
- * in the whole text takes the rest of the section as its value), the pieces
- * after it are kept in a section that resumes theirs, as a clean context reads them.
- */
-function resumeSection(layout: Layout, draft: LayoutDraft, w: Window, start: number): void {
-  const next = layout.pieces[w.end];
-  if (opensSection(layout, w.end)) return;
-  const old = layout.sections[next.section];
-  const current = draft.sections[draft.sections.length - 1];
-  if (current.key === old.key && current.itemized === old.itemized && current.sliceable) return;
-  draft.sections.push({
-    key: old.key,
-    keyRange: { start, end: start },
-    start,
-    firstPiece: draft.pieces.length,
-    pieceCount: 0,
-    itemized: old.itemized,
-    sliceable: true,
-    resumed: true,
-  });
-}
-
-/** Whether every line in text[from, to) with content (not a comment) starts at least `indent` spaces in. */
-function indentedAtLeast(text: string, from: number, to: number, indent: number): boolean {
-  for (let lineStart = from; lineStart < to;) {
-    let at = lineStart;
-    while (at < to && text.charCodeAt(at) === 32) at++;
-    const next = text.charCodeAt(at);
-    const blank = at >= to || next === 10 || next === 13 || next === 35;
-    if (!blank && at - lineStart < indent) return false;
-    const newline = text.indexOf('\n', at);
-    if (newline < 0) break;
-    lineStart = newline + 1;
-  }
-  return true;
 }
 
 /** How many pieces at the end of a window must read as before to show that the parser is back in step. */
@@ -470,13 +405,9 @@ function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
     if (current.key === 'links') linkIndexDelta = nextLinkIndex(draft) - linkIndexOf(pieces[w.end]);
   }
   const pieceShift = draft.pieces.length - w.end;
-  // Links are renumbered in their section and in the sections that resume it.
-  const origin = originOf(sections, oldSection);
-  const chain = new Set<number>([oldSection]);
-  for (let s = oldSection + 1; s < sections.length; s++) if (originOf(sections, s) === origin) chain.add(s);
   for (let i = w.end; i < pieces.length; i++) {
     const piece = pieces[i];
-    const renumber = continues && chain.has(piece.section) ? linkIndexDelta : 0;
+    const renumber = continues && piece.section === oldSection ? linkIndexDelta : 0;
     draft.pieces.push(shiftPiece(piece, w.delta, piece.section + sectionShift, renumber));
   }
   for (let s = continues ? oldSection + 1 : oldSection; s < sections.length; s++) {
@@ -490,15 +421,10 @@ function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
   }
 }
 
-/** The index the next link of the draft's last section takes: after the last link of its entry, or 0. */
+/** The index the next link of the draft's last section takes: after its last link, or 0. */
 function nextLinkIndex(draft: LayoutDraft): number {
-  const origin = originOf(draft.sections, draft.sections.length - 1);
-  for (let i = draft.pieces.length - 1; i >= 0; i--) {
-    const piece = draft.pieces[i];
-    if (piece.section < origin) break;
-    if (piece.kind === 'link' && originOf(draft.sections, piece.section) === origin) return linkIndexOf(piece) + 1;
-  }
-  return 0;
+  const last = draft.pieces[draft.pieces.length - 1];
+  return last?.kind === 'link' && last.section === draft.sections.length - 1 ? linkIndexOf(last) + 1 : 0;
 }
 
 function shiftPiece(piece: Piece, delta: number, section = piece.section, linkIndexDelta = 0): Piece {

@@ -9,6 +9,7 @@ import type { Layout, Piece, Section } from './document';
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineValue } from './outline';
 import { emptyFragment, readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
 import type { NodeFields } from './types';
+import { lineStartOf } from '../text-lines';
 
 /** Sections and pieces being laid out, in document order. */
 export interface LayoutDraft {
@@ -163,10 +164,6 @@ export function readItem(
 
 /** The empty list fragments share: a fragment is never changed once read (frozen, so a change would throw). */
 const NOTHING: never[] = Object.freeze([]) as unknown as never[];
-
-export function lineStartOf(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
 
 export function isSpaces(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (text.charCodeAt(i) !== 32) return false;

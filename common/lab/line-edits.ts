@@ -5,20 +5,13 @@
  * (server/topology-edits.ts) both change a document this way, so that only the
  * lines that must change do and the user's layout and comments stay.
  */
-import { lineStartOf } from './layout';
+import { lineEnd, lineStartOf } from '../text-lines';
 
 /** Replace [start, end) of the text with `text`. */
 export interface OffsetEdit {
   start: number;
   end: number;
   text: string;
-}
-
-/** The offset of the line break that ends the line holding `offset` (or the end of the text). */
-export function lineEnd(text: string, offset: number): number {
-  const at = text.indexOf('\n', offset);
-  const end = at < 0 ? text.length : at;
-  return end > offset && text[end - 1] === '\r' ? end - 1 : end;
 }
 
 /** The spaces before `offset` when only spaces (or a list item's dash) stand before it on its line. */

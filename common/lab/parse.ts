@@ -8,7 +8,8 @@
 import { ParsedLab } from './document';
 import { MAX_LAB_TEXT_LENGTH } from './format';
 import { reparse } from './incremental';
-import { layoutOf, lineStartOf } from './layout';
+import { layoutOf } from './layout';
+import { lineStartOf } from '../text-lines';
 import { buildOutline, type OutlineValue } from './outline';
 import { readPlainOutline, type PlainReading } from './plain-outline';
 import type { FormatIssue, LabDocument, SyntaxError, TextChange } from './types';
@@ -82,10 +83,10 @@ const ONLY_BLANK_LINES = /^(?: *(?:#[^\n]*)?\n)*$/;
  * it then refuses, and then with each put back by the incremental reparse,
  * which reads a broken stretch on its own. The `yaml` package on a whole
  * 10,000-node lab with one unclosed bracket takes seconds and a few hundred
- * MB. As after typing, only how far a broken stretch spreads can differ from
- * the `yaml` package's reading. Undefined when that does not work out, and for
- * a text without errors (a multi-line scalar, say): only the whole parse is
- * exact for it.
+ * MB. The reparse gives what the `yaml` package reads in the whole text (it
+ * re-reads to the end where the break changes how the rest reads). Undefined
+ * when that does not work out, and for a text without errors (a multi-line
+ * scalar, say): only the whole parse is exact for it.
  */
 function readAround(text: string, refusedAt: number): ParsedLab | undefined {
   const setAside: TextChange[] = [];

@@ -55,7 +55,7 @@ export function regionsOf(
     const cluster = clusters[c];
     let next = cluster.last + 1;
     // Grow the region until the pieces after it read as before, swallowing the clusters it reaches.
-    while (next < limit && !readsAlone(text, layout, next)) {
+    while (next < limit && !backInStepAt(text, layout, next)) {
       next++;
       while (c + 1 < clusters.length && clusters[c + 1].first <= next) next = Math.max(next, clusters[++c].last + 1);
     }
@@ -72,11 +72,11 @@ function regionStart(layout: Layout, firstPiece: number): number {
 }
 
 /**
- * Whether pieces [index, index + IN_STEP) read alone (behind their section's
- * key line) exactly as they read in the whole text, without errors, in a
- * section whose key line has no error.
+ * Whether the parser is back in step at piece `index`: pieces [index, index +
+ * IN_STEP) read alone (behind their section's key line) exactly as they read
+ * in the whole text, without errors, in a section whose key line has no error.
  */
-function readsAlone(text: string, layout: Layout, index: number): boolean {
+function backInStepAt(text: string, layout: Layout, index: number): boolean {
   const { pieces, sections } = layout;
   const end = index + IN_STEP;
   if (end > pieces.length) return false;

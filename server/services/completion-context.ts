@@ -7,6 +7,7 @@
  */
 import { findNode, findNetwork, lastStartingAtOrBefore, linkAt, type LinkAt } from '../../common/lab/lookup';
 import type { LabDocument, LabLink, LabNode, LinkEndpoint, Range } from '../../common/lab/types';
+import { lineStartOf } from '../../common/text-lines';
 
 export type ValueField = 'template' | 'image' | 'icon' | 'console';
 
@@ -289,9 +290,4 @@ function wordEnd(text: string, offset: number): number {
 
 function columnOf(text: string, offset: number): number {
   return offset - lineStartOf(text, offset);
-}
-
-function lineStartOf(text: string, offset: number): number {
-  // lastIndexOf with a negative start still looks at index 0: a text starting with a newline would put line 0 at 1.
-  return offset === 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
 }

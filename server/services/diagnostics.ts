@@ -11,6 +11,7 @@ import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { ProjectDiagnostic } from '../../common/api/contract';
 import { LabChecks, validateLab, type LocalDiagnostic } from '../../common/lab/validate';
 import { MAX_DIAGNOSTICS } from '../../common/project/document-limits';
+import { lineEnd } from '../../common/text-lines';
 import type { AgentProblem } from '../agent-problems';
 import type { ConfigFiles } from '../config-files';
 import { projectPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
@@ -213,7 +214,7 @@ export class DiagnosticsService {
     const findings = this.findings.get(file.uri);
     if (!findings) return [];
     if (findings.failure) {
-      const firstLine = file.text.positionAt(Math.max(0, lineEnd(file.model.text)));
+      const firstLine = file.text.positionAt(Math.max(0, lineEnd(file.model.text, 0)));
       return [
         {
           range: { start: { line: 0, character: 0 }, end: firstLine },
@@ -311,10 +312,4 @@ function rangeKey(d: Diagnostic, discriminator: unknown): string {
 
 function pathKey(path: readonly (string | number)[], code: unknown): string {
   return `${JSON.stringify(path.map(String))} ${String(code)}`;
-}
-
-function lineEnd(text: string): number {
-  const newline = text.indexOf('\n');
-  const end = newline === -1 ? text.length : newline;
-  return end > 0 && text[end - 1] === '\r' ? end - 1 : end;
 }

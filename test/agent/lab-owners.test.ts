@@ -1,5 +1,5 @@
 /**
- * Users are separated (decisions §11): a lab belongs to the user who deployed
+ * Users are separated (decisions §13): a lab belongs to the user who deployed
  * or imported it, and is 404 to everyone else on every lab route; a lab with
  * no owner on record belongs to the first user who changes it. The data
  * directory and its files are the agent's alone.
