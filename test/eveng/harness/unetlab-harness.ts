@@ -43,6 +43,7 @@ export const IMAGES = {
   linux: 'linux-debian-12',
   iol: 'i86bi-linux-l3-adventerprisek9-15.4.1T.bin',
 };
+/** Templates restored by default: the ones the scenario uses. */
 const RESTORED_TEMPLATES = ['iol', 'linux'];
 
 export interface HarnessOptions {
@@ -52,6 +53,8 @@ export interface HarnessOptions {
   ref?: string;
   /** Accounts created through the server's own `POST /api/users` (role admin). */
   users?: { username: string; password: string }[];
+  /** Truncated templates to restore from history; default RESTORED_TEMPLATES (the others stay broken). */
+  restoreTemplates?: string[];
   /** Port for `php -S`; default a free one. */
   port?: number;
 }
@@ -122,7 +125,7 @@ END {
 }' /proc/meminfo
 `;
 
-function lay(dir: string, source: string, ref: string, runtimeScript: string): void {
+function lay(dir: string, source: string, ref: string, runtimeScript: string, restore: string[]): void {
   const opt = join(dir, 'opt');
   const base = join(opt, 'unetlab');
   for (const d of [
@@ -142,7 +145,7 @@ function lay(dir: string, source: string, ref: string, runtimeScript: string): v
   if (archive.status !== 0) throw new Error(`git archive ${ref} html: ${archive.stderr.toString()}`);
   const untar = spawnSync('tar', ['-x', '-C', base], { input: archive.stdout });
   if (untar.status !== 0) throw new Error(`tar: ${untar.stderr.toString()}`);
-  for (const name of RESTORED_TEMPLATES) restoreTemplate(source, ref, opt, name);
+  for (const name of restore) restoreTemplate(source, ref, opt, name);
   writeFileSync(
     join(base, 'html/includes/config.php'),
     "<?php\ndefine('TIMEZONE', 'UTC');\ndefine('SESSION', '3600');\n?>\n",
@@ -275,7 +278,7 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    lay(dir, source, ref, join(__dirname, 'node-runtime.js'));
+    lay(dir, source, ref, join(__dirname, 'node-runtime.js'), options.restoreTemplates ?? RESTORED_TEMPLATES);
     const port = options.port ?? (await freePort());
     php = spawn(
       'unshare',
@@ -291,6 +294,12 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
         'php',
         '-d',
         'display_errors=0',
+        // Slim 2 (Slim.php `handleErrors`) turns every reported diagnostic into a 500. PHP 7 made
+        // "Only variables should be passed by reference" (which the Lab constructor triggers) an
+        // E_NOTICE, where PHP 5, which UNetLab ran on, reported it as E_STRICT: notices are left out
+        // as PHP 5's production error_reporting left E_STRICT out.
+        '-d',
+        `error_reporting=${32767 & ~8 & ~8192 & ~2048}`,
         '-d',
         'log_errors=1',
         '-d',
