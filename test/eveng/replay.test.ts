@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAnswer } from '../../agent/emulator/eveng/envelope';
@@ -21,7 +21,7 @@ import {
 import { parseInterfaces, parseNetwork, parseNode } from '../../agent/emulator/eveng/lab-client';
 import { itemsOf, record } from '../../agent/emulator/eveng/envelope';
 import { readRecording, ReplayServer } from './replay-server';
-import { runScenario, scenarioAgent } from './scenario';
+import { runFullScenario, runScenario, scenarioAgent } from './scenario';
 
 const RECORDINGS = join(__dirname, '..', '..', '..', 'test', 'eveng', 'recordings');
 const SHIPPED = 'fake-community';
@@ -38,7 +38,7 @@ const READERS: [RegExp, (data: unknown) => unknown][] = [
   [/\/networks$/, (d) => itemsOf(d).map(parseNetwork)],
 ];
 
-const recordings = readdirSync(RECORDINGS);
+const recordings = readdirSync(RECORDINGS).filter((f) => existsSync(join(RECORDINGS, f, '0001-POST-auth-login.json')));
 
 test('a recording ships with the repository', () => {
   assert.ok(recordings.includes(SHIPPED), `recordings: ${recordings.join(', ')}`);
@@ -85,6 +85,39 @@ test(`the ${SHIPPED} recording replays: same outcome, every exchange used, nothi
     assert.equal(outcome.started, 3);
     assert.deepEqual(outcome.inspected, ['r1', 'r2', 'sw1']);
     assert.equal(outcome.destroyed, 'destroyed');
+  } finally {
+    await replay.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** The recording made against UNetLab's own API code (make-recording.ts --unetlab). */
+const UNETLAB = 'unetlab';
+
+interface UnetlabOutcome {
+  server: string;
+  steps: { step: string; ok: boolean; result?: unknown; error?: string }[];
+  runtime: string[];
+}
+
+test(`the ${UNETLAB} recording (UNetLab's own code) replays: every step as recorded, every exchange used`, async () => {
+  const dir = join(RECORDINGS, UNETLAB);
+  assert.ok(existsSync(join(dir, 'outcome.json')), `${dir}/outcome.json ships with the repository`);
+  const recorded = JSON.parse(readFileSync(join(dir, 'outcome.json'), 'utf8')) as UnetlabOutcome;
+  const replay = new ReplayServer(readRecording(dir));
+  const url = await replay.listen();
+  const dataDir = mkdtempSync(join(tmpdir(), 'eve-replay-'));
+  try {
+    const agent = await scenarioAgent(dataDir, url);
+    let steps;
+    try {
+      steps = await runFullScenario(agent);
+    } finally {
+      await agent.close();
+    }
+    assert.deepEqual(replay.misses, []);
+    assert.equal(replay.used.size, replay.exchanges.length, 'every recorded exchange was asked for');
+    assert.deepEqual(steps, recorded.steps);
   } finally {
     await replay.close();
     rmSync(dataDir, { recursive: true, force: true });
