@@ -131,6 +131,8 @@ export type EmuErrorKind =
   | 'exists'
   /** The lab is locked. */
   | 'locked'
+  /** Another lab holds what the call needs (EVE-NG: a node id of the account's one pod). */
+  | 'busy'
   /** The emulator refused the request (e.g. a node whose image is missing). */
   | 'refused'
   /** The emulator session expired. */

@@ -39,6 +39,8 @@ export function toApiError(e: unknown, log: (message: string) => void): ApiError
         return new ApiError('emu_unreachable', `The emulator does not answer: ${e.message}`);
       case 'locked':
         return new ApiError('lab_locked', e.message);
+      case 'busy':
+        return new ApiError('lab_busy', e.message);
       case 'refused':
         return new ApiError('operation_not_allowed', `The emulator refused: ${e.message}`);
       case 'not_found':

@@ -13,7 +13,7 @@ import {
   parseTemplateDetail,
   parseTemplateList,
 } from '../../agent/emulator/eveng/catalogue';
-import { parseInterfaces, parseNetwork, parseNode } from '../../agent/emulator/eveng/lab-client';
+import { parseInterfaces, parseNetworks, parseNode } from '../../agent/emulator/eveng/lab-client';
 import { reachableConsoleUrl } from '../../agent/emulator/eveng/console';
 
 test('code as a number or a string; 200 and 201 both succeed', () => {
@@ -82,6 +82,20 @@ test('collections keyed by id or given as arrays read the same', () => {
   });
   assert.deepEqual(mapInterfaces, arrayInterfaces);
   assert.deepEqual(mapInterfaces[0], { index: 0, name: 'Gi0/0', networkId: 4 });
+  // IOL: port y of group x is EVE-NG interface x + 16·y; the agent counts e0/0, e0/1, … in order.
+  const iol = parseInterfaces({
+    sort: 'iol',
+    ethernet: { 0: { name: 'e0/0' }, 16: { name: 'e0/1' }, 1: { name: 'e1/0', network_id: 3 }, 17: { name: 'e1/1' } },
+  });
+  assert.deepEqual(
+    iol.map((i) => [i.index, i.name]),
+    [
+      [0, 'e0/0'],
+      [1, 'e0/1'],
+      [4, 'e1/0'],
+      [5, 'e1/1'],
+    ],
+  );
 });
 
 test('template lists: {id: description} with .missing and .hided, or the 6.2 objects', () => {
@@ -167,9 +181,15 @@ test('nodes and networks: string numbers, status clamped, visibility 0/1 or abse
   assert.equal(node.status, 2);
   assert.equal(node.url, 'telnet://192.0.2.5:32770');
   assert.equal(node.left, 10);
-  assert.equal(parseNode({ id: 1, status: 9 }, [], undefined, 'h').status, 3);
-  assert.equal(parseNetwork({ id: 1, name: 'n', type: 'bridge', visibility: '0' }).visibility, false);
-  assert.equal(parseNetwork({ id: 1, name: 'n', type: 'bridge' }).visibility, true);
+  // EVE-NG's 3 is "running, config being injected" (Node::getStatus), not stopping; 1 is starting.
+  assert.equal(parseNode({ id: 1, status: 9 }, [], undefined, 'h').status, 2);
+  assert.equal(parseNode({ id: 1, status: 3 }, [], undefined, 'h').status, 2);
+  assert.equal(parseNode({ id: 1, status: 1 }, [], undefined, 'h').status, 1);
+  // VPCS nodes read back with image "none"; IOL's ethernet is port groups of four.
+  assert.equal(parseNode({ id: 1, type: 'vpcs', image: 'none' }, [], undefined, 'h').image, '');
+  assert.equal(parseNode({ id: 1, type: 'iol', ethernet: '2' }, [], undefined, 'h').ethernet, 8);
+  assert.equal(parseNetworks([{ id: 1, name: 'n', type: 'bridge', visibility: '0' }], [])[0].visibility, false);
+  assert.equal(parseNetworks([{ id: 1, name: 'n', type: 'bridge' }], [])[0].visibility, true);
   assert.equal(reachableConsoleUrl('/html5/#/client/abc?token=x', 'h'), undefined);
   assert.equal(reachableConsoleUrl('telnet://[fe80::1]:32769', '10.0.0.1'), 'telnet://10.0.0.1:32769');
 });

@@ -1,8 +1,35 @@
 /**
- * A fake EVE-NG server for tests, built only from the facts in
- * docs/eve-ng-rest-facts.md and faithful to their quirks, so the
- * agent's EVE-NG backend can be exercised where no EVE-NG server runs:
+ * A fake EVE-NG server for tests, built from the facts in
+ * docs/eve-ng-rest-facts.md as EVE-NG's own PHP code has them (UNetLab and
+ * Community 6.2.0-4, `html/api.php` and `html/includes/*`), quirks included,
+ * so the agent's EVE-NG backend can be exercised where no EVE-NG server runs:
  *
+ * - `Lab::save()` drops a hidden (visibility 0) network that has no member, so
+ *   attaching to it afterwards fails with 20033;
+ * - `Node::edit` refuses (400, 20026) an edit that changes none of name,
+ *   position, console, image, config or interfaces (a one-field `ram` edit),
+ *   and ignores an image sent without its type and template;
+ * - `config` takes "0", "1" (or a config template name); anything else, such
+ *   as "Saved", is ignored; a config read for a template without a config
+ *   script answers HTTP 200 with `status: fail` (60058); Pro reads a config
+ *   with `POST …/configs/{id} {cfsid}`;
+ * - a lab's name is its file name: `PUT {name}` moves the lab to `<name>.unl`;
+ *   `+` is refused in lab and folder names; descriptions come back through
+ *   htmlspecialchars();
+ * - a node add that fails (the node limit) answers 201 success all the same
+ *   (`apiAddLabNode`'s `else if ($rc = 20046)`), and nothing is added;
+ * - IOL interfaces come in port groups of four, ids x + 16·y; vMX, XRv 9K,
+ *   vEOS, NX-OSv 9K, ASAv and XRv are named as `Node::setEthernets` names them;
+ *   VPCS nodes have image "none";
+ * - status 1 is starting (stopped, locked), 3 running while the config is
+ *   injected (running, locked), then 2; a stop is immediate;
+ * - one pod per user: node N of every lab of the account has console port
+ *   32768 + N and reads running when that port listens, so lab B's node 1
+ *   shows lab A's running node 1, its console is A's, and stopping it stops A's;
+ * - `GET /api/auth` answers 401 (not 412) without a session; `GET /api/status`
+ *   is counted (the real one runs `top`, seconds per call);
+ * - a template listed but broken (its detail answers 500) can be set up;
+ * - the `unetlab` flavour stores and returns no network visibility at all;
  * - a cookie session `unetlab_session`, one per user (a new login ends the
  *   previous one), sliding one hour; no or an expired cookie gets HTTP 412;
  * - a wrong password gets HTTP 200 carrying a `code: 400` failure (2025 fork);
@@ -27,7 +54,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FakeConsole } from './fake-console';
-import { FAKE_ICONS, FAKE_TEMPLATES, interfaceName, isProvisioned, type FakeTemplate } from './fake-templates';
+import { FAKE_ICONS, FAKE_TEMPLATES, eveInterfaces, isProvisioned, type FakeTemplate } from './fake-templates';
 
 /** What the server thinks its name is (EVE-NG's SERVER_NAME); deliberately not resolvable. */
 export const FAKE_SERVER_NAME = 'eve-ng.fake.invalid';
@@ -37,6 +64,18 @@ const CONSOLE_PORT_BASE = 32768;
 
 export interface FakeEveOptions {
   edition?: 'community' | 'pro';
+  /** UNetLab: networks have no visibility (none stored, none returned, none dropped). */
+  flavour?: 'eve-ng' | 'unetlab';
+  /** Templates listed whose detail answers 500 (a broken template file). */
+  brokenTemplates?: string[];
+  /** Node ids a lab may use before adds fail (EVE-NG: 255); the failure still answers 201. */
+  maxNodeId?: number;
+  /**
+   * How a new node's id is chosen: `per-lab`, the lab's next id (UNetLab), so labs of one account
+   * overlap; `per-account` (default), the first id no lab of the same author uses (the 6.2.0-4 copy
+   * on GitHub, laaaaiiit/eve-ktk `Lab::getFreeNodeId`).
+   */
+  nodeIds?: 'per-lab' | 'per-account';
   /** Serve https with this identity instead of plain http. */
   tls?: { cert: string; key: string };
   users?: { username: string; password: string }[];
@@ -61,18 +100,25 @@ interface FakeNode {
   ram: number;
   ethernet: number;
   console: string;
-  /** 0 or 1: boot from the saved startup config. */
-  config: number;
+  /** "0", "1" or a config template name: boot from the saved startup config unless "0". */
+  config: string;
   delay: number;
   left: number;
   top: number;
-  status: number;
-  /** Network id per ethernet index ('' when unconnected is shown as 0). */
-  links: number[];
+  /** Network id per EVE-NG interface id (0 when unconnected). */
+  links: Record<string, number>;
   uuid: string;
+}
+
+/** What runs under one node id of the account's one pod (whichever lab started it). */
+interface PodNode {
+  lab: string;
+  status: number;
   transitionEndsAt?: number;
-  startedAt?: number;
-  consolePort?: number;
+  configured: boolean;
+  startedAt: number;
+  console: FakeConsole;
+  port: number;
 }
 
 interface FakeNetwork {
@@ -134,6 +180,7 @@ const fail = (http: number, message: string) => new Reply(http, envelope(http, m
 
 export class FakeEveServer {
   readonly edition: 'community' | 'pro';
+  readonly flavour: 'eve-ng' | 'unetlab';
   private readonly server: Server;
   private readonly clock: () => number;
   private readonly users: { username: string; password: string }[];
@@ -141,7 +188,8 @@ export class FakeEveServer {
   private readonly folders = new Set<string>(['/']);
   private readonly labs = new Map<string, FakeLab>();
   private readonly fileLocks = new Map<string, Promise<void>>();
-  private readonly consoles = new Map<string, FakeConsole>();
+  /** The pod: node id → what runs under it (tenant 0: console port 32768 + id). */
+  private readonly pod = new Map<number, PodNode>();
   /** Test control: logins of these users are taken over at once by "someone else" (one session per user). */
   private readonly stolen = new Set<string>();
   /** Test control: every exchange the server saw, in order (method, path, status). */
@@ -150,6 +198,7 @@ export class FakeEveServer {
 
   constructor(private readonly options: FakeEveOptions = {}) {
     this.edition = options.edition ?? 'community';
+    this.flavour = options.flavour ?? 'eve-ng';
     this.clock = options.clock ?? Date.now;
     this.users = options.users ?? [{ username: 'agent', password: 'eve-secret' }];
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
@@ -165,8 +214,8 @@ export class FakeEveServer {
   }
 
   async close(): Promise<void> {
-    for (const console of this.consoles.values()) console.close();
-    this.consoles.clear();
+    for (const running of this.pod.values()) running.console.close();
+    this.pod.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -200,10 +249,7 @@ export class FakeEveServer {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as { folders: string[]; labs: FakeLab[] };
       for (const folder of saved.folders) this.folders.add(folder);
       // A restarted fake has no console servers, so its nodes come back stopped.
-      for (const lab of saved.labs) {
-        for (const node of lab.nodes) Object.assign(node, { status: 0, transitionEndsAt: undefined });
-        this.labs.set(lab.path, lab);
-      }
+      for (const lab of saved.labs) this.labs.set(lab.path, lab);
       return;
     }
     for (const lab of fixtureLabs()) {
@@ -217,12 +263,30 @@ export class FakeEveServer {
     if (file) writeFileSync(file, JSON.stringify({ folders: [...this.folders], labs: [...this.labs.values()] }));
   }
 
-  private settle(node: FakeNode, now: number): FakeNode {
-    if ((node.status === 1 || node.status === 3) && now >= (node.transitionEndsAt ?? 0)) {
-      node.status = node.status === 1 ? 2 : 0;
-      node.transitionEndsAt = undefined;
+  /** Node N's status is that of pod slot N, whichever lab started it (Node::getStatus checks the port). */
+  private statusOf(node: FakeNode): number {
+    const running = this.pod.get(node.id);
+    if (!running) return 0;
+    const now = this.clock();
+    if (running.transitionEndsAt !== undefined && now >= running.transitionEndsAt) {
+      // Starting (1) → running while the startup config is injected (3) → running (2).
+      if (running.status === 1 && running.configured) {
+        running.status = 3;
+        running.transitionEndsAt = now + (this.options.bootMs ?? 50);
+      } else {
+        running.status = 2;
+        running.transitionEndsAt = undefined;
+      }
     }
-    return node;
+    return running.status;
+  }
+
+  /** Lab::save(): a hidden network with no member is not written, so it is gone. */
+  private dropEmptyHiddenNetworks(lab: FakeLab): void {
+    if (this.flavour === 'unetlab') return;
+    lab.networks = lab.networks.filter(
+      (n) => n.visibility !== 0 || lab.nodes.some((node) => Object.values(node.links).includes(n.id)),
+    );
   }
 
   private async withFileLock<T>(path: string, write: () => Promise<T>): Promise<T | Reply> {
@@ -319,6 +383,9 @@ export class FakeEveServer {
         vpcs: 0,
       });
     if (method === 'GET' && pathname === '/api/list/templates/') return this.templateList();
+    const broken = /^\/api\/list\/templates\/([^/]+)$/.exec(pathname)?.[1];
+    if (method === 'GET' && broken && this.options.brokenTemplates?.includes(decodeURIComponent(broken)))
+      return new Reply(500, { code: 500, status: 'error', message: `Cannot read template file (${broken}.yml).` });
     const templateMatch = /^\/api\/list\/templates\/([^/]+)$/.exec(pathname);
     if (method === 'GET' && templateMatch) return this.templateDetail(decodeURIComponent(templateMatch[1]));
     if (method === 'GET' && pathname === '/api/list/networks') {
@@ -356,10 +423,7 @@ export class FakeEveServer {
   }
 
   private runningCount(): number {
-    let n = 0;
-    for (const lab of this.labs.values())
-      for (const node of lab.nodes) if (this.settle(node, this.clock()).status === 2) n++;
-    return n;
+    return this.pod.size;
   }
 
   private templateList(): Reply {
@@ -384,7 +448,9 @@ export class FakeEveServer {
       ram: { type: 'input', name: 'RAM (MB)', value: t.ram },
       ethernet: { type: 'input', name: 'Ethernets', value: t.ethernet },
       console: { type: 'list', name: 'Console', list: list(t.consoles), value: t.console },
-      config: { type: 'list', name: 'Startup configuration', list: { 0: 'None', 1: 'Exported' }, value: '0' },
+      ...(t.configScript
+        ? { config: { type: 'list', name: 'Startup configuration', list: { 0: 'None', 1: 'Exported' }, value: '0' } }
+        : {}),
       delay: { type: 'input', name: 'Delay (s)', value: 0 },
     });
     if (t.type === 'qemu')
@@ -396,6 +462,8 @@ export class FakeEveServer {
     if (method === 'POST' && pathname === '/api/folders') {
       const parent = str(body.path, '/');
       const path = `${parent === '/' ? '' : parent}/${str(body.name)}`;
+      // functions.php checkFolder: /^\/[\/A-Za-z0-9_\s-]*$/ (no "+").
+      if (!/^[A-Za-z0-9_\s-]+$/.test(str(body.name))) return fail(400, 'Path is not valid (60009).');
       if (!this.folders.has(parent)) return fail(404, 'Folder does not exist (60008).');
       if (this.folders.has(path)) return fail(400, 'Folder already exists (60013).');
       this.folders.add(path);
@@ -419,12 +487,13 @@ export class FakeEveServer {
   private async createLab(body: Record<string, unknown>): Promise<Reply> {
     const folder = str(body.path, '/');
     const name = str(body.name, '');
-    if (!/^[A-Za-z0-9_+\s-]+$/.test(name)) return fail(400, 'Lab name is not valid (60018).');
+    // functions.php checkLabFilename: /^[A-Za-z0-9_\s-]+\.unl$/ (no "+").
+    if (!/^[A-Za-z0-9_\s-]+$/.test(name)) return fail(400, 'Lab name is not valid (60018).');
     if (!this.folders.has(folder)) return fail(400, 'Folder does not exist (60008).');
     const path = `${folder === '/' ? '' : folder}/${name}.unl`;
     if (this.labs.has(path)) return fail(400, 'Lab already exists (60016).');
     return this.withFileLock(path, () => {
-      this.labs.set(path, newLab(path, name, str(body.description, ''), str(body.author, '')));
+      this.labs.set(path, newLab(path, name, escapeHtml(str(body.description, '')), str(body.author, '')));
       // The 2019 builds answer 200 without an id.
       return Promise.resolve(ok('Lab has been created (60019).'));
     });
@@ -439,11 +508,13 @@ export class FakeEveServer {
   ): Promise<Reply> {
     const lab = this.labs.get(path);
     if (!lab) return fail(404, 'Lab does not exist (60038).');
-    const now = this.clock();
-    for (const node of lab.nodes) this.settle(node, now);
     const write = (change: () => Reply | Promise<Reply>): Promise<Reply> => {
       if (lab.lock) return Promise.resolve(fail(400, 'Lab is locked and cannot be edited (60062).'));
-      return this.withFileLock(path, async () => change());
+      return this.withFileLock(path, async () => {
+        const reply = await change();
+        this.dropEmptyHiddenNetworks(lab);
+        return reply;
+      });
     };
 
     if (sub === '') {
@@ -461,15 +532,22 @@ export class FakeEveServer {
         });
       if (method === 'PUT')
         return write(() => {
-          // One field per request (evengsdk): extra fields are ignored here too.
-          const [field, value] = Object.entries(body)[0] ?? [];
-          if (field === 'name') lab.name = String(value);
-          else if (field === 'description') lab.description = String(value);
+          if (body.description !== undefined) lab.description = escapeHtml(str(body.description));
+          if (body.name !== undefined) {
+            // Lab::save() writes <name>.unl: a new name moves the lab to another file.
+            const name = str(body.name);
+            if (!/^[A-Za-z0-9_\s-]+$/.test(name)) return fail(400, 'Lab name is not valid (20038).');
+            const moved = `${path.slice(0, path.lastIndexOf('/'))}/${name}.unl`;
+            this.labs.delete(path);
+            lab.path = moved;
+            lab.name = name;
+            this.labs.set(moved, lab);
+          }
           return ok('Lab has been saved (60023).');
         });
       if (method === 'DELETE')
         return write(() => {
-          for (const node of lab.nodes) this.stopConsole(lab, node);
+          for (const node of lab.nodes) this.stopNode(lab, node);
           this.labs.delete(path);
           return ok('Lab has been deleted (60022).');
         });
@@ -488,7 +566,7 @@ export class FakeEveServer {
       if (method === 'GET')
         return ok(
           'Successfully listed networks (60004).',
-          Object.fromEntries(lab.networks.map((n) => [n.id, networkView(lab, n)])),
+          Object.fromEntries(lab.networks.map((n) => [n.id, this.networkView(lab, n)])),
         );
       if (method === 'POST')
         return write(() => {
@@ -505,7 +583,7 @@ export class FakeEveServer {
             type,
             left: Number(body.left ?? 0),
             top: Number(body.top ?? 0),
-            visibility: Number(body.visibility ?? 1),
+            visibility: this.flavour === 'unetlab' ? 1 : Number(body.visibility ?? 1),
           });
           return ok('Network has been added to the lab (60006).', { id }, 201);
         });
@@ -514,18 +592,22 @@ export class FakeEveServer {
     if (networkMatch) {
       const network = lab.networks.find((n) => n.id === Number(networkMatch[1]));
       if (!network) return fail(404, 'Network does not exist (20023).');
-      if (method === 'GET') return ok('Successfully listed network (60005).', networkView(lab, network));
+      if (method === 'GET') return ok('Successfully listed network (60005).', this.networkView(lab, network));
       if (method === 'PUT')
         return write(() => {
           for (const key of ['name', 'type'] as const) if (body[key] !== undefined) network[key] = str(body[key]);
-          for (const key of ['left', 'top', 'visibility'] as const)
-            if (body[key] !== undefined) network[key] = Number(body[key]);
+          for (const key of ['left', 'top'] as const) if (body[key] !== undefined) network[key] = Number(body[key]);
+          if (body.visibility !== undefined) {
+            if (this.flavour === 'unetlab') return fail(400, 'Cannot edit network (20030).');
+            network.visibility = Number(body.visibility);
+          }
           return ok('Lab has been saved (60023).', undefined, 201);
         });
       if (method === 'DELETE')
         return write(() => {
           lab.networks = lab.networks.filter((n) => n !== network);
-          for (const node of lab.nodes) node.links = node.links.map((l) => (l === network.id ? 0 : l));
+          for (const node of lab.nodes)
+            for (const [i, l] of Object.entries(node.links)) if (l === network.id) node.links[i] = 0;
           return ok('Network has been deleted (60009).');
         });
     }
@@ -552,16 +634,16 @@ export class FakeEveServer {
       if (!node) return fail(404, 'Node does not exist (20024).');
       const rest = nodeMatch[2] ?? '';
       if (rest === '' && method === 'GET') return ok('Successfully listed node (60025).', this.nodeView(node, html5));
-      if (rest === '' && method === 'PUT') return write(() => this.editNode(node, body));
       if (rest === '' && method === 'DELETE')
         return write(() => {
-          this.stopConsole(lab, node);
+          this.stopNode(lab, node);
           lab.nodes = lab.nodes.filter((n) => n !== node);
           delete lab.configs[node.id];
           return ok('Node has been deleted (60023).');
         });
       if (rest === '/interfaces' && method === 'GET')
         return ok('Successfully listed node interfaces (60030).', interfacesView(node));
+      if (rest === '' && method === 'PUT') return write(() => this.editNode(node, body));
       if (rest === '/interfaces' && method === 'PUT') return write(() => connect(lab, node, body));
       const action =
         /^\/(start|stop|wipe)$/.exec(rest)?.[1] ??
@@ -572,105 +654,142 @@ export class FakeEveServer {
     if (configMatch) {
       const node = lab.nodes.find((n) => n.id === Number(configMatch[1]));
       if (!node) return fail(404, 'Node does not exist (20024).');
-      if (method === 'GET')
+      // Pro reads a node's config from a config set with a POST {cfsid} (evengsdk); Community with a GET.
+      const read = this.edition === 'pro' ? method === 'POST' && str(body.cfsid) !== '' : method === 'GET';
+      if (read) {
+        // apiGetLabConfig: a template without a config script answers HTTP 200 with status fail.
+        if (!FAKE_TEMPLATES[node.template]?.configScript)
+          return new Reply(200, { code: 200, status: 'fail', message: 'Startup config not available (60058).' });
         return ok('Successfully listed node config (60057).', {
           id: node.id,
           name: node.name,
           data: lab.configs[node.id] ?? '',
         });
-      if (method === 'PUT')
+      }
+      if (method === 'PUT') {
+        if (this.edition === 'pro' && str(body.cfsid) === '') return fail(400, 'Config set not given (60059).');
         return write(() => {
           lab.configs[node.id] = str(body.data, '');
           return ok('Lab has been saved (60023).', undefined, 201);
         });
+      }
     }
     return fail(404, `Route not found: ${method} ${sub} (60000).`);
   }
 
   private addNode(lab: FakeLab, body: Record<string, unknown>): Reply {
-    const template = FAKE_TEMPLATES[str(body.template)];
+    const templateId = str(body.template);
+    const template = FAKE_TEMPLATES[templateId];
     if (!template) return fail(400, 'Requested template is not valid (60031).');
-    const id = Math.max(0, ...lab.nodes.map((n) => n.id)) + 1;
+    const id = this.freeNodeId(lab);
+    // apiAddLabNode: past the limit rc is 20046, and `else if ($rc = 20046)` answers 201 success.
+    if (id > (this.options.maxNodeId ?? 255)) return ok('Max nodes reached (256)', { id }, 201);
+    const type = str(body.type, template.type);
     const ethernet = Number(body.ethernet ?? template.ethernet);
     const node: FakeNode = {
       id,
-      name: str(body.name, `${str(body.template).toUpperCase()}${id}`),
-      type: str(body.type, template.type),
-      template: str(body.template),
-      image: str(body.image, template.images[template.images.length - 1] ?? ''),
+      name: str(body.name, `${templateId.toUpperCase()}${id}`),
+      type,
+      template: templateId,
+      // Node::__construct: a VPCS node's image is "none".
+      image: type === 'vpcs' ? 'none' : str(body.image, template.images[template.images.length - 1] ?? ''),
       icon: str(body.icon, template.icon),
       cpu: Number(body.cpu ?? template.cpu),
       ram: Number(body.ram ?? template.ram),
       ethernet,
       console: str(body.console, template.console),
-      config: str(body.config) === 'Saved' || str(body.config) === '1' ? 1 : 0,
+      config: validConfig(body.config) ?? '0',
       delay: Number(body.delay ?? 0),
       left: Number(body.left ?? 0),
       top: Number(body.top ?? 0),
-      status: 0,
-      links: new Array<number>(ethernet).fill(0),
+      links: Object.fromEntries(eveInterfaces(templateId, template, ethernet).map(([i]) => [i, 0])),
       uuid: randomUUID(),
     };
     lab.nodes.push(node);
     return ok('Lab has been saved (60023).', { id }, 201);
   }
 
+  private freeNodeId(lab: FakeLab): number {
+    if (this.options.nodeIds === 'per-lab') return Math.max(0, ...lab.nodes.map((n) => n.id)) + 1;
+    const used = new Set<number>();
+    for (const other of this.labs.values())
+      if (other === lab || other.author === lab.author) for (const n of other.nodes) used.add(n.id);
+    let id = 1;
+    while (used.has(id)) id++;
+    return id;
+  }
+
+  /**
+   * Node::edit: only name, position, console, a valid image (checked with the request's type and
+   * template), config and a changed interface count mark the node modified; cpu, ram, icon and
+   * delay are taken but do not. An edit that modifies nothing is 40016, answered as 20026.
+   */
   private editNode(node: FakeNode, body: Record<string, unknown>): Reply {
-    for (const key of ['name', 'image', 'icon', 'console'] as const)
-      if (body[key] !== undefined) node[key] = str(body[key]);
-    for (const key of ['cpu', 'ram', 'left', 'top', 'delay'] as const)
-      if (body[key] !== undefined) node[key] = Number(body[key]);
-    if (body.config !== undefined) node.config = str(body.config) === '1' || body.config === 'Saved' ? 1 : 0;
-    if (body.ethernet !== undefined) {
-      if (node.status !== 0) return fail(400, 'Cannot change interfaces of a running node (40016).');
+    let modified = false;
+    const config = validConfig(body.config);
+    if (config !== undefined) [node.config, modified] = [config, true];
+    if (body.icon !== undefined) node.icon = str(body.icon);
+    if (body.delay !== undefined) node.delay = Number(body.delay);
+    const template = FAKE_TEMPLATES[str(body.template)];
+    if (body.image !== undefined && str(body.type) === node.type && template?.images.includes(str(body.image)))
+      [node.image, modified] = [str(body.image), true];
+    for (const key of ['left', 'top'] as const)
+      if (body[key] !== undefined) [node[key], modified] = [Number(body[key]), true];
+    if (body.name !== undefined) [node.name, modified] = [str(body.name), true];
+    if (body.console !== undefined) [node.console, modified] = [str(body.console), true];
+    if (body.cpu !== undefined) node.cpu = Number(body.cpu);
+    if (body.ram !== undefined) node.ram = Number(body.ram);
+    if (body.ethernet !== undefined && Number(body.ethernet) !== node.ethernet) {
+      if (this.statusOf(node) !== 0) return fail(400, 'Cannot change interfaces of a running node (40016).');
       node.ethernet = Number(body.ethernet);
-      node.links = Array.from({ length: node.ethernet }, (_, i) => node.links[i] ?? 0);
+      const nodeTemplate = FAKE_TEMPLATES[node.template];
+      if (nodeTemplate)
+        node.links = Object.fromEntries(
+          eveInterfaces(node.template, nodeTemplate, node.ethernet).map(([i]) => [i, node.links[i] ?? 0]),
+        );
+      modified = true;
     }
+    if (!modified) return fail(400, 'Cannot edit node in the selected lab (20026).');
     return ok('Lab has been saved (60023).', undefined, 201);
   }
 
   private async lifecycle(lab: FakeLab, node: FakeNode, action: string): Promise<Reply> {
     const now = this.clock();
     if (action === 'start') {
-      if (node.status === 1 || node.status === 2) return ok('Node started (80049).');
+      // The pod's slot for this id is busy (this lab's node, or another lab's): the wrapper does nothing.
+      if (this.pod.has(node.id)) return ok('Node started (80049).');
       const template = FAKE_TEMPLATES[node.template];
       if (!template || !isProvisioned(template) || (template.type !== 'vpcs' && !template.images.includes(node.image)))
         return fail(
           400,
           `Failed to start node ${node.name}: image ${node.image || '(none)'} is not installed (80028).`,
         );
-      const { console, port } = await FakeConsole.open(this.device(lab, node, template), node.consolePort);
-      this.consoles.set(`${lab.path}#${node.id}`, console);
-      Object.assign(node, {
+      // The real port is 32768 + id; the fake listens where it can and reports that port for the id.
+      const { console, port } = await FakeConsole.open(this.device(lab, node, template), undefined);
+      this.pod.set(node.id, {
+        lab: lab.path,
         status: 1,
-        consolePort: port,
-        startedAt: now,
         transitionEndsAt: now + (this.options.bootMs ?? 50),
+        configured: node.config !== '0' && template.configScript,
+        startedAt: now,
+        console,
+        port,
       });
-      this.save();
       return ok('Node started (80049).');
     }
-    this.stopConsole(lab, node);
-    if (action === 'stop') {
-      if (node.status === 2 || node.status === 1)
-        Object.assign(node, { status: 3, transitionEndsAt: now + 10, startedAt: undefined });
-      this.save();
-      return ok('Node stopped (80051).');
-    }
-    Object.assign(node, { status: 0, transitionEndsAt: undefined, startedAt: undefined });
-    this.save();
-    return ok('Node cleared (80053).');
+    // Stop and wipe act on the pod's slot, whichever lab's node runs there.
+    this.stopNode(lab, node);
+    return action === 'stop' ? ok('Node stopped (80051).') : ok('Node cleared (80053).');
   }
 
-  private stopConsole(lab: FakeLab, node: FakeNode): void {
-    const key = `${lab.path}#${node.id}`;
-    this.consoles.get(key)?.close();
-    this.consoles.delete(key);
+  private stopNode(_lab: FakeLab, node: FakeNode): void {
+    this.pod.get(node.id)?.console.close();
+    this.pod.delete(node.id);
   }
 
   private device(lab: FakeLab, node: FakeNode, template: FakeTemplate) {
     const interfaces = () =>
-      node.links.map((networkId, i) => ({ name: interfaceName(template, i), up: networkId !== 0 }));
+      eveInterfaces(node.template, template, node.ethernet).map(([i, name]) => ({ name, up: !!node.links[i] }));
     const prompt = () =>
       template.prompt === 'linux' ? `root@${node.name}:~# ` : template.prompt === 'vpcs' ? 'VPCS> ' : `${node.name}#`;
     return {
@@ -689,7 +808,7 @@ export class FakeEveServer {
         if (is('show', 'version'))
           return lines([
             template.banner,
-            `${node.name} uptime is ${Math.round((this.clock() - (node.startedAt ?? this.clock())) / 1000)} seconds`,
+            `${node.name} uptime is ${Math.round((this.clock() - (this.pod.get(node.id)?.startedAt ?? this.clock())) / 1000)} seconds`,
           ]);
         if (is('show', 'ip', 'interface', 'brief'))
           return lines([
@@ -705,7 +824,8 @@ export class FakeEveServer {
   }
 
   private nodeView(node: FakeNode, html5: boolean): Record<string, unknown> {
-    const port = node.consolePort ?? CONSOLE_PORT_BASE + node.id;
+    // Tenant 0: the console port is 32768 + node id, the same for that id in every lab.
+    const port = this.pod.get(node.id)?.port ?? CONSOLE_PORT_BASE + node.id;
     const url = html5
       ? `/html5/#/client/${Buffer.from(`${port}\0c\0mysql`).toString('base64')}?token=${randomUUID()}`
       : `telnet://${FAKE_SERVER_NAME}:${port}`;
@@ -715,14 +835,14 @@ export class FakeEveServer {
       type: node.type,
       template: node.template,
       image: node.image,
-      status: node.status,
+      status: this.statusOf(node),
       console: node.console,
       url,
       delay: node.delay,
       left: node.left,
       top: node.top,
       icon: node.icon,
-      config: String(node.config),
+      config: node.config,
       ram: node.ram,
       cpu: node.cpu,
       ethernet: node.ethernet,
@@ -732,50 +852,75 @@ export class FakeEveServer {
     };
   }
 
+  private networkView(lab: FakeLab, network: FakeNetwork): unknown {
+    const count = lab.nodes.filter((n) => Object.values(n.links).includes(network.id)).length;
+    // UNetLab's networks have no visibility.
+    if (this.flavour === 'unetlab') {
+      const { visibility: _visibility, ...rest } = network;
+      return { ...rest, count };
+    }
+    return { ...network, count };
+  }
+
   private topology(lab: FakeLab): unknown[] {
     const edges: unknown[] = [];
     for (const node of lab.nodes) {
-      const template = FAKE_TEMPLATES[node.template];
-      node.links.forEach((networkId, i) => {
+      for (const [i, name] of namesOf(node)) {
+        const networkId = node.links[i];
         if (networkId)
           edges.push({
             type: 'ethernet',
             source: `node${node.id}`,
-            source_label: template ? interfaceName(template, i) : `e${i}`,
+            source_label: name,
             source_node_name: node.name,
             destination: `network${networkId}`,
             destination_label: '',
             network_id: networkId,
           });
-      });
+      }
     }
     return edges;
   }
 }
 
-function interfacesView(node: FakeNode): unknown {
+/** A node's interfaces, [EVE-NG id, name]. */
+function namesOf(node: FakeNode): [number, string][] {
   const template = FAKE_TEMPLATES[node.template];
-  const ethernet: Record<string, unknown> = {};
-  node.links.forEach((networkId, i) => {
-    ethernet[i] = { name: template ? interfaceName(template, i) : `e${i}`, network_id: networkId };
-  });
-  return { id: node.id, sort: node.type, ethernet, serial: {} };
+  return template
+    ? eveInterfaces(node.template, template, node.ethernet)
+    : Object.keys(node.links).map((i) => [Number(i), `e${i}`]);
 }
 
-function networkView(lab: FakeLab, network: FakeNetwork): unknown {
-  const count = lab.nodes.filter((n) => n.links.includes(network.id)).length;
-  return { ...network, count };
+/** checkNodeConfig: "0", "1" or a config template name; anything else is ignored. */
+function validConfig(value: unknown): string | undefined {
+  const text = str(value);
+  return text === '0' || text === '1' ? text : undefined;
+}
+
+/** Lab::edit stores descriptions through htmlspecialchars(). */
+function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#039;');
+}
+
+function interfacesView(node: FakeNode): unknown {
+  const ethernet: Record<string, unknown> = {};
+  for (const [i, name] of namesOf(node)) ethernet[i] = { name, network_id: node.links[i] ?? 0 };
+  return { id: node.id, sort: node.type, ethernet, serial: {} };
 }
 
 function connect(lab: FakeLab, node: FakeNode, body: Record<string, unknown>): Reply {
   for (const [key, value] of Object.entries(body)) {
-    const index = Number(key);
-    if (!Number.isInteger(index) || index < 0 || index >= node.links.length)
-      return fail(400, 'Interface does not exist (20034).');
+    if (!(key in node.links)) return fail(400, 'Interface does not exist (20034).');
     const networkId = value === '' || value === null ? 0 : Number(value);
+    // Lab::connectNode: the network must be in the lab as loaded (hidden empty ones were not saved).
     if (networkId !== 0 && !lab.networks.some((n) => n.id === networkId))
-      return fail(400, 'Network does not exist (20033).');
-    node.links[index] = networkId;
+      return fail(400, 'Cannot link node, invalid network_id (20033).');
+    node.links[key] = networkId;
   }
   return ok('Lab has been saved (60023).', undefined, 201);
 }
@@ -801,18 +946,17 @@ function fixtureLabs(): FakeLab[] {
         name,
         type: t.type,
         template: templateId,
-        image: image ?? t.images[t.images.length - 1] ?? '',
+        image: t.type === 'vpcs' ? 'none' : (image ?? t.images[t.images.length - 1] ?? ''),
         icon: t.icon,
         cpu: t.cpu,
         ram: t.ram,
         ethernet: t.ethernet,
         console: t.console,
-        config: 0,
+        config: '0',
         delay: 0,
         left,
         top,
-        status: 0,
-        links: new Array<number>(t.ethernet).fill(0),
+        links: Object.fromEntries(eveInterfaces(templateId, t, t.ethernet).map(([i]) => [i, 0])),
         uuid: randomUUID(),
       });
     }
@@ -867,7 +1011,7 @@ function fixtureLabs(): FakeLab[] {
       [['edge', 3], 'internet'],
     ],
   );
-  campus.nodes[0].config = 1;
+  campus.nodes[0].config = '1';
   campus.configs[1] = 'hostname edge\n!\ninterface Gi0/0\n description to access1\n!\nend';
   const locked = build(
     '/examples/locked.unl',

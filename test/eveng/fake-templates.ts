@@ -3,8 +3,11 @@
  * YAML files describe them (`html/templates/intel/*.yml`): type, description,
  * defaults, `eth_format` / `eth_name`, and the images installed under
  * /opt/unetlab/addons. A template with no images is listed as `<desc>.missing`.
- * Interface names are computed here, server-side, as EVE-NG does: this is an
- * independent reading of the eth_format grammar (not the agent's).
+ * Interface ids and names are computed here, server-side, as EVE-NG's
+ * `Node::setEthernets` (html/includes/__node.php, 6.2.0-4) does: its
+ * per-template cases (IOL port groups, vMX, XRv 9K, vEOS, NX-OSv 9K, ASAv,
+ * XRv) before the eth_format grammar. This is an independent reading, not the
+ * agent's.
  */
 
 export interface FakeTemplate {
@@ -20,6 +23,8 @@ export interface FakeTemplate {
   consoles: string[];
   eth_format: string;
   eth_name?: string[];
+  /** EVE-NG's `$node_config` has a config script for it (else a config read answers 200 + fail, 60058). */
+  configScript: boolean;
   /** First line of `show version` on a running node (what the fake device prints). */
   banner: string;
   prompt: 'ios' | 'linux' | 'vpcs';
@@ -39,6 +44,7 @@ export const FAKE_TEMPLATES: Record<string, FakeTemplate> = {
     eth_format: 'Gi0/{0}',
     banner: 'Cisco IOS Software, IOSv Software (VIOS-ADVENTERPRISEK9-M), Version 15.9(3)M6',
     prompt: 'ios',
+    configScript: true,
   },
   viosl2: {
     type: 'qemu',
@@ -53,6 +59,7 @@ export const FAKE_TEMPLATES: Record<string, FakeTemplate> = {
     eth_format: 'Gi{0}/{0-4}',
     banner: 'Cisco IOS Software, vios_l2 Software (vios_l2-ADVENTERPRISEK9-M), Experimental Version 15.2',
     prompt: 'ios',
+    configScript: true,
   },
   iol: {
     type: 'iol',
@@ -60,13 +67,15 @@ export const FAKE_TEMPLATES: Record<string, FakeTemplate> = {
     images: ['i86bi_Linux-L3-AdvEnterpriseK9-M_157_3_May_2018.bin', 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin'],
     cpu: 1,
     ram: 1024,
-    ethernet: 8,
+    // Port groups of four interfaces.
+    ethernet: 2,
     icon: 'Router.png',
     console: 'telnet',
     consoles: ['telnet'],
     eth_format: 'e{0}/{0-4}',
     banner: 'Cisco IOS Software, Linux Software (I86BI_LINUX-ADVENTERPRISEK9-M), Version 15.7(3)M2',
     prompt: 'ios',
+    configScript: true,
   },
   csr1000vng: {
     type: 'qemu',
@@ -81,6 +90,7 @@ export const FAKE_TEMPLATES: Record<string, FakeTemplate> = {
     eth_format: 'Gi{1}',
     banner: 'Cisco IOS XE Software, Version 17.03.04a',
     prompt: 'ios',
+    configScript: true,
   },
   veos: {
     type: 'qemu',
@@ -96,6 +106,7 @@ export const FAKE_TEMPLATES: Record<string, FakeTemplate> = {
     eth_name: ['Management1'],
     banner: 'Arista vEOS 4.28.3M',
     prompt: 'ios',
+    configScript: true,
   },
   linux: {
     type: 'qemu',
@@ -110,6 +121,7 @@ export const FAKE_TEMPLATES: Record<string, FakeTemplate> = {
     eth_format: 'e{0}',
     banner: 'Linux 5.15.0-91-generic x86_64',
     prompt: 'linux',
+    configScript: false,
   },
   vpcs: {
     type: 'vpcs',
@@ -124,6 +136,7 @@ export const FAKE_TEMPLATES: Record<string, FakeTemplate> = {
     eth_format: 'eth{0}',
     banner: 'VPCS (ver 0.8.1)',
     prompt: 'vpcs',
+    configScript: true,
   },
   xrv9k: {
     type: 'qemu',
@@ -138,6 +151,7 @@ export const FAKE_TEMPLATES: Record<string, FakeTemplate> = {
     eth_format: 'Gi0/0/0/{0}',
     banner: 'Cisco IOS XR Software',
     prompt: 'ios',
+    configScript: false,
   },
   nxosv9k: {
     type: 'qemu',
@@ -153,6 +167,37 @@ export const FAKE_TEMPLATES: Record<string, FakeTemplate> = {
     eth_name: ['mgmt0'],
     banner: 'Cisco Nexus Operating System (NX-OS) Software',
     prompt: 'ios',
+    configScript: true,
+  },
+  vmx: {
+    type: 'qemu',
+    description: 'Juniper vMX (single VM)',
+    images: ['vmx-14.1R1.10'],
+    cpu: 2,
+    ram: 2048,
+    ethernet: 6,
+    icon: 'Router.png',
+    console: 'telnet',
+    consoles: ['telnet'],
+    eth_format: 'em{0}',
+    banner: 'JUNOS 14.1R1.10',
+    prompt: 'ios',
+    configScript: true,
+  },
+  asav: {
+    type: 'qemu',
+    description: 'Cisco ASAv',
+    images: ['asav-9.18.1'],
+    cpu: 1,
+    ram: 2048,
+    ethernet: 8,
+    icon: 'ASA.png',
+    console: 'telnet',
+    consoles: ['telnet', 'vnc'],
+    eth_format: 'Gi0/{0}',
+    banner: 'Cisco Adaptive Security Appliance Software Version 9.18(1)',
+    prompt: 'ios',
+    configScript: true,
   },
 };
 
@@ -161,14 +206,46 @@ export function isProvisioned(template: FakeTemplate): boolean {
   return template.type === 'vpcs' || template.images.length > 0;
 }
 
-export const FAKE_ICONS = ['Router.png', 'Switch.png', 'Switch L3.png', 'Server.png', 'Desktop.png', 'Cloud.png'];
+export const FAKE_ICONS = [
+  'Router.png',
+  'Switch.png',
+  'Switch L3.png',
+  'Server.png',
+  'Desktop.png',
+  'Cloud.png',
+  'ASA.png',
+];
+
+/** Names of the first interfaces of the templates `Node::setEthernets` names itself, then a format. */
+const NAMED_BY_EVE: Record<string, { first: string[]; then: (n: number) => string }> = {
+  veos: { first: ['Mgmt1'], then: (n) => `Eth${n + 1}` },
+  nxosv9k: { first: ['Mgmt0'], then: (n) => `E1/${n + 1}` },
+  asav: { first: ['Mgmt0/0'], then: (n) => `Gi0/${n}` },
+  xrv: { first: ['Mgmt0/0/CPU0/0'], then: (n) => `Gi0/0/0/${n}` },
+  xrv9k: { first: ['Mgmt0/0/CPU0/0', 'Internal use', 'Internal use'], then: (n) => `Gi0/0/0/${n}` },
+  vmx: { first: ['em0 / fxp0', 'em1 / Internal use'], then: (n) => `em${n + 2} / ge-0/0/${n}` },
+};
 
 /**
- * Interface names per EVE-NG's eth_format: `{n}` counts from n; with two
- * groups `{s}/{p-k}` the first is the slot (from s) and the second the port
- * (from p, k per slot). `eth_name` entries come first. Default prefix `e`.
+ * A node's ethernet interfaces as EVE-NG numbers and names them: IOL has `ethernet` port groups
+ * of four, port y of group x being interface x + 16·y named e{x}/{y}; the templates above are
+ * named by EVE-NG itself; the others by eth_format (`{n}` counts from n; `{s}/{p-k}` is a slot
+ * from s and a port from p, k per slot; `eth_name` entries first; default prefix `e`).
  */
-export function interfaceName(template: FakeTemplate, index: number): string {
+export function eveInterfaces(templateId: string, template: FakeTemplate, ethernet: number): [number, string][] {
+  if (template.type === 'iol') {
+    const out: [number, string][] = [];
+    for (let x = 0; x < ethernet; x++) for (let y = 0; y <= 3; y++) out.push([x + 16 * y, `e${x}/${y}`]);
+    return out.sort((a, b) => a[0] - b[0]);
+  }
+  const named = NAMED_BY_EVE[templateId];
+  return Array.from({ length: ethernet }, (_, i): [number, string] => {
+    if (named) return [i, named.first[i] ?? named.then(i - named.first.length)];
+    return [i, formatName(template, i)];
+  });
+}
+
+function formatName(template: FakeTemplate, index: number): string {
   const named = template.eth_name ?? [];
   if (index < named.length) return named[index];
   const n = index - named.length;

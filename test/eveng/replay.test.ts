@@ -18,7 +18,7 @@ import {
   parseTemplateDetail,
   parseTemplateList,
 } from '../../agent/emulator/eveng/catalogue';
-import { parseInterfaces, parseNetwork, parseNode } from '../../agent/emulator/eveng/lab-client';
+import { parseInterfaces, parseNetworks, parseNode } from '../../agent/emulator/eveng/lab-client';
 import { itemsOf, record } from '../../agent/emulator/eveng/envelope';
 import { readRecording, ReplayServer } from './replay-server';
 import { runFullScenario, runScenario, scenarioAgent } from './scenario';
@@ -34,8 +34,8 @@ const READERS: [RegExp, (data: unknown) => unknown][] = [
   [/^\/api\/icons$/, parseIcons],
   [/\/nodes$/, (d) => itemsOf(d).map((n) => parseNode(n, [], undefined, 'h'))],
   [/\/nodes\/\d+$/, (d) => parseNode(record(d), [], undefined, 'h')],
-  [/\/nodes\/\d+\/interfaces$/, parseInterfaces],
-  [/\/networks$/, (d) => itemsOf(d).map(parseNetwork)],
+  [/\/nodes\/\d+\/interfaces$/, (d) => parseInterfaces(d)],
+  [/\/networks$/, (d) => parseNetworks(itemsOf(d), [])],
 ];
 
 const recordings = readdirSync(RECORDINGS).filter((f) => existsSync(join(RECORDINGS, f, '0001-POST-auth-login.json')));

@@ -1,23 +1,30 @@
 /**
  * EVE-NG's catalogue, read once and kept for a minute: the template list needs
  * one detail request per template (dozens on a real server), and completion in
- * the editor asks for it often. Concurrent readers share one refresh.
+ * the editor asks for it often. Concurrent readers share one refresh. A
+ * template whose detail fails (a broken template file answers 500, not 404)
+ * is kept as unavailable with the reason, so one broken template does not take
+ * the catalogue down; such a partial catalogue is kept for a few seconds only.
  */
 import { EmuError, type EmuIcon, type EmuNetworkType, type EmuTemplate } from '../backend';
 import { parseIcons, parseNetworkTypes, parseTemplateDetail, parseTemplateList } from './catalogue';
 import type { EveHttpSession } from './http-session';
 
 const CATALOGUE_TTL_MS = 60_000;
+const PARTIAL_CATALOGUE_TTL_MS = 5_000;
 /** Template details fetched at once. */
 const DETAIL_CONCURRENCY = 6;
 
 interface Snapshot {
   templates: EmuTemplate[];
+  /** Some template details failed: try them again sooner. */
+  partial: boolean;
 }
 
 export class EveCatalogue {
   private snapshot: Promise<Snapshot> | undefined;
   private snapshotAt = 0;
+  private snapshotTtl = CATALOGUE_TTL_MS;
 
   constructor(
     private readonly http: EveHttpSession,
@@ -52,10 +59,15 @@ export class EveCatalogue {
   }
 
   private current(): Promise<Snapshot> {
-    if (!this.snapshot || this.clock() - this.snapshotAt > CATALOGUE_TTL_MS) {
+    if (!this.snapshot || this.clock() - this.snapshotAt > this.snapshotTtl) {
       this.snapshotAt = this.clock();
+      this.snapshotTtl = CATALOGUE_TTL_MS;
       const loading = this.load();
       this.snapshot = loading;
+      void loading.then(
+        (s) => (this.snapshotTtl = s.partial ? PARTIAL_CATALOGUE_TTL_MS : CATALOGUE_TTL_MS),
+        () => undefined,
+      );
       // A failed load is not kept: the next reader tries again.
       loading.catch(() => {
         if (this.snapshot === loading) this.snapshot = undefined;
@@ -64,13 +76,17 @@ export class EveCatalogue {
     return this.snapshot;
   }
 
-  /** A listed template whose detail is gone (a broken template file) still shows, without options. */
-  private async detail(id: string): Promise<unknown> {
+  /**
+   * A listed template's detail: gone (404) shows it without options; any other failure (a broken
+   * template file) gives the reason it is unavailable. An expired session still fails the load.
+   */
+  private async detail(id: string): Promise<{ data: unknown; unavailable?: string }> {
     try {
-      return (await this.http.call('GET', `/api/list/templates/${encodeURIComponent(id)}`)).data;
+      return { data: (await this.http.call('GET', `/api/list/templates/${encodeURIComponent(id)}`)).data };
     } catch (e) {
-      if (e instanceof EmuError && e.kind === 'not_found') return {};
-      throw e;
+      if (!(e instanceof EmuError) || e.kind === 'session_expired') throw e;
+      if (e.kind === 'not_found') return { data: {} };
+      return { data: {}, unavailable: `EVE-NG could not read this template: ${e.message}` };
     }
   }
 
@@ -78,14 +94,17 @@ export class EveCatalogue {
     const listing = parseTemplateList((await this.http.call('GET', '/api/list/templates/')).data);
     const templates: EmuTemplate[] = new Array<EmuTemplate>(listing.length);
     let next = 0;
+    let partial = false;
     const worker = async () => {
       while (next < listing.length) {
         const i = next++;
         const entry = listing[i];
-        templates[i] = parseTemplateDetail(entry.id, await this.detail(entry.id), entry);
+        const { data, unavailable } = await this.detail(entry.id);
+        if (unavailable) partial = true;
+        templates[i] = parseTemplateDetail(entry.id, data, entry, unavailable);
       }
     };
     await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, listing.length) }, worker));
-    return { templates };
+    return { templates, partial };
   }
 }

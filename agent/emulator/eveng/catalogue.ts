@@ -23,7 +23,13 @@ import { entriesOf, num, record, text } from './envelope';
 const MISSING = /\.missing$/;
 const HIDDEN = /\.hided$/;
 
-/** eth_format / eth_name of EVE-NG's template files (html/templates/intel/*.yml), by template id. */
+/**
+ * Interface names by template id, as EVE-NG's `Node::setEthernets` (html/includes/__node.php,
+ * Community 6.2.0-4) names them: its per-template cases come before the template file's
+ * eth_format. Where EVE-NG labels an interface with something a document cannot name (vMX's
+ * "em0 / fxp0", "em2 / ge-0/0/0"; XRv 9K's two "Internal use"), the name here is the device's.
+ * IOL's ids are in interface-ids.ts.
+ */
 const ETH_FORMATS: Record<string, { ethFormat: string; ethName?: string[] }> = {
   vios: { ethFormat: 'Gi0/{0}' },
   viosl2: { ethFormat: 'Gi{0}/{0-4}' },
@@ -32,15 +38,16 @@ const ETH_FORMATS: Record<string, { ethFormat: string; ethName?: string[] }> = {
   csr1000vng: { ethFormat: 'Gi{1}' },
   c8000v: { ethFormat: 'Gi{1}' },
   cat9kv: { ethFormat: 'Gi1/0/{1}', ethName: ['Gi0/0'] },
-  veos: { ethFormat: 'Ethernet{1}', ethName: ['Management1'] },
-  vmx: { ethFormat: 'ge-0/0/{0}' },
+  veos: { ethFormat: 'Eth{1}', ethName: ['Mgmt1'] },
+  vmx: { ethFormat: 'ge-0/0/{0}', ethName: ['fxp0', 'em1'] },
   vsrxng: { ethFormat: 'ge-0/0/{0}', ethName: ['fxp0'] },
-  xrv: { ethFormat: 'Gi0/0/0/{0}', ethName: ['MgmtEth0/0/CPU0/0'] },
-  xrv9k: { ethFormat: 'Gi0/0/0/{0}' },
-  nxosv9k: { ethFormat: 'Ethernet1/{1}', ethName: ['mgmt0'] },
-  asav: { ethFormat: 'Gi0/{0}', ethName: ['Management0/0'] },
+  xrv: { ethFormat: 'Gi0/0/0/{0}', ethName: ['Mgmt0/0/CPU0/0'] },
+  xrv9k: { ethFormat: 'Gi0/0/0/{0}', ethName: ['Mgmt0/0/CPU0/0', 'internal1', 'internal2'] },
+  nxosv9k: { ethFormat: 'E1/{1}', ethName: ['Mgmt0'] },
+  asav: { ethFormat: 'Gi0/{0}', ethName: ['Mgmt0/0'] },
   linux: { ethFormat: 'e{0}' },
   vpcs: { ethFormat: 'eth{0}' },
+  docker: { ethFormat: 'eth{0}' },
 };
 const DEFAULT_ETH_FORMAT = 'e{0}';
 
@@ -76,8 +83,16 @@ function listValues(list: unknown): string[] {
   return Object.keys(record(list));
 }
 
-/** `GET /api/list/templates/{id}` → the agent's template (provisioned comes from the list). */
-export function parseTemplateDetail(id: string, data: unknown, listing: TemplateListing | undefined): EmuTemplate {
+/**
+ * `GET /api/list/templates/{id}` → the agent's template (provisioned comes from the list). A
+ * template whose detail EVE-NG could not give (`unavailable`: why) is listed as not provisioned.
+ */
+export function parseTemplateDetail(
+  id: string,
+  data: unknown,
+  listing: TemplateListing | undefined,
+  unavailable?: string,
+): EmuTemplate {
   const detail = record(data);
   const options = record(detail.options);
   const option = (name: string) => record(options[name]);
@@ -102,9 +117,9 @@ export function parseTemplateDetail(id: string, data: unknown, listing: Template
   const formats = ETH_FORMATS[id] ?? { ethFormat: DEFAULT_ETH_FORMAT };
   return {
     id,
-    description: listing?.description ?? text(detail.description, id),
-    type: TEMPLATE_TYPES.includes(type) ? type : 'qemu',
-    provisioned: listing?.provisioned ?? (images.length > 0 || type === 'vpcs'),
+    description: `${listing?.description ?? text(detail.description, id)}${unavailable ? ` (unavailable: ${unavailable})` : ''}`,
+    type: TEMPLATE_TYPES.includes(type) ? type : id === 'iol' ? 'iol' : id === 'vpcs' ? 'vpcs' : 'qemu',
+    provisioned: !unavailable && (listing?.provisioned ?? (images.length > 0 || type === 'vpcs')),
     configSupported: 'config' in options,
     images: images.map((image) => ({ id: image, available: true })),
     defaultImage: text(option('image').value) || (images[images.length - 1] ?? ''),

@@ -7,7 +7,9 @@ import { normalizeFingerprint } from '../../../common/api/tls';
 import type { EmulatorBackend, EmulatorClient } from '../backend';
 import { EveCatalogue } from './catalogue-cache';
 import { EveHttpSession } from './http-session';
+import { record, text } from './envelope';
 import { EveLabClient, type EveServer } from './lab-client';
+import { NodePod } from './node-pod';
 import { ExchangeRecorder } from './recorder';
 
 export interface EveNgSettings {
@@ -52,24 +54,25 @@ export class EveNgBackend implements EmulatorBackend {
     url: URL,
     clock: () => number,
   ) {
-    let edition: Promise<'Community' | 'Pro'> | undefined;
-    const client = (): EveLabClient => new EveLabClient(this.server);
+    let version: Promise<string> | undefined;
+    const askVersion = (): Promise<string> => {
+      if (!version) {
+        const asked = http.call('GET', '/api/status').then((a) => text(record(a.data).version, 'unknown'));
+        // A failed question is asked again next time.
+        asked.catch(() => (version = undefined));
+        version = asked;
+      }
+      return version;
+    };
     this.server = {
       http,
       catalogue: new EveCatalogue(http, clock),
       apiHost: url.hostname,
       baseUrl: url.origin,
-      edition: () => {
-        if (!edition) {
-          const asked = client()
-            .status()
-            .then((s) => (s.edition === 'Pro' ? 'Pro' : 'Community'));
-          // A failed question is asked again next time.
-          asked.catch(() => (edition = undefined));
-          edition = asked;
-        }
-        return edition;
-      },
+      version: askVersion,
+      edition: async () => (/pro/i.test(await askVersion()) ? 'Pro' : 'Community'),
+      linksBeingMade: new Map(),
+      pod: new NodePod(),
     };
   }
 

@@ -84,12 +84,12 @@ export class EveHttpSession {
     if (!this.cookie) await this.login();
     const sentWith = this.cookie;
     let answer = await this.exchange(method, path, body);
-    if (answer.code === 412) {
+    if (notLoggedIn(path, answer)) {
       // Calls that failed with the same cookie share one new login; a call whose cookie was already
       // replaced just tries again (a second login would end the session the first one made).
       if (this.cookie === sentWith) await this.login();
       answer = await this.exchange(method, path, body);
-      if (answer.code === 412)
+      if (notLoggedIn(path, answer))
         throw new EmuError(
           'session_expired',
           'EVE-NG ended the session again right after a new login: someone else is probably logged in with the same account (EVE-NG allows one session per user).',
@@ -138,6 +138,11 @@ export class EveHttpSession {
     this.connection.recorder?.record(method, path, body, response.statusCode, setCookie, text);
     return readAnswer(response.statusCode, text);
   }
+}
+
+/** 412 everywhere, except `GET /api/auth`, which answers 401 to a caller that is not logged in. */
+function notLoggedIn(path: string, answer: EveAnswer): boolean {
+  return answer.code === 412 || (path === '/api/auth' && answer.code === 401);
 }
 
 function failure(method: Dispatcher.HttpMethod, path: string, answer: EveAnswer): EmuError {
