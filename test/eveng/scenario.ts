@@ -87,7 +87,7 @@ export function fullLabYaml(name: string, edits: { r2Ram?: number } = {}): strin
     '  sw1:',
     '    template: iol',
     '    image: i86bi-linux-l3-adventerprisek9-15.4.1T.bin',
-    '    ethernet: 2',
+    '    ethernet: 8',
     '    config: configs/sw1.cfg',
     '    position: { x: 200, y: 300 }',
     '  h1:',
@@ -110,6 +110,9 @@ export const FULL_LAB_FILES = {
   'configs/r1.cfg': 'hostname r1\ninterface Gi0/0\n ip address 10.0.12.1 255.255.255.0\n',
   'configs/sw1.cfg': 'hostname sw1\ninterface e0/1\n no switchport\n',
 };
+
+const LAB_A = '/lab-agent/scen-a.unl';
+const LAB_B = '/lab-agent/scen-b.unl';
 
 /** The small second lab: same node ids as the first one's first two nodes. */
 function otherLabYaml(name: string): string {
@@ -186,7 +189,7 @@ export async function runFullScenario(agent: RunningAgent): Promise<Step[]> {
     );
     await run(
       'inspect A',
-      () => client.inspectProject({ lab: deployA?.lab, refresh: true }),
+      () => client.inspectProject({ lab: LAB_A, refresh: true }),
       (r) => (r.nodes ?? []).map((n) => `${n.name}:${n.state}:${n.console ?? ''}`).sort(),
     );
     await run(
@@ -220,11 +223,7 @@ export async function runFullScenario(agent: RunningAgent): Promise<Step[]> {
       () => client.deployProject({ yaml: b }),
       (r) => ({ lab: r.lab, nodes: r.nodes, links: r.links }),
     );
-    await run(
-      'inspect B (never started)',
-      () => client.inspectProject({ lab: deployB?.lab, refresh: true }),
-      nodeStates,
-    );
+    await run('inspect B (never started)', () => client.inspectProject({ lab: LAB_B, refresh: true }), nodeStates);
     await run(
       'start B',
       () => client.execProject({ yaml: b, state: deployB?.state, action: 'start' }),
@@ -235,7 +234,7 @@ export async function runFullScenario(agent: RunningAgent): Promise<Step[]> {
       () => client.execProject({ yaml: b, state: deployB?.state, action: 'stop' }),
       (r) => r.stopped,
     );
-    await run('inspect A after B', () => client.inspectProject({ lab: deployA?.lab, refresh: true }), nodeStates);
+    await run('inspect A after B', () => client.inspectProject({ lab: LAB_A, refresh: true }), nodeStates);
     await run(
       'destroy B',
       () => client.destroyProject({ yaml: b, state: deployB?.state }),
