@@ -14,7 +14,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeEveServer } from './fake-server';
 import { startUnetlabHarness } from './harness/unetlab-harness';
-import { RECORDING_ACCOUNT, runFullScenario, runScenario, scenarioAgent } from './scenario';
+import {
+  fullScenarioAgent,
+  RECORDING_ACCOUNT,
+  runFullScenario,
+  runScenario,
+  scenarioAgent,
+  StepClock,
+} from './scenario';
 
 async function recordFake(target: string, dataDir: string): Promise<void> {
   const fake = new FakeEveServer({ users: [RECORDING_ACCOUNT], bootMs: 0 });
@@ -33,10 +40,11 @@ async function recordFake(target: string, dataDir: string): Promise<void> {
 async function recordUnetlab(target: string, dataDir: string): Promise<void> {
   const harness = await startUnetlabHarness({ users: [RECORDING_ACCOUNT] });
   try {
-    const agent = await scenarioAgent(dataDir, harness.url, target);
+    const clock = new StepClock();
+    const agent = await fullScenarioAgent(dataDir, harness.url, clock, target);
     let steps;
     try {
-      steps = await runFullScenario(agent);
+      steps = await runFullScenario(agent, clock);
     } finally {
       await agent.close();
     }

@@ -21,7 +21,7 @@ import {
 import { parseInterfaces, parseNetworks, parseNode } from '../../agent/emulator/eveng/lab-client';
 import { itemsOf, record } from '../../agent/emulator/eveng/envelope';
 import { readRecording, ReplayServer } from './replay-server';
-import { runFullScenario, runScenario, scenarioAgent } from './scenario';
+import { fullScenarioAgent, runFullScenario, runScenario, scenarioAgent, StepClock } from './scenario';
 
 const RECORDINGS = join(__dirname, '..', '..', '..', 'test', 'eveng', 'recordings');
 const SHIPPED = 'fake-community';
@@ -108,10 +108,11 @@ test(`the ${UNETLAB} recording (UNetLab's own code) replays: every step as recor
   const url = await replay.listen();
   const dataDir = mkdtempSync(join(tmpdir(), 'eve-replay-'));
   try {
-    const agent = await scenarioAgent(dataDir, url);
+    const clock = new StepClock();
+    const agent = await fullScenarioAgent(dataDir, url, clock);
     let steps;
     try {
-      steps = await runFullScenario(agent);
+      steps = await runFullScenario(agent, clock);
     } finally {
       await agent.close();
     }
