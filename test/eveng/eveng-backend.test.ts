@@ -16,6 +16,8 @@ import { loadOrCreateCertificate } from '../../agent/tls';
 import { FakeEveServer, FAKE_SERVER_NAME, type FakeEveOptions } from './fake-server';
 
 const ACCOUNT = { username: 'svc', password: 'pa55-Very-Secret' };
+/** Another account, for raw exchanges that show what the server does (its own session). */
+const INSPECTOR = { username: 'inspector', password: 'inspector-secret' };
 
 interface Rig {
   fake: FakeEveServer;
@@ -26,7 +28,7 @@ interface Rig {
 }
 
 async function rig(fakeOptions: FakeEveOptions = {}, settings: Partial<EveNgSettings> = {}): Promise<Rig> {
-  const fake = new FakeEveServer({ users: [ACCOUNT], bootMs: 20, ...fakeOptions });
+  const fake = new FakeEveServer({ users: [ACCOUNT, INSPECTOR], bootMs: 20, ...fakeOptions });
   const url = await fake.listen();
   const logs: string[] = [];
   let backend: EveNgBackend;
@@ -97,10 +99,11 @@ test('a session ended elsewhere (412) is logged in again once and the call succe
     assert.equal(logins(r.fake), 2);
     assert.deepEqual(
       r.fake.seen.slice(-3).map((e) => [e.method, e.path, e.status]),
+      // Liveness is GET /api/auth, which answers 401 (not 412) without a session.
       [
-        ['GET', '/api/status', 412],
+        ['GET', '/api/auth', 401],
         ['POST', '/api/auth/login', 200],
-        ['GET', '/api/status', 200],
+        ['GET', '/api/auth', 200],
       ],
     );
   } finally {
@@ -294,5 +297,364 @@ test('--record writes one file per exchange with the password and the session co
     assert.match(login.response.setCookie[0], /^unetlab_session=<redacted>;/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// ---------------------------------------------------------------- issue 26: EVE-NG's own behaviour
+
+/** Raw exchanges with the fake, logged in as the service account (to show what the server does). */
+async function rawSession(fake: FakeEveServer) {
+  const login = await fetch(`${fake.url}/api/auth/login`, {
+    method: 'POST',
+    body: JSON.stringify({ ...INSPECTOR, html5: '0' }),
+  });
+  const cookie = /unetlab_session=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0] ?? '';
+  return async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${fake.url}${path}`, {
+      method,
+      headers: { cookie },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return {
+      http: response.status,
+      ...((await response.json()) as { code: number; status: string; message: string; data?: unknown }),
+    };
+  };
+}
+
+const SPEC = { icon: 'Router.png', cpu: 1, ram: 512, console: 'telnet' as const, left: 0, top: 0 };
+
+async function newLab(client: EmulatorClient, path: string): Promise<void> {
+  await client.createLab(path, { name: path.replace(/^.*\/|\.unl$/g, ''), description: '' });
+}
+
+test('IOL: ethernet counts interfaces, sent as port groups of four; e0/1 is EVE-NG interface 16', async () => {
+  const r = await rig();
+  try {
+    const path = '/lab-agent/iol.unl';
+    await newLab(r.client, path);
+    const sw = await r.client.addNode(path, {
+      ...SPEC,
+      name: 'sw1',
+      template: 'iol',
+      image: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin',
+      ethernet: 8,
+    });
+    assert.equal(r.fake.labState(path)?.nodes[0].ethernet, 2);
+    assert.equal(sw.ethernet, 8);
+    assert.deepEqual(
+      sw.interfaces.map((i) => `${i.index}:${i.name}`),
+      ['0:e0/0', '1:e0/1', '2:e0/2', '3:e0/3', '4:e1/0', '5:e1/1', '6:e1/2', '7:e1/3'],
+    );
+    const net = await r.client.addNetwork(path, { name: 'lan', type: 'bridge', visibility: true, left: 0, top: 0 });
+    await r.client.connectInterface(path, sw.id, 1, net.id);
+    await r.client.connectInterface(path, sw.id, 4, net.id);
+    const links = must(r.fake.labState(path), 'lab').nodes[0].links;
+    assert.deepEqual(
+      Object.entries(links)
+        .filter(([, n]) => n)
+        .map(([id]) => id),
+      ['1', '16'],
+    );
+    await rejectsEmu(
+      r.client.addNode(path, { ...SPEC, name: 'sw2', template: 'iol', image: '', ethernet: 6 }),
+      'refused',
+    );
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('node-to-node links: the server drops a hidden empty bridge (20033); the adapter hides it after both ends', async () => {
+  const r = await rig();
+  try {
+    const path = '/lab-agent/p2p.unl';
+    await newLab(r.client, path);
+    const a = await r.client.addNode(path, { ...SPEC, name: 'a', template: 'vios', image: '', ethernet: 2 });
+    const b = await r.client.addNode(path, { ...SPEC, name: 'b', template: 'vios', image: '', ethernet: 2 });
+    const call = await rawSession(r.fake);
+    const hidden = await call('POST', `/api/labs${path}/networks`, { type: 'bridge', name: 'x', visibility: 0 });
+    const id = (hidden.data as { id: number }).id;
+    const put = await call('PUT', `/api/labs${path}/nodes/${a.id}/interfaces`, { 0: String(id) });
+    assert.equal(put.http, 400);
+    assert.match(put.message, /20033/);
+    // The adapter's way: visible bridge, both ends, then hidden.
+    const bridge = await r.client.addNetwork(path, { name: 'a-b', type: 'bridge', visibility: false, left: 0, top: 0 });
+    await r.client.connectInterface(path, a.id, 0, bridge.id);
+    await r.client.connectInterface(path, b.id, 1, bridge.id);
+    const lab = must(await r.client.getLab(path), 'lab');
+    assert.deepEqual(
+      lab.networks.map((n) => [n.name, n.visibility]),
+      [['a-b', false]],
+    );
+    assert.equal(node(lab, 'b').interfaces[1].networkId, bridge.id);
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('UNetLab keeps no visibility: a bridge named after its two ends is read back as their link', async () => {
+  const r = await rig({ flavour: 'unetlab' });
+  try {
+    const path = '/lab-agent/unl.unl';
+    await newLab(r.client, path);
+    const a = await r.client.addNode(path, { ...SPEC, name: 'a', template: 'vios', image: '', ethernet: 2 });
+    const b = await r.client.addNode(path, { ...SPEC, name: 'b', template: 'vios', image: '', ethernet: 2 });
+    const bridge = await r.client.addNetwork(path, { name: 'a-b', type: 'bridge', visibility: false, left: 0, top: 0 });
+    await r.client.connectInterface(path, a.id, 0, bridge.id);
+    await r.client.connectInterface(path, b.id, 0, bridge.id);
+    const lan = await r.client.addNetwork(path, { name: 'lan', type: 'bridge', visibility: true, left: 0, top: 0 });
+    await r.client.connectInterface(path, a.id, 1, lan.id);
+    const lab = must(await r.client.getLab(path), 'lab');
+    assert.deepEqual(
+      lab.networks.map((n) => [n.name, n.visibility]),
+      [
+        ['a-b', false],
+        ['lan', true],
+      ],
+    );
+    // UNetLab marks no template .missing: one without images has an empty image list.
+    const templates = await r.client.listTemplates();
+    assert.equal(templates.find((t) => t.id === 'xrv9k')?.provisioned, false);
+    assert.equal(templates.find((t) => t.id === 'vios')?.provisioned, true);
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('node edits: the server refuses a one-field edit (20026); the adapter sends the whole node, image included', async () => {
+  const r = await rig();
+  try {
+    const path = '/lab-agent/edit.unl';
+    await newLab(r.client, path);
+    const r1 = await r.client.addNode(path, {
+      ...SPEC,
+      name: 'r1',
+      template: 'vios',
+      image: 'vios-adventerprisek9-m.SPA.157-3.M3',
+      ethernet: 2,
+    });
+    const call = await rawSession(r.fake);
+    const refused = await call('PUT', `/api/labs${path}/nodes/${r1.id}`, { id: r1.id, ram: 3072 });
+    assert.equal(refused.http, 400);
+    assert.match(refused.message, /20026/);
+    await r.client.editNode(path, r1.id, { ram: 3072 });
+    await r.client.editNode(path, r1.id, { image: 'vios-adventerprisek9-m.SPA.159-3.M6' });
+    const after = node(must(await r.client.getLab(path), 'lab'), 'r1');
+    assert.equal(after.ram, 3072);
+    assert.equal(after.image, 'vios-adventerprisek9-m.SPA.159-3.M6');
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('startup configs: enabled with config "1" and read back; "Saved" is ignored; no config script is no config', async () => {
+  const r = await rig();
+  try {
+    const path = '/lab-agent/configs.unl';
+    await newLab(r.client, path);
+    const r1 = await r.client.addNode(path, {
+      ...SPEC,
+      name: 'r1',
+      template: 'vios',
+      image: '',
+      ethernet: 2,
+      config: 'hostname r1\n',
+    });
+    assert.equal(r1.config, 'hostname r1\n');
+    assert.equal(must(r.fake.labState(path), 'lab').nodes[0].config, '1');
+    const call = await rawSession(r.fake);
+    await call('PUT', `/api/labs${path}/nodes/${r1.id}`, { id: r1.id, name: 'r1', config: 'Saved' });
+    assert.equal(must(r.fake.labState(path), 'lab').nodes[0].config, '1');
+    // A Linux node (no config script): the read answers HTTP 200 with status fail, 60058.
+    const h = await r.client.addNode(path, {
+      ...SPEC,
+      name: 'h',
+      template: 'linux',
+      image: '',
+      ethernet: 1,
+      config: 'x',
+    });
+    const read = await call('GET', `/api/labs${path}/configs/${h.id}`);
+    assert.deepEqual([read.http, read.status], [200, 'fail']);
+    assert.equal(h.config, undefined);
+    await r.client.editNode(path, r1.id, { config: undefined });
+    assert.equal(node(must(await r.client.getLab(path), 'lab'), 'r1').config, undefined);
+    // The server's sample lab keeps its startup config.
+    assert.match(node(await campus(r.client), 'edge').config ?? '', /hostname edge/);
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('Pro reads and writes startup configs with a config set (cfsid)', async () => {
+  const r = await rig({ edition: 'pro' });
+  try {
+    const path = '/lab-agent/pro.unl';
+    await newLab(r.client, path);
+    const r1 = await r.client.addNode(path, {
+      ...SPEC,
+      name: 'r1',
+      template: 'vios',
+      image: '',
+      ethernet: 1,
+      config: 'hostname pro',
+    });
+    assert.equal(r1.config, 'hostname pro');
+    assert.ok(r.fake.seen.some((e) => e.method === 'POST' && e.path.endsWith(`/configs/${r1.id}`) && e.status === 200));
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('read back as written: HTML-escaped descriptions, VPCS image "none", the file name as lab name', async () => {
+  const r = await rig();
+  try {
+    const path = '/lab-agent/converge.unl';
+    await r.client.createLab(path, { name: 'converge', description: 'a <b> & "c"' });
+    const pc = await r.client.addNode(path, { ...SPEC, name: 'pc', template: 'vpcs', image: '', ethernet: 1 });
+    assert.equal(pc.image, '');
+    const lab = must(await r.client.getLab(path), 'lab');
+    assert.equal(lab.description, 'a <b> & "c"');
+    assert.equal(lab.name, 'converge');
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('a lab is named after its file: created under its path name, never renamed by PUT (which moves it)', async () => {
+  const r = await rig();
+  try {
+    const path = '/lab-agent/core.unl';
+    await r.client.createLab(path, { name: 'Core Lab', description: '' });
+    assert.ok(!r.fake.seen.some((e) => e.method === 'PUT'));
+    assert.equal(must(await r.client.getLab(path), 'lab').name, 'core');
+    const e = await rejectsEmu(r.client.editLab(path, { name: 'edge', description: 'd' }), 'refused');
+    assert.match(e.message, /names a lab after its file/);
+    assert.equal(must(await r.client.getLab(path), 'lab').description, 'd');
+    const call = await rawSession(r.fake);
+    await call('PUT', `/api/labs${path}`, { name: 'moved' });
+    assert.equal(await r.client.getLab(path), undefined);
+    assert.ok(await r.client.getLab('/lab-agent/moved.unl'));
+    // "+" is not allowed in lab or folder names.
+    const plus = await rejectsEmu(
+      r.client.createLab('/lab-agent/a+b.unl', { name: 'a+b', description: '' }),
+      'refused',
+    );
+    assert.match(plus.message, /"\+"/);
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('liveness is GET /api/auth: the slow /api/status is asked once', async () => {
+  const r = await rig();
+  try {
+    for (let i = 0; i < 5; i++) await r.client.status();
+    assert.equal(r.fake.seen.filter((e) => e.path === '/api/status').length, 1);
+    assert.equal(r.fake.seen.filter((e) => e.path === '/api/auth').length, 5);
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('a broken template is listed unavailable with its reason; the catalogue is not loaded again at once', async () => {
+  const r = await rig({ brokenTemplates: ['csr1000vng'] });
+  try {
+    const templates = await r.client.listTemplates();
+    const csr = must(
+      templates.find((t) => t.id === 'csr1000vng'),
+      'csr1000vng',
+    );
+    assert.equal(csr.provisioned, false);
+    assert.match(csr.description, /unavailable: .*Cannot read template file/);
+    assert.ok(templates.find((t) => t.id === 'vios')?.provisioned);
+    const details = () => r.fake.seen.filter((e) => e.path.startsWith('/api/list/templates/')).length;
+    const before = details();
+    await r.client.listTemplates();
+    assert.equal(details(), before);
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('interface names and ids as Node::setEthernets makes them: vMX, vEOS, ASAv', async () => {
+  const r = await rig();
+  try {
+    const path = '/lab-agent/names.unl';
+    await newLab(r.client, path);
+    const vmx = await r.client.addNode(path, { ...SPEC, name: 'mx', template: 'vmx', image: '', ethernet: 4 });
+    assert.deepEqual(
+      vmx.interfaces.map((i) => i.name),
+      ['fxp0', 'em1', 'ge-0/0/0', 'ge-0/0/1'],
+    );
+    const veos = await r.client.addNode(path, { ...SPEC, name: 'eos', template: 'veos', image: '', ethernet: 3 });
+    assert.deepEqual(
+      veos.interfaces.map((i) => i.name),
+      ['Mgmt1', 'Eth1', 'Eth2'],
+    );
+    const asav = await r.client.addNode(path, { ...SPEC, name: 'fw', template: 'asav', image: '', ethernet: 3 });
+    assert.deepEqual(
+      asav.interfaces.map((i) => i.name),
+      ['Mgmt0/0', 'Gi0/0', 'Gi0/1'],
+    );
+    // The server's own labels, for the record.
+    const call = await rawSession(r.fake);
+    const raw = await call('GET', `/api/labs${path}/nodes/${vmx.id}/interfaces`);
+    assert.equal((raw.data as { ethernet: Record<string, { name: string }> }).ethernet[2].name, 'em2 / ge-0/0/0');
+    const templates = await r.client.listTemplates();
+    assert.deepEqual(
+      must(
+        templates.find((t) => t.id === 'nxosv9k'),
+        'nxosv9k',
+      ).ethName,
+      ['Mgmt0'],
+    );
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('a node add the server answers 201 without adding the node is refused with its message', async () => {
+  const r = await rig({ maxNodeId: 1 });
+  try {
+    const path = '/lab-agent/full.unl';
+    await newLab(r.client, path);
+    await r.client.addNode(path, { ...SPEC, name: 'r1', template: 'vios', image: '', ethernet: 1 });
+    const e = await rejectsEmu(
+      r.client.addNode(path, { ...SPEC, name: 'r2', template: 'vios', image: '', ethernet: 1 }),
+      'refused',
+    );
+    assert.match(e.message, /did not add node r2.*Max nodes reached/);
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('one pod per account: the server shares node ids between labs; the adapter refuses to start or stop across labs', async () => {
+  const r = await rig({ nodeIds: 'per-lab' });
+  try {
+    const [a, b] = ['/lab-agent/pod-a.unl', '/lab-agent/pod-b.unl'];
+    for (const path of [a, b]) {
+      await newLab(r.client, path);
+      await r.client.addNode(path, { ...SPEC, name: 'pc', template: 'vpcs', image: '', ethernet: 1 });
+    }
+    await r.client.startNode(a, 1);
+    // The server: lab B's node 1 reads running (it is A's).
+    const call = await rawSession(r.fake);
+    const raw = await call('GET', `/api/labs${b}/nodes/1`);
+    assert.notEqual((raw.data as { status: number }).status, 0);
+    // The adapter: B's node is stopped, it will not start it, and stopping it leaves A alone.
+    assert.equal(node(must(await r.client.getLab(b), 'B'), 'pc').status, 0);
+    const e = await rejectsEmu(r.client.startNode(b, 1), 'busy');
+    assert.match(e.message, /pod-a\.unl/);
+    await r.client.stopNode(b, 1, 0);
+    assert.ok(!r.fake.seen.some((x) => x.path.includes('pod-b.unl/nodes/1/stop')));
+    assert.notEqual(node(must(await r.client.getLab(a), 'A'), 'pc').status, 0);
+    // The server: stopping B's node 1 stops A's.
+    await call('GET', `/api/labs${b}/nodes/1/stop`);
+    assert.equal(node(must(await r.client.getLab(a), 'A'), 'pc').status, 0);
+  } finally {
+    await r.dispose();
   }
 });

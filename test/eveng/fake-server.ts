@@ -130,7 +130,7 @@ interface FakeNetwork {
   visibility: number;
 }
 
-interface FakeLab {
+export interface FakeLab {
   path: string;
   name: string;
   description: string;
@@ -234,6 +234,12 @@ export class FakeEveServer {
   stealSessionsOf(username: string): void {
     this.stolen.add(username);
     this.sessions.delete(username);
+  }
+
+  /** Test view: a lab as the server stores it (nodes with their EVE-NG interface ids), or undefined. */
+  labState(path: string): FakeLab | undefined {
+    const lab = this.labs.get(path);
+    return lab ? (JSON.parse(JSON.stringify(lab)) as FakeLab) : undefined;
   }
 
   /** Holds a lab's file lock for `ms` (another EVE-NG process writing the lab). */
@@ -429,7 +435,8 @@ export class FakeEveServer {
   private templateList(): Reply {
     const data: Record<string, string> = {};
     for (const [id, t] of Object.entries(FAKE_TEMPLATES))
-      data[id] = isProvisioned(t) ? t.description : `${t.description}.missing`;
+      // UNetLab lists descriptions only; EVE-NG marks templates without images `.missing`.
+      data[id] = isProvisioned(t) || this.flavour === 'unetlab' ? t.description : `${t.description}.missing`;
     return ok('Successfully listed node templates (60003).', data);
   }
 
@@ -438,8 +445,11 @@ export class FakeEveServer {
     if (!t) return fail(404, 'Requested template is not valid (60031).');
     const list = (values: string[]) => Object.fromEntries(values.map((v) => [v, v]));
     const options: Record<string, unknown> = {};
+    // apiGetLabNodeTemplate: no images is an empty array, images an object.
     if (t.type !== 'vpcs')
-      options.image = { type: 'list', name: 'Image', list: list(t.images), value: t.images[t.images.length - 1] ?? '' };
+      options.image = t.images.length
+        ? { type: 'list', name: 'Image', list: list(t.images), value: t.images[t.images.length - 1] }
+        : { type: 'list', name: 'Image', list: [], value: '' };
     Object.assign(options, {
       name: { type: 'input', name: 'Name/prefix', value: id === 'vpcs' ? 'VPC' : id.toUpperCase() },
       icon: { type: 'list', name: 'Icon', list: list(FAKE_ICONS), value: t.icon },
@@ -706,7 +716,8 @@ export class FakeEveServer {
       uuid: randomUUID(),
     };
     lab.nodes.push(node);
-    return ok('Lab has been saved (60023).', { id }, 201);
+    // UNetLab answers without the new id.
+    return ok('Lab has been saved (60023).', this.flavour === 'unetlab' ? undefined : { id }, 201);
   }
 
   private freeNodeId(lab: FakeLab): number {

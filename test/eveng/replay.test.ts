@@ -79,7 +79,7 @@ test(`the ${SHIPPED} recording replays: same outcome, every exchange used, nothi
     }
     assert.deepEqual(replay.misses, []);
     assert.equal(replay.used.size, replay.exchanges.length, 'every recorded exchange was asked for');
-    assert.equal(outcome.templates, 9);
+    assert.equal(outcome.templates, 11);
     assert.ok(outcome.provisioned.includes('vios') && !outcome.provisioned.includes('xrv9k'));
     assert.deepEqual(outcome.deployed, { lab: '/lab-agent/recorded.unl', nodes: 3, links: 3 });
     assert.equal(outcome.started, 3);

@@ -119,7 +119,9 @@ export function parseTemplateDetail(
     id,
     description: `${listing?.description ?? text(detail.description, id)}${unavailable ? ` (unavailable: ${unavailable})` : ''}`,
     type: TEMPLATE_TYPES.includes(type) ? type : id === 'iol' ? 'iol' : id === 'vpcs' ? 'vpcs' : 'qemu',
-    provisioned: !unavailable && (listing?.provisioned ?? (images.length > 0 || type === 'vpcs')),
+    // UNetLab marks no template `.missing`: there, a template without images has an empty image list.
+    provisioned:
+      !unavailable && (listing?.provisioned ?? true) && (images.length > 0 || !('image' in options) || type === 'vpcs'),
     configSupported: 'config' in options,
     images: images.map((image) => ({ id: image, available: true })),
     defaultImage: text(option('image').value) || (images[images.length - 1] ?? ''),

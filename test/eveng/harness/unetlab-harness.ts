@@ -42,6 +42,8 @@ export const IMAGES = {
   viosl2: 'viosl2-adventerprisek9-m.SSA.high_iron_20200929',
   linux: 'linux-debian-12',
   iol: 'i86bi-linux-l3-adventerprisek9-15.4.1T.bin',
+  // The second IOL image, as the tests written for the fake name it.
+  iolL2: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin',
 };
 /** Templates restored by default: the ones the scenario uses. */
 const RESTORED_TEMPLATES = ['iol', 'linux'];
@@ -151,7 +153,7 @@ function lay(dir: string, source: string, ref: string, runtimeScript: string, re
     "<?php\ndefine('TIMEZONE', 'UTC');\ndefine('SESSION', '3600');\n?>\n",
   );
   for (const [template, image] of Object.entries(IMAGES)) {
-    if (template === 'iol') writeFileSync(join(base, 'addons/iol/bin', image), '');
+    if (template.startsWith('iol')) writeFileSync(join(base, 'addons/iol/bin', image), '');
     else mkdirSync(join(base, 'addons/qemu', image), { recursive: true });
   }
   const state = join(dir, 'state');
