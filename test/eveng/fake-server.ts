@@ -130,7 +130,7 @@ interface FakeNetwork {
   visibility: number;
 }
 
-export interface FakeLab {
+interface FakeLab {
   path: string;
   name: string;
   description: string;
