@@ -267,6 +267,7 @@ export async function runFullScenario(agent: RunningAgent, clock: StepClock): Pr
       () => client.destroyProject({ yaml: b, state: deployB?.state }),
       (r) => r.status,
     );
+    await run('inspect A after destroying B', () => client.inspectProject({ lab: LAB_A, refresh: true }), nodeStates);
     const renamed = edited.replace('name: scen-a', 'name: scen-a2');
     const planRename = await run(
       'plan rename',
