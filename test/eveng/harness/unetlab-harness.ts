@@ -358,6 +358,8 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
     const log = join(dir, 'php-errors.log');
     const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '';
     await close();
-    throw new Error(`${err instanceof Error ? err.message : String(err)}${tail ? `\nPHP error log:\n${tail}` : ''}`);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}${tail ? `\nPHP error log:\n${tail}` : ''}`, {
+      cause: err,
+    });
   }
 }
