@@ -315,10 +315,17 @@ async function rawSession(fake: FakeEveServer) {
       headers: { cookie },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    return {
-      http: response.status,
-      ...((await response.json()) as { code: number; status: string; message: string; data?: unknown }),
+    const text = await response.text();
+    // A PHP error is an HTML page, not an envelope.
+    const envelope = (
+      text.startsWith('{') ? JSON.parse(text) : { code: response.status, status: 'error', message: text }
+    ) as {
+      code: number;
+      status: string;
+      message: string;
+      data?: unknown;
     };
+    return { http: response.status, ...envelope };
   };
 }
 
@@ -394,7 +401,7 @@ test('node-to-node links: the server drops a hidden empty bridge (20033); the ad
 });
 
 test('UNetLab keeps no visibility: a bridge named after its two ends is read back as their link', async () => {
-  const r = await rig({ flavour: 'unetlab' });
+  const r = await rig({ flavour: 'unetlab', fileLockTimeoutMs: 50 });
   try {
     const path = '/lab-agent/unl.unl';
     await newLab(r.client, path);
@@ -413,6 +420,18 @@ test('UNetLab keeps no visibility: a bridge named after its two ends is read bac
         ['lan', true],
       ],
     );
+    // The adapter never sent UNetLab a visibility PUT: that answers 500 and leaves the lab file locked.
+    assert.ok(!r.fake.seen.some((e) => e.method === 'PUT' && /\/networks\//.test(e.path)));
+    await r.client.addNode(path, { ...SPEC, name: 'c', template: 'vios', image: '', ethernet: 1 });
+    const call = await rawSession(r.fake);
+    const hide = await call('PUT', `/api/labs${path}/networks/${lan.id}`, { visibility: 0 });
+    assert.equal(hide.http, 500);
+    assert.match(hide.message, /Slim Application Error/);
+    const locked = await rejectsEmu(
+      r.client.addNode(path, { ...SPEC, name: 'd', template: 'vios', image: '', ethernet: 1 }),
+      'refused',
+    );
+    assert.match(locked.message, /left its lock behind/);
     // UNetLab marks no template .missing: one without images has an empty image list.
     const templates = await r.client.listTemplates();
     assert.equal(templates.find((t) => t.id === 'xrv9k')?.provisioned, false);
@@ -650,6 +669,12 @@ test('one pod per account: the server shares node ids between labs; the adapter 
     assert.match(e.message, /pod-a\.unl/);
     await r.client.stopNode(b, 1, 0);
     assert.ok(!r.fake.seen.some((x) => x.path.includes('pod-b.unl/nodes/1/stop')));
+    assert.notEqual(node(must(await r.client.getLab(a), 'A'), 'pc').status, 0);
+    // A wipe stops first and a node delete stops the id pod-wide: neither reaches the server for B.
+    await r.client.wipeNode(b, 1);
+    await rejectsEmu(r.client.deleteNode(b, 1), 'busy');
+    assert.ok(!r.fake.seen.some((x) => /pod-b\.unl\/nodes\/1(\/wipe)?$/.test(x.path) && x.method !== 'GET'));
+    assert.ok(!r.fake.seen.some((x) => x.path.endsWith('pod-b.unl/nodes/1/wipe')));
     assert.notEqual(node(must(await r.client.getLab(a), 'A'), 'pc').status, 0);
     // The server: stopping B's node 1 stops A's.
     await call('GET', `/api/labs${b}/nodes/1/stop`);

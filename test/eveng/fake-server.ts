@@ -188,6 +188,8 @@ export class FakeEveServer {
   private readonly folders = new Set<string>(['/']);
   private readonly labs = new Map<string, FakeLab>();
   private readonly fileLocks = new Map<string, Promise<void>>();
+  /** Labs whose lock file a failed request left behind: every later locked write times out (60061). */
+  private readonly staleLocks = new Set<string>();
   /** The pod: node id → what runs under it (tenant 0: console port 32768 + id). */
   private readonly pod = new Map<number, PodNode>();
   /** Test control: logins of these users are taken over at once by "someone else" (one session per user). */
@@ -296,6 +298,10 @@ export class FakeEveServer {
   }
 
   private async withFileLock<T>(path: string, write: () => Promise<T>): Promise<T | Reply> {
+    if (this.staleLocks.has(path)) {
+      await sleep(this.options.fileLockTimeoutMs ?? DEFAULT_FILE_LOCK_TIMEOUT_MS);
+      return fail(400, 'Failed to lock the lab file (60061).');
+    }
     const held = this.fileLocks.get(path);
     if (held) {
       const gotIt = await Promise.race([
@@ -332,8 +338,10 @@ export class FakeEveServer {
       reply = fail(400, `Invalid request: ${(e as Error).message} (60000).`);
     }
     this.seen.push({ method: req.method ?? '', path: req.url ?? '', status: reply.http });
-    const payload = JSON.stringify(reply.body);
-    res.writeHead(reply.http, { 'Content-Type': 'application/json', ...reply.headers });
+    // A PHP error reaches the client as Slim's HTML error page.
+    const html = typeof reply.body === 'string';
+    const payload = html ? (reply.body as string) : JSON.stringify(reply.body);
+    res.writeHead(reply.http, { 'Content-Type': html ? 'text/html' : 'application/json', ...reply.headers });
     res.end(payload);
   }
 
@@ -391,7 +399,10 @@ export class FakeEveServer {
     if (method === 'GET' && pathname === '/api/list/templates/') return this.templateList();
     const broken = /^\/api\/list\/templates\/([^/]+)$/.exec(pathname)?.[1];
     if (method === 'GET' && broken && this.options.brokenTemplates?.includes(decodeURIComponent(broken)))
-      return new Reply(500, { code: 500, status: 'error', message: `Cannot read template file (${broken}.yml).` });
+      return new Reply(
+        500,
+        `<html><body><h1>Slim Application Error</h1><p>Cannot read template file (${broken}.php).</p></body></html>`,
+      );
     const templateMatch = /^\/api\/list\/templates\/([^/]+)$/.exec(pathname);
     if (method === 'GET' && templateMatch) return this.templateDetail(decodeURIComponent(templateMatch[1]));
     if (method === 'GET' && pathname === '/api/list/networks') {
@@ -518,6 +529,8 @@ export class FakeEveServer {
   ): Promise<Reply> {
     const lab = this.labs.get(path);
     if (!lab) return fail(404, 'Lab does not exist (60038).');
+    // Lab::__construct (UNetLab): a node with config set but no config data is loaded with config 0.
+    for (const node of lab.nodes) if (node.config !== '0' && lab.configs[node.id] === undefined) node.config = '0';
     const write = (change: () => Reply | Promise<Reply>): Promise<Reply> => {
       if (lab.lock) return Promise.resolve(fail(400, 'Lab is locked and cannot be edited (60062).'));
       return this.withFileLock(path, async () => {
@@ -555,12 +568,14 @@ export class FakeEveServer {
           }
           return ok('Lab has been saved (60023).');
         });
-      if (method === 'DELETE')
-        return write(() => {
-          for (const node of lab.nodes) this.stopNode(lab, node);
-          this.labs.delete(path);
-          return ok('Lab has been deleted (60022).');
-        });
+      if (method === 'DELETE') {
+        // The lab DELETE route takes no file lock (a stale lock does not stop it).
+        for (const node of lab.nodes) this.stopNode(lab, node);
+        this.labs.delete(path);
+        this.staleLocks.delete(path);
+        this.save();
+        return ok('Lab has been deleted (60022).');
+      }
     }
     if (method === 'PUT' && (sub === '/Lock' || sub === '/Unlock')) {
       lab.lock = sub === '/Lock' ? 1 : 0;
@@ -608,7 +623,12 @@ export class FakeEveServer {
           for (const key of ['name', 'type'] as const) if (body[key] !== undefined) network[key] = str(body[key]);
           for (const key of ['left', 'top'] as const) if (body[key] !== undefined) network[key] = Number(body[key]);
           if (body.visibility !== undefined) {
-            if (this.flavour === 'unetlab') return fail(400, 'Cannot edit network (20030).');
+            if (this.flavour === 'unetlab' && !['name', 'type', 'left', 'top'].some((k) => body[k] !== undefined)) {
+              // Network::edit finds nothing it knows (30006), apiEditLabNetwork reads messages[False]:
+              // a PHP error, Slim's HTML 500 page, and the lab file's lock is never released.
+              this.staleLocks.add(path);
+              return new Reply(500, '<html><body><h1>Slim Application Error</h1></body></html>');
+            }
             network.visibility = Number(body.visibility);
           }
           return ok('Lab has been saved (60023).', undefined, 201);

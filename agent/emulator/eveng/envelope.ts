@@ -32,7 +32,15 @@ export function readAnswer(http: number, text: string): EveAnswer {
     // Not JSON (an HTML error page from the web server in front of the API): keep the text.
   }
   if (!isRecord(body) || !('code' in body || 'status' in body) || !('message' in body || 'data' in body)) {
-    const message = typeof body === 'string' ? body.slice(0, 200) : '';
+    // An HTML error page (a PHP error under Slim) is reduced to its text.
+    const message =
+      typeof body === 'string'
+        ? body
+            .replace(/<[^>]*>/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 200)
+        : '';
     return { http, code: http, ok: http >= 200 && http < 300, message, data: body, body };
   }
   const codeNumber = Number(body.code);

@@ -99,7 +99,7 @@ export class EveHttpSession {
       if (attempt > FILE_LOCK_RETRIES)
         throw new EmuError(
           'refused',
-          `The lab file stayed locked by another EVE-NG operation; try again. (${answer.message})`,
+          `The lab file stayed locked: another EVE-NG operation holds it, or a request that failed inside EVE-NG left its lock behind, which no retry clears (the <lab>.unl.lock file next to the lab on the server; deleting the lab still works). (${method} ${path}: ${answer.message})`,
         );
       await sleep(FILE_LOCK_BACKOFF_MS * attempt);
       answer = await this.exchange(method, path, body);

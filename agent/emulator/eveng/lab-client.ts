@@ -61,6 +61,8 @@ export interface EveServer {
    * `<lab>#<network id>` → ends attached so far.
    */
   linksBeingMade: Map<string, number>;
+  /** The server keeps network visibility (EVE-NG) or not (UNetLab); unknown until a network is read. */
+  networkVisibility?: boolean;
   /** Which lab runs each node id of the service account's one pod. */
   pod: NodePod;
 }
@@ -184,6 +186,26 @@ export function parseNetworks(raw: Record<string, unknown>[], nodes: EmuNode[]):
       };
     })
     .sort((a, b) => a.id - b.id);
+}
+
+/** A whole node as EVE-NG's node edit takes it: every field it has, so the edit is never one field. */
+function wholeNode(raw: Record<string, unknown>): Record<string, unknown> {
+  return {
+    id: num(raw.id),
+    name: text(raw.name),
+    type: text(raw.type, 'qemu'),
+    template: text(raw.template),
+    image: text(raw.image),
+    icon: text(raw.icon),
+    cpu: num(raw.cpu, 1),
+    ram: num(raw.ram),
+    ethernet: num(raw.ethernet),
+    console: text(raw.console, 'telnet'),
+    delay: num(raw.delay),
+    left: num(raw.left),
+    top: num(raw.top),
+    config: configEnabled(raw.config) ? '1' : '0',
+  };
 }
 
 /** Runs the steps of one write in order; a failure says which steps had already changed the lab. */
@@ -395,12 +417,24 @@ export class EveLabClient implements EmulatorClient {
       throw new EmuError('refused', `EVE-NG did not add node ${spec.name} to ${path}: "${answer.message}".`);
     if (spec.config !== undefined) {
       const config = spec.config;
+      const added = raw;
       await inSteps(`node ${spec.name}`, [
         [`node ${spec.name} added as id ${nodeId}`, () => Promise.resolve()],
         ['startup config written', () => this.writeConfig(path, nodeId, config)],
+        // UNetLab's Lab::__construct sets config to 0 for a node without config data, so the flag
+        // sent with the add is gone by now: set it again once the data exists.
+        ['startup config enabled', () => this.enableConfig(path, nodeId)],
       ]);
+      raw = { ...added, config: '1' };
     }
     return this.readNode(path, raw);
+  }
+
+  /** Sets a node's config flag with a whole-node edit, when the server does not have it set. */
+  private async enableConfig(path: string, id: number): Promise<void> {
+    const raw = await this.rawNode(path, id);
+    if (configEnabled(raw.config)) return;
+    await this.http.call('PUT', labApiPath(path, `/nodes/${id}`), { ...wholeNode(raw), config: '1' });
   }
 
   private async findNodeId(path: string, name: string): Promise<number> {
@@ -419,29 +453,14 @@ export class EveLabClient implements EmulatorClient {
   /**
    * A whole node goes in every edit (name, type and template with the changes): EVE-NG refuses an
    * edit that changes none of its "modifying" fields and ignores an image without type and template.
-   * The node is written first, then its config, then the link bridges of dropped interfaces go; a
-   * failure says which of these had already happened.
+   * The config text is written first, then the node, then the link bridges of dropped interfaces
+   * go; a failure says which of these had already happened.
    */
   async editNode(path: string, id: number, changes: Partial<EmuNodeSpec>): Promise<void> {
     const raw = await this.rawNode(path, id);
     const type = text(raw.type, 'qemu');
     const name = text(raw.name);
-    const body: Record<string, unknown> = {
-      id,
-      name,
-      type,
-      template: text(raw.template),
-      image: text(raw.image),
-      icon: text(raw.icon),
-      cpu: num(raw.cpu, 1),
-      ram: num(raw.ram),
-      ethernet: num(raw.ethernet),
-      console: text(raw.console, 'telnet'),
-      delay: num(raw.delay),
-      left: num(raw.left),
-      top: num(raw.top),
-      config: configEnabled(raw.config) ? '1' : '0',
-    };
+    const body = wholeNode(raw);
     const { config, ethernet, ...fields } = changes;
     for (const [key, value] of Object.entries(fields)) if (value !== undefined) body[key] = value;
     if (ethernet !== undefined) body.ethernet = eveEthernet(type, ethernet, name);
@@ -450,17 +469,20 @@ export class EveLabClient implements EmulatorClient {
       ethernet !== undefined
         ? (await this.interfaces(path, id)).filter((i) => i.index >= ethernet && i.networkId).map((i) => i.networkId)
         : [];
+    // The config text goes first: UNetLab clears the flag of a node that has no config data yet.
     await inSteps(`node ${name}`, [
+      ['startup config written', () => (config !== undefined ? this.writeConfig(path, id, config) : Promise.resolve())],
       [
         'node fields written',
         () => this.http.call('PUT', labApiPath(path, `/nodes/${id}`), body).then(() => undefined),
       ],
-      ['startup config written', () => (config !== undefined ? this.writeConfig(path, id, config) : Promise.resolve())],
       ['link bridges of dropped interfaces deleted', () => this.deleteHiddenNetworks(path, dropped)],
     ]);
   }
 
   async deleteNode(path: string, id: number): Promise<void> {
+    // apiDeleteLabNode stops that node id in every pod directory: never while another lab runs it.
+    this.server.pod.claim(path, id, 'delete');
     const attached = (await this.interfaces(path, id)).map((i) => i.networkId).filter(Boolean);
     await this.http.call('DELETE', labApiPath(path, `/nodes/${id}`));
     this.server.pod.stopped(path, id);
@@ -534,12 +556,19 @@ export class EveLabClient implements EmulatorClient {
       return;
     }
     this.server.linksBeingMade.delete(key);
-    try {
+    // UNetLab has no network visibility (a PUT of it alone answers 500 and leaves the lab file
+    // locked): there the bridge stays as it is and is read back as the link (parseNetworks).
+    if (await this.hasVisibility(path, networkId))
       await this.http.call('PUT', labApiPath(path, `/networks/${networkId}`), { visibility: 0 });
-    } catch (e) {
-      // UNetLab has no hidden networks; the bridge is still read back as the link (parseNetworks).
-      if (!(e instanceof EmuError && e.kind === 'refused')) throw e;
+  }
+
+  /** Whether the server keeps network visibility, learnt once from a network it returns. */
+  private async hasVisibility(path: string, networkId: number): Promise<boolean> {
+    if (this.server.networkVisibility === undefined) {
+      const network = record((await this.http.call('GET', labApiPath(path, `/networks/${networkId}`))).data);
+      this.server.networkVisibility = 'visibility' in network;
     }
+    return this.server.networkVisibility;
   }
 
   async startNode(path: string, id: number): Promise<void> {
@@ -558,6 +587,8 @@ export class EveLabClient implements EmulatorClient {
   }
 
   async wipeNode(path: string, id: number): Promise<void> {
+    // A wipe stops the node first, by its pod-wide console port: another lab's node would stop.
+    if (!this.server.pod.mayStop(path, id)) return;
     await this.http.call('GET', labApiPath(path, `/nodes/${id}/wipe`));
   }
 

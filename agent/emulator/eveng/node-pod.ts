@@ -16,13 +16,16 @@ export class NodePod {
   /** Node id → the lab whose node runs under it. */
   private readonly holders = new Map<number, string>();
 
-  /** Refuses (409) to start node `id` of `path` while another lab's node of that id runs. */
-  claim(path: string, id: number): void {
+  /**
+   * Refuses (409) to `action` node `id` of `path` while another lab's node of that id runs: a
+   * start would share its console port and process, and a delete stops that id in every lab.
+   */
+  claim(path: string, id: number, action: 'start' | 'delete' = 'start'): void {
     const holder = this.holders.get(id);
     if (holder !== undefined && holder !== path)
       throw new EmuError(
         'busy',
-        `Node id ${id} of ${path} cannot start: EVE-NG runs all labs of the agent's service account in one pod, and node id ${id} of lab ${holder} is running there (they would share its console port and process). Stop lab ${holder} first, or renumber the nodes.`,
+        `Node id ${id} of ${path} cannot ${action === 'start' ? 'start' : 'be deleted'}: EVE-NG runs all labs of the agent's service account in one pod, and node id ${id} of lab ${holder} is running there (${action === 'start' ? 'they would share its console port and process' : 'deleting a node stops that node id in the whole pod'}). Stop lab ${holder} first, or renumber the nodes.`,
       );
   }
 
@@ -34,7 +37,7 @@ export class NodePod {
     if (this.holders.get(id) === path) this.holders.delete(id);
   }
 
-  /** Stopping node `id` of `path` would not stop another lab's node. */
+  /** Stopping (or wiping, which stops first) node `id` of `path` would not stop another lab's node. */
   mayStop(path: string, id: number): boolean {
     const holder = this.holders.get(id);
     return holder === undefined || holder === path;
