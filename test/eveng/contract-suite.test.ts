@@ -4,25 +4,38 @@
  * instead of the simulated emulator. The suite's files are not duplicated:
  * they run in a child test runner with LAB_AGENT_TEST_EMULATOR=eve-ng, which
  * test/support/agent.ts reads.
+ *
+ * With LAB_AGENT_TEST_EVE_SERVER=unetlab, the peer is UNetLab's own API code
+ * under the harness (test/eveng/harness/) instead of the fake; without
+ * UNETLAB_SRC that run fails with the harness's refusal, it never falls back
+ * to the fake. CI runs the fake and the replayed recordings (replay.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestAgent, TEST_EMULATOR_ENV } from '../support/agent';
+import { startTestAgent, TEST_EMULATOR_ENV, TEST_EVE_SERVER_ENV } from '../support/agent';
+import { harnessUnavailable } from './harness/unetlab-harness';
 
 const SUITE_DIR = join(__dirname, '..', 'integration');
-const SUITE_TIMEOUT_MS = 300_000;
+const ON_UNETLAB = process.env[TEST_EVE_SERVER_ENV] === 'unetlab';
+const PEER = ON_UNETLAB ? "UNetLab's own API code (harness)" : 'the fake EVE-NG server';
+const SUITE_TIMEOUT_MS = ON_UNETLAB ? 3_600_000 : 300_000;
 
-test('the test support really puts the EVE-NG backend and the fake server behind an eve-ng test agent', async () => {
+test(`the test support really puts the EVE-NG backend and ${PEER} behind an eve-ng test agent`, async () => {
+  if (ON_UNETLAB) assert.equal(harnessUnavailable(), undefined);
   const agent = await startTestAgent({ emulator: 'eve-ng' });
   try {
     const client = await agent.loggedIn();
     await client.listTemplates();
-    const seen = agent.fakeEve?.seen ?? [];
-    assert.ok(seen.some((e) => e.method === 'POST' && e.path === '/api/auth/login'));
-    assert.ok(seen.some((e) => e.path.startsWith('/api/list/templates/vios')));
+    if (ON_UNETLAB) {
+      assert.ok(agent.unetlab && !agent.fakeEve, 'the harness, not the fake');
+    } else {
+      const seen = agent.fakeEve?.seen ?? [];
+      assert.ok(seen.some((e) => e.method === 'POST' && e.path === '/api/auth/login'));
+      assert.ok(seen.some((e) => e.path.startsWith('/api/list/templates/vios')));
+    }
   } finally {
     await agent.stop();
   }
@@ -72,6 +85,7 @@ test('on the EVE-NG backend a plan right after deploy is empty: configs, IOL, VP
       [0, 0, 0],
       again.text,
     );
+    if (ON_UNETLAB) return; // what the server stored: see the unetlab recording's replay (replay.test.ts)
     // IOL's e0/1 is EVE-NG interface 16 of a node with 2 port groups.
     const lab = agent.fakeEve?.labState('/lab-agent/converge.unl');
     const sw1 = lab?.nodes.find((n) => n.name === 'sw1');
@@ -83,29 +97,34 @@ test('on the EVE-NG backend a plan right after deploy is empty: configs, IOL, VP
   }
 });
 
-test('the whole contract suite passes against the agent on the EVE-NG backend over the fake EVE-NG server', async () => {
-  const files = readdirSync(SUITE_DIR)
-    .filter((f) => f.endsWith('.test.js'))
-    .map((f) => join(SUITE_DIR, f));
-  assert.ok(files.length >= 5, `found the suite's files: ${files.join(', ')}`);
-  // Without the runner's NODE_TEST_CONTEXT, the child reports in plain TAP rather than to this runner.
-  const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
-  const child = spawn(process.execPath, ['--test', '--test-reporter=tap', ...files], {
-    env: { ...env, [TEST_EMULATOR_ENV]: 'eve-ng' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), SUITE_TIMEOUT_MS);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearTimeout(timer);
-  const failures = output.split('\n').filter((l) => /^\s*not ok /.test(l));
-  const passed = Number(/^# pass (\d+)/m.exec(output)?.[1] ?? 0);
-  assert.equal(
-    code,
-    0,
-    `the suite failed on the EVE-NG backend:\n${failures.join('\n')}\n--- last output ---\n${output.slice(-6000)}`,
-  );
-  assert.ok(passed >= 60, `only ${passed} tests ran`);
-});
+test(
+  `the whole contract suite passes against the agent on the EVE-NG backend over ${PEER}`,
+  { timeout: SUITE_TIMEOUT_MS + 10_000 },
+  async () => {
+    if (ON_UNETLAB) assert.equal(harnessUnavailable(), undefined);
+    const files = readdirSync(SUITE_DIR)
+      .filter((f) => f.endsWith('.test.js'))
+      .map((f) => join(SUITE_DIR, f));
+    assert.ok(files.length >= 5, `found the suite's files: ${files.join(', ')}`);
+    // Without the runner's NODE_TEST_CONTEXT, the child reports in plain TAP rather than to this runner.
+    const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
+    const child = spawn(process.execPath, ['--test', '--test-reporter=tap', ...files], {
+      env: { ...env, [TEST_EMULATOR_ENV]: 'eve-ng' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), SUITE_TIMEOUT_MS);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    const failures = output.split('\n').filter((l) => /^\s*not ok /.test(l));
+    const passed = Number(/^# pass (\d+)/m.exec(output)?.[1] ?? 0);
+    assert.equal(
+      code,
+      0,
+      `the suite failed on the EVE-NG backend over ${PEER}:\n${failures.join('\n')}\n--- last output ---\n${output.slice(-6000)}`,
+    );
+    assert.ok(passed >= 60, `only ${passed} tests ran`);
+  },
+);

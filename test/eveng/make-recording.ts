@@ -1,23 +1,32 @@
 /**
- * Makes the shipped recording: `node out/test/eveng/make-recording.js DIR`
- * runs the scenario through an agent recording its exchanges with the fake
- * EVE-NG server into DIR (test/eveng/recordings/fake-community is the one in
- * the repository). Not a test: run it when the backend's calls change.
+ * Makes the shipped recordings (not a test: run it when the backend's calls change):
+ *
+ *   node out/test/eveng/make-recording.js DIR
+ *     the short scenario (scenario.ts `runScenario`) against the fake EVE-NG server
+ *     (test/eveng/recordings/fake-community is the one in the repository);
+ *   UNETLAB_SRC=<git clone of dainok/unetlab> node out/test/eveng/make-recording.js --unetlab DIR
+ *     the full scenario (`runFullScenario`) against UNetLab's own API code under the harness
+ *     (test/eveng/harness/); DIR/outcome.json keeps each step's outcome and what the PHP asked of
+ *     the node runtime, which replay.test.ts checks (test/eveng/recordings/unetlab).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeEveServer } from './fake-server';
-import { RECORDING_ACCOUNT, runScenario, scenarioAgent } from './scenario';
+import { startUnetlabHarness } from './harness/unetlab-harness';
+import {
+  fullScenarioAgent,
+  RECORDING_ACCOUNT,
+  runFullScenario,
+  runScenario,
+  scenarioAgent,
+  StepClock,
+} from './scenario';
 
-async function main(): Promise<void> {
-  const target = process.argv[2];
-  if (!target) throw new Error('usage: node out/test/eveng/make-recording.js DIR');
-  rmSync(target, { recursive: true, force: true });
+async function recordFake(target: string, dataDir: string): Promise<void> {
   const fake = new FakeEveServer({ users: [RECORDING_ACCOUNT], bootMs: 0 });
-  const dataDir = mkdtempSync(join(tmpdir(), 'eve-recording-'));
   try {
-    const agent = await scenarioAgent(dataDir, await fake.listen(), resolve(target));
+    const agent = await scenarioAgent(dataDir, await fake.listen(), target);
     try {
       console.log(JSON.stringify(await runScenario(agent), null, 2));
     } finally {
@@ -25,11 +34,43 @@ async function main(): Promise<void> {
     }
   } finally {
     await fake.close();
+  }
+}
+
+async function recordUnetlab(target: string, dataDir: string): Promise<void> {
+  const harness = await startUnetlabHarness({ users: [RECORDING_ACCOUNT] });
+  try {
+    const clock = new StepClock();
+    const agent = await fullScenarioAgent(dataDir, harness.url, clock, target);
+    let steps;
+    try {
+      steps = await runFullScenario(agent, clock);
+    } finally {
+      await agent.close();
+    }
+    const runtime = harness.runtimeCalls().map((c) => c.args.join(' '));
+    const outcome = { server: `dainok/unetlab ${harness.commit}`, steps, runtime };
+    writeFileSync(join(target, 'outcome.json'), `${JSON.stringify(outcome, null, 2)}\n`);
+    console.log(JSON.stringify(outcome, null, 2));
+  } finally {
+    await harness.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const unetlab = process.argv[2] === '--unetlab';
+  const target = process.argv[unetlab ? 3 : 2];
+  if (!target) throw new Error('usage: node out/test/eveng/make-recording.js [--unetlab] DIR');
+  rmSync(target, { recursive: true, force: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'eve-recording-'));
+  try {
+    await (unetlab ? recordUnetlab : recordFake)(resolve(target), dataDir);
+  } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 main().catch((e: unknown) => {
-  console.error(e);
+  console.error(e instanceof Error ? e.message : e);
   process.exit(1);
 });

@@ -13,7 +13,7 @@ import { REDACTED, type RecordedExchange } from '../../agent/emulator/eveng/reco
 
 export function readRecording(dir: string): RecordedExchange[] {
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => /^\d+-.*\.json$/.test(f))
     .sort()
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordedExchange);
 }

@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAnswer } from '../../agent/emulator/eveng/envelope';
@@ -21,7 +21,7 @@ import {
 import { parseInterfaces, parseNetworks, parseNode } from '../../agent/emulator/eveng/lab-client';
 import { itemsOf, record } from '../../agent/emulator/eveng/envelope';
 import { readRecording, ReplayServer } from './replay-server';
-import { runScenario, scenarioAgent } from './scenario';
+import { fullScenarioAgent, runFullScenario, runScenario, scenarioAgent, StepClock } from './scenario';
 
 const RECORDINGS = join(__dirname, '..', '..', '..', 'test', 'eveng', 'recordings');
 const SHIPPED = 'fake-community';
@@ -38,7 +38,7 @@ const READERS: [RegExp, (data: unknown) => unknown][] = [
   [/\/networks$/, (d) => parseNetworks(itemsOf(d), [])],
 ];
 
-const recordings = readdirSync(RECORDINGS);
+const recordings = readdirSync(RECORDINGS).filter((f) => existsSync(join(RECORDINGS, f, '0001-POST-auth-login.json')));
 
 test('a recording ships with the repository', () => {
   assert.ok(recordings.includes(SHIPPED), `recordings: ${recordings.join(', ')}`);
@@ -89,4 +89,97 @@ test(`the ${SHIPPED} recording replays: same outcome, every exchange used, nothi
     await replay.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+/** The recording made against UNetLab's own API code (make-recording.ts --unetlab). */
+const UNETLAB = 'unetlab';
+
+interface UnetlabOutcome {
+  server: string;
+  steps: { step: string; ok: boolean; result?: unknown; error?: string }[];
+  runtime: string[];
+}
+
+test(`the ${UNETLAB} recording (UNetLab's own code) replays: every step as recorded, every exchange used`, async () => {
+  const dir = join(RECORDINGS, UNETLAB);
+  assert.ok(existsSync(join(dir, 'outcome.json')), `${dir}/outcome.json ships with the repository`);
+  const recorded = JSON.parse(readFileSync(join(dir, 'outcome.json'), 'utf8')) as UnetlabOutcome;
+  const replay = new ReplayServer(readRecording(dir));
+  const url = await replay.listen();
+  const dataDir = mkdtempSync(join(tmpdir(), 'eve-replay-'));
+  try {
+    const clock = new StepClock();
+    const agent = await fullScenarioAgent(dataDir, url, clock);
+    let steps;
+    try {
+      steps = await runFullScenario(agent, clock);
+    } finally {
+      await agent.close();
+    }
+    assert.deepEqual(replay.misses, []);
+    assert.equal(replay.used.size, replay.exchanges.length, 'every recorded exchange was asked for');
+    assert.deepEqual(steps, recorded.steps);
+  } finally {
+    await replay.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * What the unetlab recording shows about the adapter against UNetLab's own code, as recorded
+ * (see /work/notes/eveng-harness-findings.md and test/eveng/README.md). When the adapter changes,
+ * re-record (make-recording.ts --unetlab) and update these to what the new recording shows.
+ */
+test(`the ${UNETLAB} recording: what the real code did with the adapter's requests`, () => {
+  const dir = join(RECORDINGS, UNETLAB);
+  const outcome = JSON.parse(readFileSync(join(dir, 'outcome.json'), 'utf8')) as UnetlabOutcome;
+  const exchanges = readRecording(dir);
+  const step = (name: string) => {
+    const found = outcome.steps.find((s) => s.step === name);
+    assert.ok(found, `step ${name}`);
+    return found;
+  };
+  const lab = '/api/labs/lab-agent/scen-a.unl';
+  assert.match(outcome.server, /^dainok\/unetlab [0-9a-f]{40}$/);
+  // The catalogue loads although three templates of UNetLab's HEAD answer a PHP error page (500).
+  const provisioned = step('templates').result as string[];
+  assert.ok(['iol', 'linux', 'vios', 'viosl2'].every((t) => provisioned.includes(t)) && !provisioned.includes('xrv9k'));
+  assert.ok(exchanges.some((e) => e.request.path === '/api/list/templates/c7200' && e.response.status === 500));
+  // IOL ports by group: sw1 (node 4) e1/0 is interface 1 and e0/1 is 16.
+  const sw1Links = exchanges.filter(
+    (e) => e.request.method === 'PUT' && e.request.path === `${lab}/nodes/4/interfaces`,
+  );
+  assert.deepEqual(
+    sw1Links.map((e) => Object.keys(e.request.body as object)),
+    [['1'], ['16']],
+  );
+  // No visibility PUT (UNetLab has none and answers it with a 500 that leaves the lab locked).
+  assert.ok(!exchanges.some((e) => e.request.method === 'PUT' && /\/networks\/\d+$/.test(e.request.path)));
+  assert.deepEqual(step('deploy A').result, { lab: '/lab-agent/scen-a.unl', nodes: 4, links: 4 });
+  // Configs: written, then the flag set with a whole node; read back enabled, with the same text.
+  const r1Config = exchanges.findIndex((e) => e.request.method === 'PUT' && e.request.path === `${lab}/configs/2`);
+  const r1Flag = exchanges.findIndex(
+    (e) =>
+      e.request.method === 'PUT' &&
+      e.request.path === `${lab}/nodes/2` &&
+      (e.request.body as { config?: unknown }).config !== undefined,
+  );
+  assert.ok(r1Config >= 0 && r1Flag > r1Config, `config data (${r1Config}) before the flag (${r1Flag})`);
+  const r1Read = exchanges.filter((e) => e.request.method === 'GET' && e.request.path === `${lab}/nodes/2`).at(-1);
+  assert.equal(String((r1Read?.response.body as { data?: { config?: unknown } }).data?.config), '1');
+  // Known: the plan right after deploy is not empty: the two configs show as changed every time.
+  assert.deepEqual((step('plan A after deploy').result as { actions: string[] }).actions, [
+    'update node r1 (config)',
+    'update node sw1 (config)',
+  ]);
+  assert.equal((step('to_emu one-field edit').result as { changed?: boolean }).changed, true);
+  // Two labs: B is refused a start while A runs, and destroying B touches none of A's nodes.
+  assert.match(step('start B').error ?? '', /one pod/);
+  assert.ok(!outcome.runtime.some((c) => /^-a (start|stop|wipe) /.test(c) && c.includes('scen-b.unl')));
+  const allRunning = ['h1:running', 'r1:running', 'r2:running', 'sw1:running'];
+  assert.deepEqual(step('inspect A after B').result, allRunning);
+  assert.deepEqual(step('inspect A after destroying B').result, allRunning);
+  // A rename is refused with what to do instead (a lab's name is its file name).
+  assert.match(step('to_emu rename').error ?? '', /cannot be renamed/);
+  assert.deepEqual(step('destroy renamed A').result, { lab: '/lab-agent/scen-a.unl', status: 'destroyed' });
 });

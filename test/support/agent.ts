@@ -6,12 +6,13 @@
  */
 import { request as httpsRequest, Agent } from 'node:https';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAgent, type AgentOptions, type EmulatorKind, type RunningAgent } from '../../agent/server';
 import { FakeEveServer } from '../eveng/fake-server';
+import { startUnetlabHarness, type UnetlabHarness } from '../eveng/harness/unetlab-harness';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
 
@@ -22,6 +23,11 @@ export const TEST_USER = { username: 'lab', password: 'lab' };
  * server (test/eveng/fake-server.ts) through the EVE-NG backend instead of the simulated emulator.
  */
 export const TEST_EMULATOR_ENV = 'LAB_AGENT_TEST_EMULATOR';
+/**
+ * With LAB_AGENT_TEST_EVE_SERVER=unetlab as well, they front UNetLab's own API code under the
+ * harness (test/eveng/harness/, which needs UNETLAB_SRC) instead of the fake.
+ */
+export const TEST_EVE_SERVER_ENV = 'LAB_AGENT_TEST_EVE_SERVER';
 const EVE_ACCOUNT = { username: 'lab-agent-svc', password: 'eve-service-secret' };
 /** The emulator session's idle lifetime (EVE-NG: one hour, sliding). */
 const EMU_SESSION_MS = 60 * 60 * 1000;
@@ -77,6 +83,8 @@ export interface TestAgent {
   clock: FakeClock;
   /** The fake EVE-NG server behind an eve-ng test agent. */
   fakeEve?: FakeEveServer;
+  /** UNetLab's own code behind an eve-ng test agent, with LAB_AGENT_TEST_EVE_SERVER=unetlab. */
+  unetlab?: UnetlabHarness;
   /**
    * Makes the emulator session behind every agent session expire for good: an hour passes, and on
    * EVE-NG someone else also logs in with the service account after each login of the agent
@@ -104,8 +112,11 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   const emulator = options.emulator ?? (process.env[TEST_EMULATOR_ENV] === 'eve-ng' ? 'eve-ng' : undefined);
   let running: RunningAgent;
   let fakeEve: FakeEveServer | undefined;
+  let unetlab: UnetlabHarness | undefined;
   try {
-    if (emulator === 'eve-ng') {
+    if (emulator === 'eve-ng' && process.env[TEST_EVE_SERVER_ENV] === 'unetlab') {
+      unetlab = await startUnetlabHarness({ users: [EVE_ACCOUNT] });
+    } else if (emulator === 'eve-ng') {
       fakeEve = new FakeEveServer({
         clock: clock.now,
         bootMs: options.bootMs ?? 50,
@@ -130,10 +141,13 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       timeouts: options.timeouts,
       log: options.log,
       loginThrottle: options.loginThrottle,
-      ...(fakeEve ? { eveNg: { url: fakeEve.url, ...EVE_ACCOUNT, allowHttp: true } } : {}),
+      ...(fakeEve || unetlab
+        ? { eveNg: { url: (fakeEve?.url ?? unetlab?.url) as string, ...EVE_ACCOUNT, allowHttp: true } }
+        : {}),
     });
   } catch (err) {
     await fakeEve?.close();
+    await unetlab?.close();
     if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -162,9 +176,11 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     dataDir,
     clock,
     fakeEve,
+    unetlab,
     expireEmulatorSession() {
       clock.advance(EMU_SESSION_MS + 60_000);
       fakeEve?.stealSessionsOf(EVE_ACCOUNT.username);
+      if (unetlab) stealUnetlabSession(unetlab.url);
     },
     client,
     async loggedIn(hooks) {
@@ -185,9 +201,24 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       // A test's labs go with its agent (a real agent leaves them running for the next start).
       await running.close({ stopLabs: true });
       await fakeEve?.close();
+      await unetlab?.close();
       if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Someone else logs in with the service account: the server keeps one session per user, so the
+ * agent's cookie is dead. Synchronous, as expireEmulatorSession is; the password goes by environment.
+ */
+function stealUnetlabSession(url: string): void {
+  const script =
+    'fetch(process.env.U + "/api/auth/login", { method: "POST", body: JSON.stringify({ username: process.env.N, password: process.env.P }) })' +
+    '.then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))';
+  const run = spawnSync(process.execPath, ['-e', script], {
+    env: { ...process.env, U: url, N: EVE_ACCOUNT.username, P: EVE_ACCOUNT.password },
+  });
+  if (run.status !== 0) throw new Error('could not log in to the UNetLab harness to end the agent session');
 }
 
 /** A small valid lab: two vIOS routers, a switch, a network; `extra` is appended under `nodes`. */

@@ -1,0 +1,157 @@
+/**
+ * The node runtime behind the UNetLab/EVE-NG harness: a stand-in for
+ * `/opt/unetlab/wrappers/unl_wrapper`, which the server's PHP runs through
+ * `sudo` for every start, stop, wipe, export and delete. Each call is
+ * appended to `calls.jsonl` in the harness's state directory. `-a start`
+ * opens a telnet console on the port the server itself computes for the node
+ * (Community: 32768 + 128 × tenant + node id), which is all the PHP looks at to
+ * call a node running (`Node::getStatus` greps netstat for the port);
+ * `-a stop`/`wipe`/`stopall` close it. Nothing else of a node runs.
+ *
+ * Usage (written into the wrapper script by unetlab-harness.ts):
+ *   node node-runtime.js STATE_DIR [unl_wrapper arguments…]
+ *   node node-runtime.js STATE_DIR --console PORT TITLE   (the console process itself)
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { FakeConsole } from '../fake-console';
+
+/** What each stubbed call looked like: the arguments the PHP passed. */
+export interface RuntimeCall {
+  at: string;
+  args: string[];
+}
+
+const CONSOLE_BASE_PORT = 32768;
+const PORTS_PER_TENANT = 128;
+
+function option(args: string[], flag: string): string | undefined {
+  const at = args.indexOf(flag);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
+/** The nodes of a lab file, by id, as the PHP wrote them (`<node id="1" name="r1" …>`). */
+function labNodes(file: string): Map<number, string> {
+  const nodes = new Map<number, string>();
+  const xml = readFileSync(file, 'utf8');
+  for (const tag of xml.match(/<node\s[^>]*>/g) ?? []) {
+    const id = /\bid="(\d+)"/.exec(tag)?.[1];
+    const name = /\bname="([^"]*)"/.exec(tag)?.[1] ?? '';
+    if (id) nodes.set(Number(id), name);
+  }
+  return nodes;
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, attempts: number): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+class Runtime {
+  private readonly pidDir: string;
+
+  constructor(private readonly stateDir: string) {
+    this.pidDir = join(stateDir, 'consoles');
+    mkdirSync(this.pidDir, { recursive: true });
+  }
+
+  async startNode(port: number, title: string): Promise<boolean> {
+    if (await listening(port)) return true; // already running: the real wrapper skips it too
+    const child = spawn(process.execPath, [__filename, this.stateDir, '--console', String(port), title], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    child.unref();
+    writeFileSync(join(this.pidDir, `${port}.pid`), String(child.pid));
+    return waitFor(() => listening(port), 100);
+  }
+
+  stopNode(port: number): void {
+    const pidFile = join(this.pidDir, `${port}.pid`);
+    if (!existsSync(pidFile)) return;
+    try {
+      process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    rmSync(pidFile, { force: true });
+  }
+
+  stopAll(): void {
+    for (const f of readdirSync(this.pidDir)) this.stopNode(Number(f.replace(/\.pid$/, '')));
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [stateDir, ...args] = argv;
+  if (!stateDir) return 9;
+  if (args[0] === '--console') {
+    const port = Number(args[1]);
+    const title = args[2] ?? `node ${port}`;
+    const { console, port: got } = await FakeConsole.open(
+      { title, prompt: () => `${title}>`, run: (line) => (line ? `% ${line}: stub node, nothing runs\r\n` : '') },
+      port,
+    );
+    if (got !== port) {
+      console.close();
+      return 1;
+    }
+    process.on('SIGTERM', () => {
+      console.close();
+      process.exit(0);
+    });
+    return -1; // keep serving
+  }
+  const call: RuntimeCall = { at: new Date().toISOString(), args };
+  appendFileSync(join(stateDir, 'calls.jsonl'), `${JSON.stringify(call)}\n`);
+  const runtime = new Runtime(stateDir);
+  const action = option(args, '-a');
+  if (action === 'stopall') {
+    runtime.stopAll();
+    return 0;
+  }
+  if (!['start', 'stop', 'wipe', 'delete', 'export'].includes(action ?? '')) return 0;
+  const file = option(args, '-F');
+  const tenant = Number(option(args, '-T') ?? 0);
+  if (!file || !existsSync(file)) return 6; // the real wrapper's "lab file not found"
+  const nodes = labNodes(file);
+  const only = option(args, '-D');
+  const ids = only === undefined ? [...nodes.keys()] : [Number(only)];
+  if (only !== undefined && !nodes.has(Number(only))) return 8; // "node not found"
+  for (const id of ids) {
+    const port = CONSOLE_BASE_PORT + PORTS_PER_TENANT * tenant + id;
+    if (action === 'start') {
+      if (!(await runtime.startNode(port, nodes.get(id) ?? `node${id}`))) return 12;
+    } else if (action === 'stop' || action === 'wipe') {
+      runtime.stopNode(port);
+    }
+    // `delete` only removes the node's runtime directory on a real server: a running node keeps running.
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    process.stderr.write(`node-runtime: ${String(err)}\n`);
+    process.exit(1);
+  },
+);
