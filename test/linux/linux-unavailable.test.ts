@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,11 +16,13 @@ import { eventually, requireLinuxLabs } from './support';
 
 const AGENT = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
 const NOBODY = '65534';
+/** The Linux emulator refuses the demo password; the user comes from the environment, as it should. */
+const LINUX_USER = { username: TEST_USER.username, password: 'linux-unavailable-test-password' };
 
 test('without root, --emulator linux says what is missing and capabilities report the emulator unreachable', async () => {
   await requireLinuxLabs(); // root is needed to drop to another user
   const dataDir = mkdtempSync(join(tmpdir(), 'lab-agent-linux-noroot-'));
-  chmodSync(dataDir, 0o777);
+  chownSync(dataDir, Number(NOBODY), Number(NOBODY)); // its own data directory, which it keeps 0700
   const child = spawn(
     'setpriv',
     [
@@ -38,7 +40,10 @@ test('without root, --emulator linux says what is missing and capabilities repor
       '--data-dir',
       dataDir,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LAB_AGENT_USER: LINUX_USER.username, LAB_AGENT_PASSWORD: LINUX_USER.password },
+    },
   );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -61,7 +66,7 @@ test('without root, --emulator linux says what is missing and capabilities repor
     );
     const client = new AgentClient({ baseUrl: url, pin });
     try {
-      await client.login(TEST_USER);
+      await client.login(LINUX_USER);
       const caps = await client.getCapabilities();
       assert.equal(caps.emuReachable, false);
       assert.match(caps.emuProblem ?? '', /CAP_NET_ADMIN/);
