@@ -14,7 +14,7 @@ export const FRR_DAEMON_DIR = '/usr/lib/frr';
 export const FRR_RUN_DIR = '/var/run/frr';
 /** FRR's own reload tool: it computes the commands that turn one config into another. */
 export const FRR_RELOAD = `${FRR_DAEMON_DIR}/frr-reload.py`;
-export const INSTALL_HINT = 'apt-get install -y frr iputils-ping bubblewrap';
+export const INSTALL_HINT = 'apt-get install -y frr frr-pythontools iputils-ping bubblewrap';
 
 /** Routing daemons a node may run, in FRR's order, beside zebra (always) and staticd (always). */
 export const ROUTING_DAEMONS = ['bgpd', 'ospfd', 'ospf6d', 'ripd', 'ripngd', 'isisd', 'pimd', 'ldpd', 'bfdd'] as const;
