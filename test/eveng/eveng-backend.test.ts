@@ -506,6 +506,31 @@ test('startup configs: enabled with config "1" and read back; "Saved" is ignored
   }
 });
 
+test('UNetLab lists nodes without their config flag: the lab read still shows the startup configs', async () => {
+  const r = await rig({ flavour: 'unetlab' });
+  try {
+    const path = '/lab-agent/unl-configs.unl';
+    await newLab(r.client, path);
+    await r.client.addNode(path, {
+      ...SPEC,
+      name: 'r1',
+      template: 'vios',
+      image: '',
+      ethernet: 1,
+      config: 'hostname r1\n',
+    });
+    await r.client.addNode(path, { ...SPEC, name: 'r2', template: 'vios', image: '', ethernet: 1 });
+    const call = await rawSession(r.fake);
+    const listed = await call('GET', `/api/labs${path}/nodes`);
+    assert.ok(!Object.values(listed.data as Record<string, object>).some((n) => 'config' in n));
+    const lab = must(await r.client.getLab(path), 'lab');
+    assert.equal(node(lab, 'r1').config, 'hostname r1\n');
+    assert.equal(node(lab, 'r2').config, undefined);
+  } finally {
+    await r.dispose();
+  }
+});
+
 test('Pro reads and writes startup configs with a config set (cfsid)', async () => {
   const r = await rig({ edition: 'pro' });
   try {
