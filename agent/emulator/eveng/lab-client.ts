@@ -270,9 +270,8 @@ export class EveLabClient implements EmulatorClient {
       this.http.call('GET', labApiPath(path, '/nodes')),
       this.http.call('GET', labApiPath(path, '/networks')),
     ]);
-    const nodes = (await Promise.all(itemsOf(nodesAnswer.data).map((raw) => this.readNode(path, raw)))).sort(
-      (a, b) => a.id - b.id,
-    );
+    const listed = await this.withConfigFlags(path, itemsOf(nodesAnswer.data));
+    const nodes = (await Promise.all(listed.map((raw) => this.readNode(path, raw)))).sort((a, b) => a.id - b.id);
     return {
       path,
       // The lab's name is its file name: that is what EVE-NG saves it under.
@@ -282,6 +281,17 @@ export class EveLabClient implements EmulatorClient {
       nodes: nodes.map((n) => this.server.pod.seen(path, n)),
       networks: parseNetworks(itemsOf(networksAnswer.data), nodes),
     };
+  }
+
+  /**
+   * UNetLab's node list (apiGetLabNodes) has no `config` flag, so a lab read would lose every
+   * startup config and plans would never converge: one `GET …/configs` (apiGetLabConfigs) has
+   * the flag of each node whose template has a config script. EVE-NG lists it; no extra call there.
+   */
+  private async withConfigFlags(path: string, raw: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+    if (raw.every((n) => 'config' in n)) return raw;
+    const flags = record((await this.http.call('GET', labApiPath(path, '/configs'))).data);
+    return raw.map((n) => ('config' in n ? n : { ...n, config: record(flags[String(num(n.id))]).config ?? '0' }));
   }
 
   private async readNode(path: string, raw: Record<string, unknown>): Promise<EmuNode> {
