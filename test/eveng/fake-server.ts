@@ -685,7 +685,7 @@ export class FakeEveServer {
     // apiGetLabConfigs: the config flag of each node whose template has a config script.
     if (sub === '/configs' && method === 'GET')
       return ok(
-        'Successfully listed node configs (60055).',
+        'Successfully listed startup-configs (60055).',
         Object.fromEntries(
           lab.nodes
             .filter((n) => FAKE_TEMPLATES[n.template]?.configScript)
