@@ -27,13 +27,17 @@ interface Rig {
   dispose(): Promise<void>;
 }
 
-async function rig(fakeOptions: FakeEveOptions = {}, settings: Partial<EveNgSettings> = {}): Promise<Rig> {
+async function rig(
+  fakeOptions: FakeEveOptions = {},
+  settings: Partial<EveNgSettings> = {},
+  clock: () => number = Date.now,
+): Promise<Rig> {
   const fake = new FakeEveServer({ users: [ACCOUNT, INSPECTOR], bootMs: 20, ...fakeOptions });
   const url = await fake.listen();
   const logs: string[] = [];
   let backend: EveNgBackend;
   try {
-    backend = await EveNgBackend.open({ url, ...ACCOUNT, allowHttp: true, ...settings }, Date.now, (m) => logs.push(m));
+    backend = await EveNgBackend.open({ url, ...ACCOUNT, allowHttp: true, ...settings }, clock, (m) => logs.push(m));
   } catch (e) {
     await fake.close();
     throw e;
@@ -617,6 +621,28 @@ test('a broken template is listed unavailable with its reason; the catalogue is 
     const before = details();
     await r.client.listTemplates();
     assert.equal(details(), before);
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('a deploy reads the catalogue once: lookups inside lab writes and reads keep the catalogue held', async () => {
+  let now = 1_000_000;
+  const r = await rig({ brokenTemplates: ['csr1000vng'] }, {}, () => now);
+  try {
+    const listings = () => r.fake.seen.filter((e) => e.method === 'GET' && e.path === '/api/list/templates/').length;
+    await r.client.listTemplates();
+    const path = '/lab-agent/one-read.unl';
+    await newLab(r.client, path);
+    for (const name of ['a', 'b', 'c']) {
+      now += 10_000; // each step outlasts the 5 s a partial catalogue is kept
+      await r.client.addNode(path, { ...SPEC, name, template: 'vios', image: '', ethernet: 1 });
+      await r.client.getLab(path);
+    }
+    assert.equal(listings(), 1);
+    // A catalogue read of its own still sees a fixed template soon.
+    await r.client.listTemplates();
+    assert.equal(listings(), 2);
   } finally {
     await r.dispose();
   }
