@@ -296,7 +296,7 @@ export class EveLabClient implements EmulatorClient {
 
   private async readNode(path: string, raw: Record<string, unknown>): Promise<EmuNode> {
     const id = num(raw.id);
-    const template = await this.getTemplate(text(raw.template)).catch(() => undefined);
+    const template = await this.server.catalogue.held(text(raw.template)).catch(() => undefined);
     const [interfaces, config] = await Promise.all([
       this.interfaces(path, id, namingOf(template)),
       configEnabled(raw.config) ? this.readConfig(path, id) : Promise.resolve(undefined),
@@ -397,7 +397,7 @@ export class EveLabClient implements EmulatorClient {
   }
 
   async addNode(path: string, spec: EmuNodeSpec): Promise<EmuNode> {
-    const template = await this.getTemplate(spec.template);
+    const template = await this.server.catalogue.held(spec.template);
     if (!template) throw new EmuError('refused', `Template ${spec.template} does not exist on this EVE-NG server.`);
     const answer = await this.http.call('POST', labApiPath(path, '/nodes'), {
       type: template.type,
