@@ -75,7 +75,8 @@ test('on the EVE-NG backend a plan right after deploy is empty: configs, IOL, VP
       '  - endpoints: [host:e0, lan]',
       '',
     ].join('\n');
-    const files = { 'r1.cfg': 'hostname r1\n!\nend\n' };
+    // Written on Windows and ending in a newline: neither is a change against what EVE-NG reads back.
+    const files = { 'r1.cfg': 'hostname r1\r\n!\r\nend\r\n' };
     const plan = await client.planProject({ yaml, files });
     assert.ok((plan.summary?.create ?? 0) > 0, JSON.stringify(plan.summary));
     const deployed = await client.deployProject({ yaml, files, plan_identity: plan.plan_identity });

@@ -27,13 +27,17 @@ interface Rig {
   dispose(): Promise<void>;
 }
 
-async function rig(fakeOptions: FakeEveOptions = {}, settings: Partial<EveNgSettings> = {}): Promise<Rig> {
+async function rig(
+  fakeOptions: FakeEveOptions = {},
+  settings: Partial<EveNgSettings> = {},
+  clock: () => number = Date.now,
+): Promise<Rig> {
   const fake = new FakeEveServer({ users: [ACCOUNT, INSPECTOR], bootMs: 20, ...fakeOptions });
   const url = await fake.listen();
   const logs: string[] = [];
   let backend: EveNgBackend;
   try {
-    backend = await EveNgBackend.open({ url, ...ACCOUNT, allowHttp: true, ...settings }, Date.now, (m) => logs.push(m));
+    backend = await EveNgBackend.open({ url, ...ACCOUNT, allowHttp: true, ...settings }, clock, (m) => logs.push(m));
   } catch (e) {
     await fake.close();
     throw e;
@@ -506,6 +510,31 @@ test('startup configs: enabled with config "1" and read back; "Saved" is ignored
   }
 });
 
+test('UNetLab lists nodes without their config flag: the lab read still shows the startup configs', async () => {
+  const r = await rig({ flavour: 'unetlab' });
+  try {
+    const path = '/lab-agent/unl-configs.unl';
+    await newLab(r.client, path);
+    await r.client.addNode(path, {
+      ...SPEC,
+      name: 'r1',
+      template: 'vios',
+      image: '',
+      ethernet: 1,
+      config: 'hostname r1\n',
+    });
+    await r.client.addNode(path, { ...SPEC, name: 'r2', template: 'vios', image: '', ethernet: 1 });
+    const call = await rawSession(r.fake);
+    const listed = await call('GET', `/api/labs${path}/nodes`);
+    assert.ok(!Object.values(listed.data as Record<string, object>).some((n) => 'config' in n));
+    const lab = must(await r.client.getLab(path), 'lab');
+    assert.equal(node(lab, 'r1').config, 'hostname r1\n');
+    assert.equal(node(lab, 'r2').config, undefined);
+  } finally {
+    await r.dispose();
+  }
+});
+
 test('Pro reads and writes startup configs with a config set (cfsid)', async () => {
   const r = await rig({ edition: 'pro' });
   try {
@@ -592,6 +621,28 @@ test('a broken template is listed unavailable with its reason; the catalogue is 
     const before = details();
     await r.client.listTemplates();
     assert.equal(details(), before);
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('a deploy reads the catalogue once: lookups inside lab writes and reads keep the catalogue held', async () => {
+  let now = 1_000_000;
+  const r = await rig({ brokenTemplates: ['csr1000vng'] }, {}, () => now);
+  try {
+    const listings = () => r.fake.seen.filter((e) => e.method === 'GET' && e.path === '/api/list/templates/').length;
+    await r.client.listTemplates();
+    const path = '/lab-agent/one-read.unl';
+    await newLab(r.client, path);
+    for (const name of ['a', 'b', 'c']) {
+      now += 10_000; // each step outlasts the 5 s a partial catalogue is kept
+      await r.client.addNode(path, { ...SPEC, name, template: 'vios', image: '', ethernet: 1 });
+      await r.client.getLab(path);
+    }
+    assert.equal(listings(), 1);
+    // A catalogue read of its own still sees a fixed template soon.
+    await r.client.listTemplates();
+    assert.equal(listings(), 2);
   } finally {
     await r.dispose();
   }

@@ -30,6 +30,8 @@
  *   is counted (the real one runs `top`, seconds per call);
  * - a template listed but broken (its detail answers 500) can be set up;
  * - the `unetlab` flavour stores and returns no network visibility at all;
+ * - the `unetlab` flavour lists nodes without their config flag (only a node
+ *   read or `GET …/configs` has it);
  * - a cookie session `unetlab_session`, one per user (a new login ends the
  *   previous one), sliding one hour; no or an expired cookie gets HTTP 412;
  * - a wrong password gets HTTP 200 carrying a `code: 400` failure (2025 fork);
@@ -645,7 +647,7 @@ export class FakeEveServer {
       if (method === 'GET')
         return ok(
           'Successfully listed nodes (60026).',
-          Object.fromEntries(lab.nodes.map((n) => [n.id, this.nodeView(n, html5)])),
+          Object.fromEntries(lab.nodes.map((n) => [n.id, this.listedNodeView(n, html5)])),
         );
       if (method === 'POST') return write(() => this.addNode(lab, body));
     }
@@ -680,6 +682,16 @@ export class FakeEveServer {
         (this.edition === 'pro' && /^\/stop\/stopmode=\d$/.test(rest) ? 'stop' : undefined);
       if (action && method === 'GET') return this.lifecycle(lab, node, action);
     }
+    // apiGetLabConfigs: the config flag of each node whose template has a config script.
+    if (sub === '/configs' && method === 'GET')
+      return ok(
+        'Successfully listed startup-configs (60055).',
+        Object.fromEntries(
+          lab.nodes
+            .filter((n) => FAKE_TEMPLATES[n.template]?.configScript)
+            .map((n) => [n.id, { config: n.config, name: n.name }]),
+        ),
+      );
     const configMatch = /^\/configs\/(\d+)$/.exec(sub);
     if (configMatch) {
       const node = lab.nodes.find((n) => n.id === Number(configMatch[1]));
@@ -852,6 +864,13 @@ export class FakeEveServer {
         return lines([`${' '.repeat(prompt().length)}^`, "% Invalid input detected at '^' marker."]);
       },
     };
+  }
+
+  /** A node in the node list: UNetLab's apiGetLabNodes leaves out the config flag its node read has. */
+  private listedNodeView(node: FakeNode, html5: boolean): Record<string, unknown> {
+    const view = this.nodeView(node, html5);
+    if (this.flavour === 'unetlab') delete view.config;
+    return view;
   }
 
   private nodeView(node: FakeNode, html5: boolean): Record<string, unknown> {

@@ -165,13 +165,25 @@ test(`the ${UNETLAB} recording: what the real code did with the adapter's reques
       (e.request.body as { config?: unknown }).config !== undefined,
   );
   assert.ok(r1Config >= 0 && r1Flag > r1Config, `config data (${r1Config}) before the flag (${r1Flag})`);
-  const r1Read = exchanges.filter((e) => e.request.method === 'GET' && e.request.path === `${lab}/nodes/2`).at(-1);
-  assert.equal(String((r1Read?.response.body as { data?: { config?: unknown } }).data?.config), '1');
-  // Known: the plan right after deploy is not empty: the two configs show as changed every time.
-  assert.deepEqual((step('plan A after deploy').result as { actions: string[] }).actions, [
-    'update node r1 (config)',
-    'update node sw1 (config)',
-  ]);
+  const written = (exchanges[r1Config].request.body as { data: string }).data;
+  const r1Read = exchanges.filter((e) => e.request.method === 'GET' && e.request.path === `${lab}/configs/2`).at(-1);
+  assert.equal((r1Read?.response.body as { data?: { data?: unknown } }).data?.data, written);
+  // UNetLab lists nodes without their config flag: one GET …/configs per lab read has it.
+  const flags = exchanges.filter((e) => e.request.method === 'GET' && e.request.path === `${lab}/configs`).at(-1);
+  assert.deepEqual(
+    Object.entries((flags?.response.body as { data: Record<string, { config: unknown }> }).data).map(([id, n]) => [
+      id,
+      String(n.config),
+    ]),
+    [
+      ['2', '1'],
+      ['3', '0'],
+      ['4', '1'],
+    ],
+  );
+  // Plans converge: nothing to do right after a deploy or an edit, and from_emu changes nothing.
+  for (const name of ['plan A after deploy', 'from_emu A', 'plan A after edit'])
+    assert.deepEqual((step(name).result as { actions: string[] }).actions, [], name);
   assert.equal((step('to_emu one-field edit').result as { changed?: boolean }).changed, true);
   // Two labs: B is refused a start while A runs, and destroying B touches none of A's nodes.
   assert.match(step('start B').error ?? '', /one pod/);

@@ -4,7 +4,8 @@
  * the editor asks for it often. Concurrent readers share one refresh. A
  * template whose detail fails (a broken template file answers 500, not 404)
  * is kept as unavailable with the reason, so one broken template does not take
- * the catalogue down; such a partial catalogue is kept for a few seconds only.
+ * the catalogue down; such a partial catalogue is kept for a few seconds only,
+ * except for the adapter's own lookups inside an operation (held()).
  */
 import { EmuError, type EmuIcon, type EmuNetworkType, type EmuTemplate } from '../backend';
 import { parseIcons, parseNetworkTypes, parseTemplateDetail, parseTemplateList } from './catalogue';
@@ -17,8 +18,8 @@ const DETAIL_CONCURRENCY = 6;
 
 interface Snapshot {
   templates: EmuTemplate[];
-  /** Some template details failed: try them again sooner. */
-  partial: boolean;
+  /** Templates whose detail failed: while there are any, the catalogue is read again sooner. */
+  unavailable: Set<string>;
 }
 
 export class EveCatalogue {
@@ -37,6 +38,18 @@ export class EveCatalogue {
 
   async template(id: string): Promise<EmuTemplate | undefined> {
     return (await this.current()).templates.find((t) => t.id === id);
+  }
+
+  /**
+   * A template as the adapter's own writes and reads look it up (its type, its interface names):
+   * from the catalogue held, however old, so an operation longer than the partial catalogue's
+   * few seconds does not reload dozens of details in its middle. A template not held, or held
+   * as unavailable, goes through template() as any other read.
+   */
+  async held(id: string): Promise<EmuTemplate | undefined> {
+    const held = this.snapshot && (await this.snapshot.catch(() => undefined));
+    const found = held?.templates.find((t) => t.id === id);
+    return found && !held?.unavailable.has(id) ? found : this.template(id);
   }
 
   async networkTypes(): Promise<{ types: EmuNetworkType[]; natOnly: boolean }> {
@@ -65,7 +78,7 @@ export class EveCatalogue {
       const loading = this.load();
       this.snapshot = loading;
       void loading.then(
-        (s) => (this.snapshotTtl = s.partial ? PARTIAL_CATALOGUE_TTL_MS : CATALOGUE_TTL_MS),
+        (s) => (this.snapshotTtl = s.unavailable.size ? PARTIAL_CATALOGUE_TTL_MS : CATALOGUE_TTL_MS),
         () => undefined,
       );
       // A failed load is not kept: the next reader tries again.
@@ -94,17 +107,17 @@ export class EveCatalogue {
     const listing = parseTemplateList((await this.http.call('GET', '/api/list/templates/')).data);
     const templates: EmuTemplate[] = new Array<EmuTemplate>(listing.length);
     let next = 0;
-    let partial = false;
+    const unavailableIds = new Set<string>();
     const worker = async () => {
       while (next < listing.length) {
         const i = next++;
         const entry = listing[i];
         const { data, unavailable } = await this.detail(entry.id);
-        if (unavailable) partial = true;
+        if (unavailable) unavailableIds.add(entry.id);
         templates[i] = parseTemplateDetail(entry.id, data, entry, unavailable);
       }
     };
     await Promise.all(Array.from({ length: Math.min(DETAIL_CONCURRENCY, listing.length) }, worker));
-    return { templates, partial };
+    return { templates, unavailable: unavailableIds };
   }
 }

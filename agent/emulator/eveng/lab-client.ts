@@ -270,9 +270,8 @@ export class EveLabClient implements EmulatorClient {
       this.http.call('GET', labApiPath(path, '/nodes')),
       this.http.call('GET', labApiPath(path, '/networks')),
     ]);
-    const nodes = (await Promise.all(itemsOf(nodesAnswer.data).map((raw) => this.readNode(path, raw)))).sort(
-      (a, b) => a.id - b.id,
-    );
+    const listed = await this.withConfigFlags(path, itemsOf(nodesAnswer.data));
+    const nodes = (await Promise.all(listed.map((raw) => this.readNode(path, raw)))).sort((a, b) => a.id - b.id);
     return {
       path,
       // The lab's name is its file name: that is what EVE-NG saves it under.
@@ -284,9 +283,20 @@ export class EveLabClient implements EmulatorClient {
     };
   }
 
+  /**
+   * UNetLab's node list (apiGetLabNodes) has no `config` flag, so a lab read would lose every
+   * startup config and plans would never converge: one `GET …/configs` (apiGetLabConfigs) has
+   * the flag of each node whose template has a config script. EVE-NG lists it; no extra call there.
+   */
+  private async withConfigFlags(path: string, raw: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+    if (raw.every((n) => 'config' in n)) return raw;
+    const flags = record((await this.http.call('GET', labApiPath(path, '/configs'))).data);
+    return raw.map((n) => ('config' in n ? n : { ...n, config: record(flags[String(num(n.id))]).config ?? '0' }));
+  }
+
   private async readNode(path: string, raw: Record<string, unknown>): Promise<EmuNode> {
     const id = num(raw.id);
-    const template = await this.getTemplate(text(raw.template)).catch(() => undefined);
+    const template = await this.server.catalogue.held(text(raw.template)).catch(() => undefined);
     const [interfaces, config] = await Promise.all([
       this.interfaces(path, id, namingOf(template)),
       configEnabled(raw.config) ? this.readConfig(path, id) : Promise.resolve(undefined),
@@ -387,7 +397,7 @@ export class EveLabClient implements EmulatorClient {
   }
 
   async addNode(path: string, spec: EmuNodeSpec): Promise<EmuNode> {
-    const template = await this.getTemplate(spec.template);
+    const template = await this.server.catalogue.held(spec.template);
     if (!template) throw new EmuError('refused', `Template ${spec.template} does not exist on this EVE-NG server.`);
     const answer = await this.http.call('POST', labApiPath(path, '/nodes'), {
       type: template.type,
