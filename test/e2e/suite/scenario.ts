@@ -436,20 +436,35 @@ describe('Lab Agent end to end', function () {
     await labsViewText(new RegExp(`^${node}\\s*running`, 'm'));
   });
 
-  it('renews the session with one password prompt after the agent restarted, and everything works again', async function () {
+  it('renews the session with one password prompt after the agent restarted (a wrong password keeps the box), and everything works again', async function () {
     if (!hasRunnerChannel()) this.skip();
     assert.ok((await askRunner({ action: 'agent', op: 'restart' })).ok, 'the runner could not restart the agent');
     // The user's next action finds the session gone and asks for the password, once.
     const validated = vscode.commands.executeCommand<{ status?: string }>(LabCommand.validate, {
       uri: labUri.toString(),
     });
+    // A wrong password first: the box stays open and says the agent refused it (issue 34).
+    const wrong = await askRunner({ action: 'fill', selector: INPUT_BOX, text: 'not-the-password', timeoutMs: 30_000 });
+    assert.ok(wrong.ok, `no password prompt: ${wrong.error}`);
+    const refusal = await askRunner({
+      action: 'text',
+      selector: '.quick-input-widget',
+      match: 'refused',
+      timeoutMs: 15_000,
+    });
+    assert.match(
+      refusal.text ?? '',
+      /refused/,
+      `the box after a wrong password shows: ${refusal.text ?? refusal.error}`,
+    );
+    await askRunner({ action: 'screenshot', name: 'wrong-password', waitFor: INPUT_BOX });
     const filled = await askRunner({
       action: 'fill',
       selector: INPUT_BOX,
       text: env('LAB_AGENT_E2E_PASSWORD'),
       timeoutMs: 30_000,
     });
-    assert.ok(filled.ok, `no password prompt: ${filled.error}`);
+    assert.ok(filled.ok, `the password box closed after a wrong password: ${filled.error}`);
     const result = await validated;
     assert.ok(result?.status, 'validate did not run after the password');
     // One log-in reached every part: the status stays connected while the language server
