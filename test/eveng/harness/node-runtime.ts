@@ -14,9 +14,9 @@
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { FakeConsole } from '../fake-console';
+import { portAnswers } from './port';
 
 /** What each stubbed call looked like: the arguments the PHP passed. */
 export interface RuntimeCall {
@@ -44,17 +44,6 @@ function labNodes(file: string): Map<number, string> {
   return nodes;
 }
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 async function waitFor(check: () => Promise<boolean>, attempts: number): Promise<boolean> {
   for (let i = 0; i < attempts; i++) {
     if (await check()) return true;
@@ -72,14 +61,14 @@ class Runtime {
   }
 
   async startNode(port: number, title: string): Promise<boolean> {
-    if (await listening(port)) return true; // already running: the real wrapper skips it too
+    if (await portAnswers(port)) return true; // already running: the real wrapper skips it too
     const child = spawn(process.execPath, [__filename, this.stateDir, '--console', String(port), title], {
       detached: true,
       stdio: 'ignore',
     });
     child.unref();
     writeFileSync(join(this.pidDir, `${port}.pid`), String(child.pid));
-    return waitFor(() => listening(port), 100);
+    return waitFor(() => portAnswers(port), 100);
   }
 
   stopNode(port: number): void {

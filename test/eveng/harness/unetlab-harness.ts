@@ -28,10 +28,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuntimeCall } from './node-runtime';
+import { portAnswers } from './port';
 
 export const UNETLAB_SRC_ENV = 'UNETLAB_SRC';
 export const UNETLAB_REPOSITORY = 'https://github.com/dainok/unetlab';
@@ -217,17 +218,6 @@ function freePort(): Promise<number> {
   });
 }
 
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 async function call(
   url: string,
   method: string,
@@ -327,7 +317,7 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
     let up = false;
     for (let i = 0; i < 100 && !up && php.exitCode === null; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      up = await answers(port);
+      up = await portAnswers(port);
     }
     if (!up) throw new Error(`php -S did not start: ${stderr}`);
     const url = `http://127.0.0.1:${port}`;
