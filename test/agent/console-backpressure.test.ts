@@ -6,8 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { loginTo, makeDataDir, rawCall, spawnAgent, waitFor, type AgentProcess } from '../support/agent';
+import { loginTo, makeDataDir, openNonReadingStream, rawCall, spawnAgent, waitFor } from '../support/agent';
 
 const MiB = 1024 * 1024;
 /** How much the agent may grow behind a client that reads nothing. */
@@ -15,26 +14,6 @@ const GROWTH_BOUND_MiB = 48;
 /** What such a client may find waiting when it reads again: socket buffers and the console's bound. */
 const RECEIVED_BOUND_MiB = 16;
 const LAB = '/lab-agent/bp.unl';
-
-/** A console stream whose reader stops after the 101: the bytes that reach it pile up in the kernel. */
-function openNonReadingStream(agent: AgentProcess, token: string, ticket: string): Promise<TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect(
-      { host: '127.0.0.1', port: Number(new URL(agent.url).port), ca: agent.certPem, servername: 'localhost' },
-      () =>
-        socket.write(
-          `GET /api/v1/console/stream/${ticket} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
-            'Connection: Upgrade\r\nUpgrade: emu-telnet\r\n\r\n',
-        ),
-    );
-    socket.on('error', reject);
-    socket.once('data', (first: Buffer) => {
-      socket.pause();
-      if (first.toString('latin1').startsWith('HTTP/1.1 101')) resolve(socket);
-      else reject(new Error(`no 101: ${first.toString('latin1').slice(0, 300)}`));
-    });
-  });
-}
 
 test(
   'a console client that stops reading leaves the agent’s memory bounded, and is dropped',

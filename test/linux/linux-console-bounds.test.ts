@@ -8,9 +8,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { STALLED_DROP_MS } from '../../agent/console/line-client';
-import { startTestAgent, waitFor, type TestAgent } from '../support/agent';
+import { openNonReadingStream, startTestAgent, waitFor, type TestAgent } from '../support/agent';
 import { requireLinuxLabs } from './support';
 
 const MiB = 1024 * 1024;
@@ -50,32 +49,12 @@ after(async () => {
   await agent.stop();
 });
 
-/** A console stream whose reader stops after the 101. */
-function openNonReadingStream(ticket: string): Promise<TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect(
-      { host: '127.0.0.1', port: Number(new URL(running().url).port), ca: running().certPem, servername: 'localhost' },
-      () =>
-        socket.write(
-          `GET /api/v1/console/stream/${ticket} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
-            'Connection: Upgrade\r\nUpgrade: emu-telnet\r\n\r\n',
-        ),
-    );
-    socket.on('error', reject);
-    socket.once('data', (first: Buffer) => {
-      socket.pause();
-      if (first.toString('latin1').startsWith('HTTP/1.1 101')) resolve(socket);
-      else reject(new Error(`no 101: ${first.toString('latin1').slice(0, 300)}`));
-    });
-  });
-}
-
 test(
   'a host console printing 300 MB to a client that reads nothing: the agent stays bounded and drops the client',
   { timeout: 120_000 },
   async () => {
     const { ticket } = await call('/api/v1/console/attach', { lab: LAB, node: 'h1' });
-    const stream = await openNonReadingStream(ticket);
+    const stream = await openNonReadingStream(running(), token, ticket);
     const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
     const before = rss();
     stream.write("head -c 300000000 /dev/zero | tr '\\0' x\r");

@@ -389,3 +389,30 @@ export async function spawnAgent(dataDir: string, args: string[] = []): Promise<
     rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024,
   };
 }
+
+/**
+ * A console stream (ticket from attachConsole) whose reader stops right after the 101: what the
+ * agent sends then piles up in the kernel's buffers, as with a client that stopped reading.
+ */
+export function openNonReadingStream(
+  agent: { url: string; certPem: string },
+  token: string,
+  ticket: string,
+): Promise<TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect(
+      { host: '127.0.0.1', port: Number(new URL(agent.url).port), ca: agent.certPem, servername: 'localhost' },
+      () =>
+        socket.write(
+          `GET /api/v1/console/stream/${ticket} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
+            'Connection: Upgrade\r\nUpgrade: emu-telnet\r\n\r\n',
+        ),
+    );
+    socket.on('error', reject);
+    socket.once('data', (first: Buffer) => {
+      socket.pause();
+      if (first.toString('latin1').startsWith('HTTP/1.1 101')) resolve(socket);
+      else reject(new Error(`no 101: ${first.toString('latin1').slice(0, 300)}`));
+    });
+  });
+}
