@@ -12,7 +12,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mustRun, runCommand, type CommandResult } from './command';
 import type { NodeCgroups } from './cgroup';
 import { commandLine, inNamespaceAs, processAlive, terminate } from './kernel';
-import { cleanEnv, maskArgs, RESET_SIGNALS, safeHostname, withFd3, type SandboxSetup } from './sandbox';
+import {
+  cleanEnv,
+  maskArgs,
+  readOnlyRootArgs,
+  RESET_SIGNALS,
+  safeHostname,
+  withFd3,
+  type SandboxSetup,
+} from './sandbox';
 import { FRR_DAEMON_DIR, FRR_RUN_DIR, type LinuxHost } from './system';
 
 /** `router …` (and other top-level) sections, and the daemon each needs. */
@@ -72,13 +80,7 @@ export function userVtyshArgv(ns: string, hostname: string, setup: SandboxSetup,
     ns,
     'bwrap',
     '--unshare-uts',
-    '--hostname',
-    hostname,
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
+    ...readOnlyRootArgs(hostname),
     ...maskArgs(['/run', '/tmp', '/root', '/home', ...setup.masks]),
     // bwrap would make the folders above the bind 0700 root: frr must pass through them.
     '--perms',

@@ -55,6 +55,11 @@ export function cleanEnv(home: string, extra: Record<string, string> = {}): stri
   return ['--clearenv', ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v])];
 }
 
+/** `bwrap` arguments for the view every sandbox starts from: its own hostname, the machine's file system read-only, a private /dev. */
+export function readOnlyRootArgs(hostname: string): string[] {
+  return ['--hostname', hostname, '--ro-bind', '/', '/', '--dev', '/dev'];
+}
+
 /** `bwrap` arguments that mask each existing folder with an empty tmpfs. */
 export function maskArgs(paths: readonly string[]): string[] {
   return paths.flatMap((path) => ['--tmpfs', path]);
@@ -150,13 +155,7 @@ export async function startSandbox(ns: string, hostname: string, setup: SandboxS
       '--unshare-uts',
       '--unshare-ipc',
       '--unshare-cgroup',
-      '--hostname',
-      hostname,
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
+      ...readOnlyRootArgs(hostname),
       '--proc',
       '/proc',
       ...['/tmp', '/run', '/root', '/home'].flatMap((dir) => ['--size', String(NODE_TMPFS_MIB << 20), '--tmpfs', dir]),
