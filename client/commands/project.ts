@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../common/api/client';
 import type { DeployData, ReconcileData, ValidateData } from '../../common/api/contract';
+import { LineIndex } from '../../common/lab/positions';
 import { isLabActionAllowed } from '../model/capabilities';
 import { booleanArg, directionOf, fieldOf } from '../model/command-args';
 import { validationLines } from '../model/report-text';
@@ -231,14 +232,8 @@ function refuseBrokenLab(lab: LabContext, action: string): void {
   const first = errors[0];
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   throw new Error(
-    `Cannot ${action} ${lab.name}: fix the YAML first. Line ${lineNumberAt(lab.text, first.range.start)}: ${first.message}${more}`,
+    `Cannot ${action} ${lab.name}: fix the YAML first. Line ${new LineIndex(lab.text).positionAt(first.range.start).line + 1}: ${first.message}${more}`,
   );
-}
-
-function lineNumberAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
 }
 
 async function reconcileLab(services: Services, arg: unknown, fixed?: 'to_emu' | 'from_emu'): Promise<ReconcileData> {
