@@ -27,6 +27,18 @@ module.exports = {
       },
     },
     {
+      name: 'backends-stand-apart',
+      severity: 'error',
+      comment:
+        "Each emulator backend is a folder of its own, as containerlab's runtimes are: it imports no other backend " +
+        "and nothing of the agent's domain (agent/project/) or HTTP layer; what backends share lives in agent/emulator/.",
+      from: { path: '^agent/emulator/([^/]+)/' },
+      to: {
+        path: '^agent/(emulator/[^/]+/|project/|http/|handlers/)',
+        pathNot: '^agent/emulator/$1/',
+      },
+    },
+    {
       name: 'bundles-not-agent',
       severity: 'error',
       comment: 'The extension and the language server talk to the agent over HTTPS only, never by importing it.',

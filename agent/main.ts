@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { DEFAULT_PORT } from '../common/api/contract';
-import { DEFAULT_BOOT_MS, EMULATOR_KINDS, startAgent, type AgentOptions, type EmulatorKind } from './server';
+import { EMULATOR_KINDS, type EmulatorKind } from './emulator/registry';
+import { DEFAULT_BOOT_MS, startAgent, type AgentOptions } from './server';
 import { addUserCommand } from './add-user';
 import {
   Credentials,

@@ -25,9 +25,8 @@ import { LoginThrottle, type ThrottleLimits } from './login-throttle';
 import { lockDataDir } from './storage/data-dir-lock';
 import { Credentials, DEFAULT_USER, type AgentUser } from './users';
 import type { EmulatorBackend } from './emulator/backend';
-import { EveNgBackend, type EveNgSettings } from './emulator/eveng/eveng-backend';
-import { LinuxEmulator } from './emulator/linux/linux-emulator';
-import { SimulatedEmulator } from './emulator/simulated/simulated-emulator';
+import type { EveNgSettings } from './emulator/eveng/eveng-backend';
+import { openBackend, type EmulatorKind } from './emulator/registry';
 import type { PublicHandler, SessionHandler } from './handlers/handler';
 import { completeLinkInterfaces, previewInterfaces } from './handlers/authoring';
 import {
@@ -126,9 +125,6 @@ export const CONNECTION_TIMEOUTS: Readonly<ConnectionTimeouts> = {
   // Longer than clients' idle pools usually keep sockets, so a reused socket is rarely closed under them.
   keepAliveMs: 30_000,
 };
-
-export type EmulatorKind = 'simulated' | 'linux' | 'eve-ng';
-export const EMULATOR_KINDS: readonly EmulatorKind[] = ['simulated', 'linux', 'eve-ng'];
 
 export interface RunningAgent {
   url: string;
@@ -231,7 +227,19 @@ async function startLocked(options: AgentOptions, dataDir: string, unlock: () =>
   const certificate = await loadOrCreateCertificate(dataDir);
   const credentials = await Credentials.of(options.users?.length ? options.users : [DEFAULT_USER]);
   const owners = new LabOwners(dataDir, log);
-  const { backend, emulator, emulatorProblems } = await openBackend(options, dataDir, clock, log);
+  const {
+    backend,
+    description: emulator,
+    problems: emulatorProblems,
+  } = await openBackend(options.emulator ?? 'simulated', {
+    dataDir,
+    clock,
+    log,
+    eveNg: options.eveNg,
+    bootMs: options.bootMs ?? DEFAULT_BOOT_MS,
+    writeDelayMs: options.writeDelayMs ?? DEFAULT_WRITE_DELAY_MS,
+    stopLabsOnExit: options.stopLabsOnExit,
+  });
   const ctx: AgentContext = {
     clock,
     credentials,
@@ -276,39 +284,6 @@ async function startLocked(options: AgentOptions, dataDir: string, unlock: () =>
       return closing;
     },
   };
-}
-
-/** The emulator the options name; EVE-NG logs in here, so a wrong URL, certificate or password stops the start. */
-async function openBackend(
-  options: AgentOptions,
-  dataDir: string,
-  clock: () => number,
-  log: (message: string) => void,
-): Promise<{ backend: EmulatorBackend; emulator: string; emulatorProblems: string[] }> {
-  if (options.emulator === 'linux') {
-    const linux = await LinuxEmulator.open({ dataDir, log, stopLabsOnExit: options.stopLabsOnExit });
-    return {
-      backend: linux,
-      emulator: linux.description,
-      emulatorProblems: 'problems' in linux ? linux.problems : [],
-    };
-  }
-  if (options.emulator === 'eve-ng') {
-    if (!options.eveNg) throw new Error('The eve-ng emulator needs the EVE-NG server settings (eveNg).');
-    return {
-      backend: await EveNgBackend.open(options.eveNg, clock, log),
-      emulator: `EVE-NG at ${new URL(options.eveNg.url).origin}`,
-      emulatorProblems: [],
-    };
-  }
-  const simulated = new SimulatedEmulator({
-    dataDir,
-    clock,
-    bootMs: options.bootMs ?? DEFAULT_BOOT_MS,
-    writeDelayMs: options.writeDelayMs ?? DEFAULT_WRITE_DELAY_MS,
-    log,
-  });
-  return { backend: simulated, emulator: 'simulated (EVE-NG style)', emulatorProblems: [] };
 }
 
 /** The HTTPS server of the API and the console streams; it never listens itself (sniffProtocol hands it sockets). */

@@ -12,7 +12,7 @@
  */
 import type { Direction } from '../../common/api/contract';
 import { EmuNodeStatus, type EmuNode } from '../emulator/backend';
-import { applyConfigDelta, configDelta, deltaSize, sameConfig, type ConfigDelta } from './config-contexts';
+import { applyConfigDelta, configDelta, deltaSize, sameConfig, type ConfigDelta } from '../emulator/config-contexts';
 import { normaliseConfig } from './desired';
 import type { ObservedTopology } from './observed';
 import type { TopoNode, Topology } from './topology';

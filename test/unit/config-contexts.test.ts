@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyConfigDelta, configDelta, sameConfig } from '../../agent/project/config-contexts';
+import { applyConfigDelta, configDelta, sameConfig } from '../../agent/emulator/config-contexts';
 
 const R1 = readFileSync(join(__dirname, '..', '..', '..', 'samples', 'ospf', 'configs', 'r1.conf'), 'utf8');
 

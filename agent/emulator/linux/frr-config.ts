@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCommand } from './command';
-import { applyConfigDelta, type ConfigDelta } from '../../project/config-contexts';
+import { applyConfigDelta, type ConfigDelta } from '../config-contexts';
 import { hostnameOf, runDirOf, runningConfig, vtysh } from './frr';
 import { FRR_RELOAD, FRR_RUN_DIR } from './system';
 

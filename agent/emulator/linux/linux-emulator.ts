@@ -25,8 +25,9 @@ import {
   type EmuStatus,
   type EmuTemplate,
 } from '../backend';
-import { sameConfig } from '../../project/config-contexts';
-import { LabStore, pruneHiddenNetworks } from '../simulated/lab-store';
+import { sameConfig } from '../config-contexts';
+import { UnavailableEmulator } from '../unavailable-emulator';
+import { LabStore, pruneHiddenNetworks } from '../lab-store';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
 import { NodeCgroups } from './cgroup';
 import { routerAlive, runningConfig } from './frr';
@@ -113,7 +114,7 @@ export class LinuxEmulator implements EmulatorBackend {
    */
   static async open(options: LinuxEmulatorOptions): Promise<LinuxEmulator | UnavailableEmulator> {
     const host = await probeLinuxHost();
-    if (host.problems.length) return new UnavailableEmulator(host.problems);
+    if (host.problems.length) return new UnavailableEmulator('linux', host.problems);
     const emu = new LinuxEmulator(host, options);
     const labs = [...emu.store.labs.values()];
     const removed = await cleanLeftovers(emu.names, emu.journal, emu.cgroups, labNamespaces(labs, emu.realizer));
@@ -381,31 +382,6 @@ export class LinuxEmulator implements EmulatorBackend {
       );
     return template;
   }
-}
-
-/** The emulator chosen cannot run on this machine: every call says why. */
-export class UnavailableEmulator implements EmulatorBackend {
-  readonly description: string;
-
-  constructor(readonly problems: string[]) {
-    this.description = `linux: cannot run here: ${problems.join('; ')}`;
-  }
-
-  connect(): Promise<EmulatorClient> {
-    const fail = (): Promise<never> =>
-      Promise.reject(
-        new EmuError('unreachable', `the Linux emulator cannot run on this machine: ${this.problems.join('; ')}.`),
-      );
-    // Every method fails with the reason; `then` stays undefined so the client is not mistaken for a promise.
-    return Promise.resolve(
-      new Proxy({} as EmulatorClient, {
-        get: (_target, key) =>
-          key === 'labUrl' ? () => '' : key === 'then' || key === 'runCommand' ? undefined : fail,
-      }),
-    );
-  }
-
-  async close(): Promise<void> {}
 }
 
 /** One agent session's view of the Linux emulator (the machine has no emulator sessions to expire). */

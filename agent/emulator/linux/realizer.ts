@@ -7,7 +7,7 @@
  */
 import { compileEthFormat } from '../../../common/lab/eth-format';
 import { EmuError, EmuNodeStatus } from '../backend';
-import type { StoredLab, StoredNode } from '../simulated/lab-store';
+import type { StoredLab, StoredNode } from '../lab-store';
 import { TEMPLATE_KIND, ETH_FORMAT, type NodeKind } from './catalogue';
 import type { NodeLimits } from './cgroup';
 import { CommandError, mustRun, runUntilExit } from './command';

@@ -5,7 +5,7 @@
  */
 import { EmuNodeStatus } from '../backend';
 import { findTemplate } from './catalogue';
-import type { StoredLab, StoredNetwork, StoredNode } from './lab-store';
+import type { StoredLab, StoredNetwork, StoredNode } from '../lab-store';
 
 interface NodeSketch {
   name: string;

@@ -24,7 +24,7 @@ import { findTemplate, ICONS, NAT_ONLY, NETWORK_TYPES, TEMPLATES } from './catal
 import { ConsoleHub } from './console-hub';
 import type { DeviceView } from './device-cli';
 import { exampleLabs } from './example-labs';
-import { findById, LabStore, pruneHiddenNetworks, type StoredLab, type StoredNode } from './lab-store';
+import { findById, LabStore, pruneHiddenNetworks, type StoredLab, type StoredNode } from '../lab-store';
 
 export const EMU_SESSION_IDLE_MS = 60 * 60 * 1000;
 const EMU_VERSION = '5.0.1-24';

@@ -1,12 +1,12 @@
 /**
- * The simulated emulator's labs, kept in memory and saved to one JSON file in
+ * An emulator's labs as the simulated and Linux backends keep them: in memory and saved to one JSON file in
  * the data directory (written atomically, a moment after each change), so labs
  * and node states survive an agent restart as they would on a real server.
  */
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { EmuError, type EmuNodeSpec, type EmuNodeStatus } from '../backend';
-import { writeFileAtomic } from '../../storage/atomic-file';
+import { EmuError, type EmuNodeSpec, type EmuNodeStatus } from './backend';
+import { writeFileAtomic } from '../storage/atomic-file';
 
 /** A node as the emulator keeps it: what it was made of, plus its runtime state. */
 export interface StoredNode extends EmuNodeSpec {
