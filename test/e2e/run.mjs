@@ -362,10 +362,20 @@ async function main() {
   forwardConsole(page);
   page.on('pageerror', (error) => console.log(`[page error] ${error.message}`));
   serveChannel(page, agent, link);
-  // The payload holds the test password, so the URL is not printed.
-  await page.goto(
-    `${origin}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
-  );
+  // The payload holds the test password, so the URL is not printed, nor Playwright's error that quotes it.
+  // A loaded machine takes well over Playwright's default 30 s to load the workbench.
+  try {
+    await page.goto(
+      `${origin}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+      { timeout: 180_000 },
+    );
+  } catch (error) {
+    throw new Error(
+      `the workbench did not load: ${String(error.message)
+        .split('\n')[0]
+        .replace(/"http[^"]*"/g, '(the URL)')}`,
+    );
+  }
   log(`workbench at ${origin}, workspace ${dirs.workspace}`);
 
   const code = await exited;

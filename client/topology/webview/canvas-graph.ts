@@ -15,7 +15,8 @@ import type { GraphChange } from '../graph-delta';
 import type { Drift, GraphData, GraphNode } from '../messages';
 import { NodeBuckets, segmentAt, type Segment } from '../hit-test';
 import { CELL, Placement, type Point } from '../placement';
-import { badge, fitView, type Drawing, type GraphEvents, type View } from './drawing';
+import { fitView, type View } from '../fit-view';
+import { badge, type Drawing, type GraphEvents } from './drawing';
 import type { Palette } from './theme';
 
 const MIN_ZOOM = 0.02;
@@ -215,6 +216,11 @@ export class CanvasGraph implements Drawing {
 
   view(): View {
     return { zoom: this.zoom, pan: { ...this.pan } };
+  }
+
+  namePixels(): number {
+    const pixels = this.zoom * FONT_SIZE;
+    return pixels >= MIN_FONT_PIXELS ? pixels : 0;
   }
 
   destroy(): void {

@@ -5,7 +5,7 @@
  */
 import type { GraphChange } from '../graph-delta';
 import type { GraphData, GraphNode } from '../messages';
-import type { Point } from '../placement';
+import type { View } from '../fit-view';
 import type { Palette } from './theme';
 
 export interface GraphEvents {
@@ -17,12 +17,6 @@ export interface GraphEvents {
   moved(id: string, x: number, y: number): void;
   /** The view was panned or zoomed. */
   viewChanged(): void;
-}
-
-/** Where the drawing is: a model point p is on screen at p × zoom + pan (CSS pixels from the drawing's corner). */
-export interface View {
-  zoom: number;
-  pan: Point;
 }
 
 export interface Drawing {
@@ -41,34 +35,10 @@ export interface Drawing {
   /** Marks the element focused in the element list. */
   focus(id: string | undefined): void;
   view(): View;
+  /** How high a node's name is on screen, in CSS pixels (0 while names are not drawn). */
+  namePixels(): number;
   /** Removes the drawing from the page. */
   destroy(): void;
-}
-
-/**
- * The view that shows all `centres` with a margin in a width × height drawing,
- * never larger than life (a small lab is shown at its own size). Node centres
- * are enough: measuring every label and link first costs Cytoscape seconds at
- * 2,000 nodes.
- */
-export function fitView(centres: Iterable<Point>, width: number, height: number, minZoom: number): View | undefined {
-  const box = { x1: Infinity, y1: Infinity, x2: -Infinity, y2: -Infinity };
-  for (const p of centres) {
-    box.x1 = Math.min(box.x1, p.x);
-    box.y1 = Math.min(box.y1, p.y);
-    box.x2 = Math.max(box.x2, p.x);
-    box.y2 = Math.max(box.y2, p.y);
-  }
-  if (box.x1 === Infinity) return undefined;
-  const margin = 60;
-  const zoom = Math.min(
-    1.5,
-    Math.max(minZoom, Math.min(width / (box.x2 - box.x1 + 2 * margin), height / (box.y2 - box.y1 + 2 * margin))),
-  );
-  return {
-    zoom,
-    pan: { x: width / 2 - (zoom * (box.x1 + box.x2)) / 2, y: height / 2 - (zoom * (box.y1 + box.y2)) / 2 },
-  };
 }
 
 const DRIFT_MARK = { create: '+ create', update: '~ change', delete: '− delete' } as const;

@@ -15,7 +15,12 @@ import cytoscape, {
 } from 'cytoscape';
 import type { GraphData, GraphLink, GraphNode } from '../messages';
 import { Placement, type Point } from '../placement';
-import { badge, fitView, type Drawing, type GraphEvents, type View } from './drawing';
+import { fitView, readableSpread, type View } from '../fit-view';
+import { badge, type Drawing, type GraphEvents } from './drawing';
+
+/** Cytoscape's size of a node's name, and the size below which it does not draw names. */
+const NAME_FONT_SIZE = 11;
+const MIN_ZOOMED_FONT_SIZE = 7;
 import { symbolImage, type Palette } from './theme';
 
 export class TopologyGraph implements Drawing {
@@ -25,6 +30,11 @@ export class TopologyGraph implements Drawing {
   /** Where each node was last put ("x,y"), by a drawing or by the user's drag. */
   private readonly placedAt = new Map<string, string>();
   private placement = new Placement([]);
+  /**
+   * Model positions are drawn at `spread` × position (below 1 when Fit drew a small lab closer
+   * together to keep its names readable); what the user drags is read back in model units.
+   */
+  private spread = 1;
 
   constructor(container: HTMLElement, palette: Palette, events: GraphEvents) {
     this.cy = cytoscape({
@@ -48,7 +58,7 @@ export class TopologyGraph implements Drawing {
     });
     this.cy.on('dragfree', 'node', (event) => {
       const node = event.target as NodeSingular;
-      const [x, y] = [Math.round(node.position().x), Math.round(node.position().y)];
+      const [x, y] = [Math.round(node.position().x / this.spread), Math.round(node.position().y / this.spread)];
       // Where the user put it: the edit that writes this position changes nothing here, a refused one puts the node back.
       this.placedAt.set(node.id(), `${x},${y}`);
       events.moved(node.id(), x, y);
@@ -76,7 +86,7 @@ export class TopologyGraph implements Drawing {
       const json = JSON.stringify(definition.data);
       const position = placement.at(node);
       const at = `${position.x},${position.y}`;
-      if (!this.applied.has(node.id)) added.push({ ...definition, position: { ...position } });
+      if (!this.applied.has(node.id)) added.push({ ...definition, position: this.drawnAt(position) });
       else {
         const data = this.applied.get(node.id) === json ? undefined : definition.data;
         const moved = this.placedAt.get(node.id) === at ? undefined : { ...position };
@@ -114,7 +124,7 @@ export class TopologyGraph implements Drawing {
           if (data.movable === 1) element.grabify();
           else element.ungrabify();
         }
-        if (position) element.position(position);
+        if (position) element.position(this.drawnAt(position));
       }
       if (added.length > 0) this.cy.add(added);
     });
@@ -127,17 +137,35 @@ export class TopologyGraph implements Drawing {
   }
 
   fit(): void {
+    const [width, height] = [this.cy.width(), this.cy.height()];
+    const nodes = this.cy.nodes();
+    const model = nodes.map((node) => ({ x: node.position().x / this.spread, y: node.position().y / this.spread }));
+    const spread = readableSpread(model, width, height);
+    if (spread !== this.spread) {
+      this.spread = spread;
+      this.cy.batch(() => nodes.forEach((node, i) => void node.position(this.drawnAt(model[i]))));
+    }
     const view = fitView(
-      this.cy.nodes().map((node) => node.position()),
-      this.cy.width(),
-      this.cy.height(),
+      nodes.map((node) => node.position()),
+      width,
+      height,
       this.cy.minZoom(),
     );
     if (view) this.cy.viewport(view);
   }
 
+  /** Model point p is on screen at p × zoom + pan: Cytoscape's zoom times the spread. */
   view(): View {
-    return { zoom: this.cy.zoom(), pan: this.cy.pan() };
+    return { zoom: this.cy.zoom() * this.spread, pan: this.cy.pan() };
+  }
+
+  namePixels(): number {
+    const pixels = this.cy.zoom() * NAME_FONT_SIZE;
+    return pixels >= MIN_ZOOMED_FONT_SIZE ? pixels : 0;
+  }
+
+  private drawnAt(p: Point): Point {
+    return { x: p.x * this.spread, y: p.y * this.spread };
   }
 
   destroy(): void {
@@ -212,7 +240,7 @@ function stylesheet(p: Palette): StylesheetJson {
         'border-color': p.border,
         label: 'data(label)',
         color: p.foreground,
-        'font-size': 11,
+        'font-size': NAME_FONT_SIZE,
         'font-family': p.fontFamily,
         'text-valign': 'bottom',
         'text-margin-y': 4,
@@ -221,7 +249,7 @@ function stylesheet(p: Palette): StylesheetJson {
         'text-background-opacity': 0.8,
         'text-background-padding': '1px',
         // Labels are unreadable when zoomed far out; skipping them keeps large labs fast.
-        'min-zoomed-font-size': 7,
+        'min-zoomed-font-size': MIN_ZOOMED_FONT_SIZE,
       },
     },
     ...symbols.map((symbol) => ({

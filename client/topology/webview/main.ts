@@ -105,7 +105,11 @@ function main(): void {
 
   // For tests: where the drawing is, so that a point of the model can be found on the page.
   const viewChanged = (): void => {
-    if (drawing) document.body.dataset.viewport = JSON.stringify(drawing.view());
+    if (!drawing) return;
+    document.body.dataset.viewport = JSON.stringify(drawing.view());
+    document.body.dataset.namePixels = drawing.namePixels().toFixed(1);
+    const graph = element('graph');
+    document.body.dataset.drawingSize = `${graph.clientWidth}x${graph.clientHeight}`;
   };
   const events: GraphEvents = {
     activate,

@@ -1,15 +1,19 @@
 /// <reference types="mocha" />
 /**
  * Real routers from VS Code: against the second agent the runner started with `--emulator linux`,
- * deploy samples/ospf/ospf.lab.yaml (three FRR routers, two hosts) with the extension's commands,
- * start every node, wait until OSPF is Full, type `show ip ospf neighbor` into r1's console
- * terminal and keep a screenshot of it (`frr-console.png`), destroy the lab.
+ * Open the Sample Lab opens the FRR sample, which plans without an error; deploy
+ * samples/ospf/ospf.lab.yaml (three FRR routers, two hosts) with the extension's commands, see
+ * Start All stay on the file, start every node, wait until OSPF is Full, see the topology at its
+ * default size name every node readably (`topology-ospf.png`), type `show ip ospf neighbor` into
+ * r1's console terminal and keep a screenshot of it (`frr-console.png`), destroy the lab.
  * Runs after scenario.ts, in the same extension host: it logs in to the other agent.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
+import { eventually } from './eventually';
+import { onScreen, topologyAttributes, topologyViewport } from './topology-page';
 
 const LAB_FILE = 'ospf/ospf.lab.yaml';
 /** r1 has one OSPF neighbour (r2; its side towards h1 is passive), r2 two. */
@@ -55,6 +59,27 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
     assert.strictEqual(loggedIn, true, 'login failed');
   });
 
+  it('Open the Sample Lab on this agent opens the FRR sample, which it plans without an error', async () => {
+    const opened = await vscode.commands.executeCommand<string>(LabCommand.openSample);
+    assert.ok(opened?.endsWith('/samples/ospf/ospf.lab.yaml'), `opened ${opened}, not the FRR sample`);
+    const sample = vscode.Uri.parse(opened);
+    // A plan summary on the lens means the agent read the lab with its catalogue: the errors are in by then.
+    const title = await eventually('a resolved plan lens', async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        sample,
+        20,
+      );
+      return lenses.map((l) => l.command?.title ?? '').find((t) => /^Plan: (\+\d+|no changes)/.test(t));
+    });
+    const errors = vscode.languages
+      .getDiagnostics(sample)
+      .filter((d) => d.severity === vscode.DiagnosticSeverity.Error)
+      .map((d) => `${d.range.start.line + 1}: ${d.message}`);
+    assert.deepStrictEqual(errors, [], `the sample has errors on this agent (lens: ${title})`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('deploys the OSPF sample and starts every node', async () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'no workspace folder is open');
@@ -66,6 +91,11 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
     });
     assert.ok(result?.lab, 'deploy failed');
     deployed = true;
+    // The next step stays on the file once the deploy's notification is gone.
+    await eventually('a Start All lens on the deployed, stopped lab', async () => {
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', labUri);
+      return lenses.some((l) => l.command?.title === 'Start All') ? true : undefined;
+    });
     const started = await vscode.commands.executeCommand<{ started?: number; failed?: number }>(LabCommand.startLab, {
       uri: labUri.toString(),
     });
@@ -91,6 +121,38 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
         assert.fail(`no full adjacency after ${CONVERGE_MS / 1000} s:\n${JSON.stringify(last, null, 2)}`);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+  });
+
+  it('shows the topology at its default size with every node named readably', async function () {
+    if (!hasRunnerChannel()) this.skip();
+    // The only webview open: the runner looks into one.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.window.showTextDocument(labUri);
+    await vscode.commands.executeCommand(LabCommand.showTopology, { uri: labUri.toString() });
+    await topologyAttributes('#elements button[data-id="node:r1"][data-state="running"]', 60_000);
+    const page = await topologyAttributes('body[data-name-pixels][data-drawing-size]');
+    const pixels = Number(page['data-name-pixels']);
+    const [width, height] = page['data-drawing-size'].split('x').map(Number);
+    assert.ok(pixels >= 9, `at Fit in a ${width}×${height} view, names are drawn ${pixels} px high`);
+    const view = await topologyViewport();
+    for (const name of ['r1', 'r2', 'r3', 'h1', 'h2']) {
+      const button = await topologyAttributes(`#elements button[data-id="node:${name}"]`);
+      const [x, y] = (button['data-position'] ?? '').split(',').map(Number);
+      const at = onScreen({ x, y }, view);
+      const inside = at.x >= 0 && at.y >= 0 && at.x <= width && at.y <= height;
+      assert.ok(
+        inside,
+        `${name} is drawn at ${Math.round(at.x)},${Math.round(at.y)}, outside the ${width}×${height} view`,
+      );
+    }
+    const shot = await askRunner({
+      action: 'screenshot',
+      name: 'topology-ospf',
+      waitFor: '#elements button',
+      frame: 'webview',
+    });
+    assert.ok(shot.ok, `screenshot topology-ospf failed: ${shot.error}`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it("shows r1's neighbours Full in its console terminal", async function () {
