@@ -28,7 +28,7 @@
  * or failed test to <run>/results.jsonl; the closing `N passed, N failed` line counts them.
  *
  * Usage: node test/e2e/run.mjs [--no-build] [--grep <pattern>]
- *   --no-build        reuse dist/lab-agent.vsix and out/ from an earlier `npm run package`
+ *   --no-build        reuse out/ and dist/lab-agent.vsix from an earlier `npm run build` and `npm run package`
  *   --grep <pattern>  run only the tests whose full title matches the regular expression
  *   E2E_TIMEOUT_MS  overrides the overall timeout (default 9 min)
  */
@@ -248,7 +248,12 @@ async function main() {
   if (!existsSync(codeServer) || !existsSync(node24))
     throw new Error('code-server is not installed: run bash test/e2e/setup.sh');
   if (!process.argv.includes('--no-build')) {
-    log('packaging the extension (npm run package)');
+    // The package holds the bundles only; the suite runs from out/, which only the full build writes.
+    log('building (npm run build) and packaging the extension (npm run package)');
+    await runToEnd('npm', ['run', 'build', '--silent'], 'npm run build', {
+      env: process.env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     await runToEnd('npm', ['run', 'package', '--silent'], 'npm run package', {
       env: process.env,
       stdio: ['ignore', 'inherit', 'inherit'],
