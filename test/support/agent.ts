@@ -66,6 +66,8 @@ export interface TestAgentOptions {
   log?: (message: string) => void;
   /** Failed-login throttling (default: the agent's). */
   loginThrottle?: AgentOptions['loginThrottle'];
+  /** Labs one user may own (default: the agent's). */
+  labsPerUser?: number;
 }
 
 export interface Reply {
@@ -142,6 +144,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       timeouts: options.timeouts,
       log: options.log,
       loginThrottle: options.loginThrottle,
+      labsPerUser: options.labsPerUser,
       ...(fakeEve || unetlab
         ? { eveNg: { url: (fakeEve?.url ?? unetlab?.url) as string, ...EVE_ACCOUNT, allowHttp: true } }
         : {}),
