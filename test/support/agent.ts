@@ -374,10 +374,15 @@ export async function spawnAgent(dataDir: string, args: string[] = []): Promise<
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   let url: string | undefined;
   try {
-    await waitFor(() => {
-      if (child.exitCode !== null) throw new Error(`the agent exited: ${err}`);
-      return Promise.resolve(/fingerprint: \S+\n/.test(out));
-    }, 'the agent to start');
+    await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error(`the agent exited: ${err}`);
+        return Promise.resolve(/fingerprint: \S+\n/.test(out));
+        // The Linux emulator probes the machine first: seconds on a loaded machine.
+      },
+      'the agent to start',
+      60_000,
+    );
     url = /listening on (https:\/\/\S+)/.exec(out)?.[1];
     if (!url) throw new Error(`the agent printed no URL: ${out}`);
   } catch (error) {
