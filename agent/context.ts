@@ -16,7 +16,7 @@ export interface AgentContext {
   clock: () => number;
   credentials: Credentials;
   logins: LoginThrottle;
-  /** Console exec-many calls in flight per user (decisions §11). */
+  /** Console exec-many calls in flight per user, commands running on the agent (decisions §11). */
   execs: ExecLimits;
   sessions: SessionStore;
   backend: EmulatorBackend;

@@ -22,6 +22,7 @@ import {
 } from './users';
 import { EVE_NG_FLAGS, EVE_NG_USAGE, eveNgFromFlags } from './emulator/eveng/command-line';
 import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_SECONDS, MIN_WORKER_HEAP_MB } from './project/validate-workers';
+import { DEFAULT_LABS_PER_USER } from './project/lab-owners';
 
 const USAGE = `Usage: node dist/agent.js [options]
        node dist/agent.js add-user NAME [--data-dir DIR | --users-file FILE]
@@ -46,6 +47,8 @@ Options:
   --stop-labs-on-exit   linux: stop every lab when the agent stops (routers save their
                         running configs first); by default labs keep running and the
                         next start takes them back
+  --max-labs-per-user N
+                        labs one user may own, whatever the emulator (default ${DEFAULT_LABS_PER_USER})
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
   --max-validate-memory MB
                         heap of each thread validating a large document (default ${DEFAULT_WORKER_HEAP_MB})
@@ -79,6 +82,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
         'max-validate-seconds': { type: 'string' },
         emulator: { type: 'string' },
         'stop-labs-on-exit': { type: 'boolean' },
+        'max-labs-per-user': { type: 'string' },
         help: { type: 'boolean' },
         ...EVE_NG_FLAGS,
       },
@@ -103,6 +107,8 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
     if (seconds === 0) throw new UsageError('--max-validate-seconds must be at least 1.');
     return seconds;
   };
+  const labsPerUser = integer('--max-labs-per-user', v['max-labs-per-user'], 100_000);
+  if (labsPerUser === 0) throw new UsageError('--max-labs-per-user must be at least 1.');
   if (v.user) throw new UsageError(NO_PASSWORDS_IN_ARGV);
   if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host must not be empty.');
   if (v['data-dir'] !== undefined && v['data-dir'].trim() === '') throw new UsageError('--data-dir must not be empty.');
@@ -127,6 +133,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
     validateSeconds: validateSeconds(integer('--max-validate-seconds', v['max-validate-seconds'], 3600)),
     emulator: v.emulator as EmulatorKind | undefined,
     ...(v['stop-labs-on-exit'] ? { stopLabsOnExit: true } : {}),
+    ...(labsPerUser !== undefined ? { labsPerUser } : {}),
     ...(eveNg ? { eveNg } : {}),
     log: (message) => console.error(`[agent] ${message}`),
   };

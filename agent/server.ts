@@ -97,6 +97,8 @@ export interface AgentOptions {
   timeouts?: Partial<ConnectionTimeouts>;
   /** Linux: stop every lab when the agent stops (routers save their running configs first); default: labs keep running. */
   stopLabsOnExit?: boolean;
+  /** Labs one user may own, whatever the emulator (default DEFAULT_LABS_PER_USER, decisions §11). */
+  labsPerUser?: number;
 }
 
 /**
@@ -226,7 +228,7 @@ async function startLocked(options: AgentOptions, dataDir: string, unlock: () =>
   const clock = options.clock ?? Date.now;
   const certificate = await loadOrCreateCertificate(dataDir);
   const credentials = await Credentials.of(options.users?.length ? options.users : [DEFAULT_USER]);
-  const owners = new LabOwners(dataDir, log);
+  const owners = new LabOwners(dataDir, log, options.labsPerUser);
   const {
     backend,
     description: emulator,

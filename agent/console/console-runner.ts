@@ -15,7 +15,7 @@ import { EXEC_LIMITS } from './exec-limits';
 const PROMPT_LINE = /^\S[^\r\n]*[#>$%] ?$/;
 /** Output can arrive in pieces; a prompt counts once nothing more comes for this long. */
 const QUIET_MS = 15;
-/** What is kept of a console's output: more than a reply keeps (the rest is only read for the prompt). */
+/** What is kept of a command's output: more than a reply keeps (the rest is only read for the prompt, or dropped). */
 const MAX_KEPT_CHARS = EXEC_LIMITS.commandChars + 64 * 1024;
 /** The end of the output always kept, where the prompt is looked for. */
 const TAIL_CHARS = 4096;
@@ -37,7 +37,7 @@ export class ConsoleRunner {
   ): Promise<CommandOutput> {
     return this.turns.run(`${lab}#${nodeId}`, () =>
       client.runCommand
-        ? client.runCommand(lab, nodeId, command, timeoutMs)
+        ? client.runCommand(lab, nodeId, command, timeoutMs, MAX_KEPT_CHARS)
         : this.runNow(client, lab, nodeId, command, timeoutMs),
     );
   }
@@ -107,7 +107,12 @@ export class ConsoleRunner {
       // Drop the echoed command line and, when it came, the closing prompt.
       const afterEcho = tail.slice(tail.indexOf('\n') + 1);
       const output = ok ? afterEcho.slice(0, afterEcho.lastIndexOf('\n') + 1) : afterEcho;
-      return { output: output.replace(/\r\n?/g, '\n'), durationMs, timedOut: !ok };
+      return {
+        output: output.replace(/\r\n?/g, '\n'),
+        durationMs,
+        timedOut: !ok,
+        ...(dropped ? { truncated: true } : {}),
+      };
     } finally {
       stream.destroy();
     }

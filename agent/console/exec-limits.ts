@@ -1,7 +1,9 @@
 /**
  * Bounds on console exec output (decisions §11): what one command's output may hold, what one
- * exec-many reply may hold, how many of its commands run at once, and how many exec-many calls
- * one user may have in flight. Output past a cap is cut, and the result says so.
+ * exec-many reply may hold, how many of its commands run at once, how many exec-many calls
+ * one user may have in flight, and how many commands run at once on the whole agent (so the
+ * output it holds is bounded whatever the number of users). Output past a cap is cut, and the
+ * result says so.
  */
 import { ApiError } from '../http/api-error';
 
@@ -14,11 +16,32 @@ export const EXEC_LIMITS = {
   commandsAtOnce: 8,
   /** exec-many calls of one user (over all their sessions) in flight at once. */
   callsPerUser: 2,
+  /** Console exec commands running at once on the agent, all users together; the others wait their turn. */
+  commandsOnAgent: 16,
 };
 
-/** The exec-many calls in flight, per user. */
+/** The exec-many calls in flight per user, and the commands running on the agent. */
 export class ExecLimits {
   private readonly calls = new Map<string, number>();
+  private running = 0;
+  /** Commands waiting for one of the agent's places, first come first served. */
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly commandsOnAgent = EXEC_LIMITS.commandsOnAgent) {}
+
+  /** Runs one console command once fewer than `commandsOnAgent` are running (its time limit starts then). */
+  async command<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.commandsOnAgent) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await work();
+    } finally {
+      // The place passes straight to the next in line, or is given back.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
 
   /** Runs `work` as one of the user's exec-many calls, or refuses it when they have too many in flight. */
   async run<T>(username: string, work: () => Promise<T>): Promise<T> {
@@ -39,11 +62,15 @@ export class ExecLimits {
   }
 }
 
-/** Output cut to `max` characters, with a note saying so at the end. */
-export function capOutput(output: string, max: number): { output: string; truncated: boolean } {
-  if (output.length <= max) return { output, truncated: false };
+/**
+ * Output cut to `max` characters, with a note saying so at the end; `cutBefore` says that
+ * the output is already the beginning of more (the emulator kept only so much of it).
+ */
+export function capOutput(output: string, max: number, cutBefore = false): { output: string; truncated: boolean } {
+  if (output.length <= max && !cutBefore) return { output, truncated: false };
+  const printed = `${cutBefore ? 'more than ' : ''}${output.length} characters`;
   return {
-    output: `${output.slice(0, max)}\n[output cut: ${output.length} characters, the agent keeps ${max}]\n`,
+    output: `${output.slice(0, max)}\n[output cut: ${printed}, the agent keeps ${max}]\n`,
     truncated: true,
   };
 }

@@ -210,9 +210,11 @@ export interface EmulatorClient {
   /**
    * Runs one command on a running node directly (not by typing on its
    * console) and returns its real output and duration. Optional: without it,
-   * console exec drives the telnet console and waits for the prompt.
+   * console exec drives the telnet console and waits for the prompt. Of the
+   * output, at most `maxChars` characters are kept (the command still runs to
+   * its end): many commands at once must not fill the agent's memory.
    */
-  runCommand?(path: string, id: number, command: string, timeoutMs: number): Promise<CommandOutput>;
+  runCommand?(path: string, id: number, command: string, timeoutMs: number, maxChars: number): Promise<CommandOutput>;
 }
 
 export interface CommandOutput {
@@ -220,6 +222,8 @@ export interface CommandOutput {
   durationMs: number;
   /** The command did not finish in time; `output` is what arrived until then. */
   timedOut: boolean;
+  /** The command printed more than was kept: `output` is its beginning. */
+  truncated?: boolean;
 }
 
 export interface EmulatorBackend {

@@ -78,8 +78,10 @@ async function runOn(
 ): Promise<ConsoleExecData & { timed_out?: boolean; truncated?: boolean }> {
   const target = await consoleTarget(req.ctx, req.session, lab, node);
   try {
-    const result = await req.ctx.consoles.run(req.session.emulator, lab, target.node.id, command, timeoutMs);
-    const { output, truncated } = capOutput(result.output, EXEC_LIMITS.commandChars);
+    const result = await req.ctx.execs.command(() =>
+      req.ctx.consoles.run(req.session.emulator, lab, target.node.id, command, timeoutMs),
+    );
+    const { output, truncated } = capOutput(result.output, EXEC_LIMITS.commandChars, result.truncated);
     return {
       node,
       name: target.node.name,

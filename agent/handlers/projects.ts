@@ -254,11 +254,12 @@ export const destroyProject: SessionHandler = async ({ ctx, session, body }): Pr
   return ctx.activity.exclusive(path, 'destroy', async () => {
     const live = await client.getLab(path);
     if (!live) {
+      // Deleted outside the agent: the path no longer counts among the user's labs (their quota).
+      ctx.owners.release(path);
       // Nothing left to remove, but an interrupted apply's lock is cleared all the same.
       if (!ctx.activity.journal.isInterrupted(path))
         throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator.`);
       ctx.activity.journal.finish(path);
-      ctx.owners.release(path);
       return { lab: path, status: 'destroyed', wiped: false, nodes: 0 };
     }
     ensureWritable(ctx, path, live, true);

@@ -3,6 +3,7 @@
  * Another user's lab answers 404 on every route, whatever the emulator; a lab
  * with no owner on record (made before owners were recorded, or outside the
  * agent) may be read by everyone and belongs to the first user who changes it.
+ * A user may create at most so many labs (decisions §11), whatever the emulator.
  * Kept in the data directory, so ownership survives restarts.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,6 +12,10 @@ import { ApiError } from '../http/api-error';
 import { writeFileAtomic } from '../storage/atomic-file';
 
 const FILE = 'lab-owners.json';
+/** Labs one user may own (decisions §11): a quarter of the Linux emulator's 64 labs per agent. */
+export const DEFAULT_LABS_PER_USER = 16;
+/** Lab paths named in the quota's message, so the user sees which ones to destroy. */
+const NAMED_LABS = 5;
 
 interface OwnersFile {
   version: 1;
@@ -25,6 +30,8 @@ export class LabOwners {
   constructor(
     dataDir: string,
     private readonly log: (message: string) => void,
+    /** Labs one user may create; claiming a lab that has no owner on record is not refused. */
+    private readonly labsPerUser = DEFAULT_LABS_PER_USER,
   ) {
     this.file = join(dataDir, FILE);
     if (!existsSync(this.file)) return;
@@ -63,11 +70,12 @@ export class LabOwners {
   /**
    * Records `username` as the owner of a lab they are about to create or change. A lab that
    * exists must be theirs or unowned (checked); a path where no lab exists is free for anyone,
-   * whoever owned the lab that was there before.
+   * whoever owned the lab that was there before, unless the user owns their quota of labs.
    */
   claim(path: string, username: string, exists: boolean): void {
     if (exists) this.check(path, username);
     if (this.owners.get(path) === username) return;
+    if (!exists) this.checkQuota(path, username);
     this.owners.set(path, username);
     this.save();
     if (exists) this.log(`Lab ${path} had no owner on record; it now belongs to ${username}, who changed it first.`);
@@ -76,6 +84,17 @@ export class LabOwners {
   /** The lab is gone: its path is free for anyone. */
   release(path: string): void {
     if (this.owners.delete(path)) this.save();
+  }
+
+  /** Refuses a new lab to a user who owns their quota of labs already. */
+  private checkQuota(path: string, username: string): void {
+    const theirs = [...this.owners].filter(([, user]) => user === username).map(([lab]) => lab);
+    if (theirs.length < this.labsPerUser) return;
+    const named = theirs.slice(0, NAMED_LABS).join(', ') + (theirs.length > NAMED_LABS ? ', …' : '');
+    throw new ApiError(
+      'operation_not_allowed',
+      `You have ${theirs.length} labs on this agent, the most one user may have (${this.labsPerUser}); destroy one before creating ${path}. Yours: ${named}.`,
+    );
   }
 
   private save(): void {

@@ -173,3 +173,44 @@ test('the data directory is 0700 and every file in it 0600, also those an older 
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('a user may own so many labs (here 2): the next deploy, import or reconcile that creates one is refused, naming the limit and their labs', async () => {
+  const own = await startTestAgent({ users: USERS, labsPerUser: 2 });
+  try {
+    const a = await own.login(ALICE.username, ALICE.password);
+    const b = await own.login(BOB.username, BOB.password);
+    const call = (path: string, body: unknown, token: string) => own.call('POST', path, body, token);
+    assert.equal((await call('/api/v1/projects/deploy', { yaml: labYaml('q1') }, a)).status, 200);
+    // Outside /lab-agent/, so that it may be imported.
+    const q2 = '/alice/q2.unl';
+    assert.equal((await call('/api/v1/projects/deploy', { yaml: labYaml('q2'), lab: q2 }, a)).status, 200);
+
+    const refusals = [
+      ['deploy', '/api/v1/projects/deploy', { yaml: labYaml('q3') }],
+      ['reconcile that creates the lab', '/api/v1/projects/reconcile', { yaml: labYaml('q3') }],
+      ['import', '/api/v1/projects/import', { lab: q2 }],
+    ] as const;
+    for (const [what, path, body] of refusals) {
+      const reply = await call(path, body, a);
+      assert.equal(reply.status, 403, `${what}: ${JSON.stringify(reply.body)}`);
+      assert.equal(reply.body.code, 'operation_not_allowed', what);
+      assert.match(reply.body.error ?? '', /You have 2 labs on this agent, the most one user may have \(2\)/, what);
+      assert.match(reply.body.error ?? '', /\/lab-agent\/q1\.unl, \/alice\/q2\.unl/, what);
+    }
+    assert.equal((await call('/api/v1/projects/status', { lab: '/lab-agent/q3.unl' }, a)).body.data.exists, false);
+
+    // What the user owns already can still change; another user has a quota of their own.
+    assert.equal(
+      (await call('/api/v1/projects/deploy', { yaml: labYaml('q1'), replace: true }, a)).status,
+      200,
+      'replace',
+    );
+    assert.equal((await call('/api/v1/projects/deploy', { yaml: labYaml('b1') }, b)).status, 200, 'bob');
+
+    // Destroying one makes room.
+    assert.equal((await call('/api/v1/projects/destroy', { lab: q2 }, a)).status, 200);
+    assert.equal((await call('/api/v1/projects/deploy', { yaml: labYaml('q3') }, a)).status, 200, 'after destroy');
+  } finally {
+    await own.stop();
+  }
+});

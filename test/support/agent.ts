@@ -66,6 +66,8 @@ export interface TestAgentOptions {
   log?: (message: string) => void;
   /** Failed-login throttling (default: the agent's). */
   loginThrottle?: AgentOptions['loginThrottle'];
+  /** Labs one user may own (default: the agent's). */
+  labsPerUser?: number;
 }
 
 export interface Reply {
@@ -142,6 +144,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       timeouts: options.timeouts,
       log: options.log,
       loginThrottle: options.loginThrottle,
+      labsPerUser: options.labsPerUser,
       ...(fakeEve || unetlab
         ? { eveNg: { url: (fakeEve?.url ?? unetlab?.url) as string, ...EVE_ACCOUNT, allowHttp: true } }
         : {}),
@@ -371,10 +374,15 @@ export async function spawnAgent(dataDir: string, args: string[] = []): Promise<
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   let url: string | undefined;
   try {
-    await waitFor(() => {
-      if (child.exitCode !== null) throw new Error(`the agent exited: ${err}`);
-      return Promise.resolve(/fingerprint: \S+\n/.test(out));
-    }, 'the agent to start');
+    await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error(`the agent exited: ${err}`);
+        return Promise.resolve(/fingerprint: \S+\n/.test(out));
+        // The Linux emulator probes the machine first: seconds on a loaded machine.
+      },
+      'the agent to start',
+      60_000,
+    );
     url = /listening on (https:\/\/\S+)/.exec(out)?.[1];
     if (!url) throw new Error(`the agent printed no URL: ${out}`);
   } catch (error) {

@@ -10,7 +10,10 @@
  * /sys/fs/cgroup/{pids,memory,cpu}, as on hybrid machines without systemd)
  * and cgroup v2 (one tree, /sys/fs/cgroup/cgroup.controllers present, as on
  * stock Debian 12). The cgroup is named like the node's namespace, so it
- * carries the agent's id and leftovers are found by prefix.
+ * carries the agent's id and leftovers are found by prefix. The root is a
+ * parameter so that both layouts can be checked against a tree of plain files
+ * (test/unit/cgroup-layouts.test.ts): a hybrid machine such as this project's
+ * cannot have pids, memory and cpu on v2, where they are bound to v1.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,11 +52,15 @@ export function detectCgroups(root = ROOT): CgroupVersion | string {
 }
 
 export class NodeCgroups {
-  constructor(readonly version: CgroupVersion) {}
+  constructor(
+    readonly version: CgroupVersion,
+    /** Where cgroupfs is mounted. */
+    private readonly root = ROOT,
+  ) {}
 
   /** The cgroup's directories: one per controller on v1, one on v2. */
   private dirs(name: string): string[] {
-    return this.version === 2 ? [join(ROOT, name)] : V1_CONTROLLERS.map((c) => join(ROOT, c, name));
+    return this.version === 2 ? [join(this.root, name)] : V1_CONTROLLERS.map((c) => join(this.root, c, name));
   }
 
   /** Makes the cgroup (a leftover of the same name is emptied first) and sets its limits. */
@@ -168,7 +175,7 @@ export class NodeCgroups {
 
   /** The cgroups whose name starts with `prefix` (leftovers of this agent). */
   list(prefix: string): string[] {
-    const parents = this.version === 2 ? [ROOT] : V1_CONTROLLERS.map((c) => join(ROOT, c));
+    const parents = this.version === 2 ? [this.root] : V1_CONTROLLERS.map((c) => join(this.root, c));
     const found = new Set<string>();
     for (const parent of parents) {
       try {
@@ -182,9 +189,21 @@ export class NodeCgroups {
 
   /** On v2 a cgroup's limits need its parent to hand it the controllers. */
   private enableControllers(): void {
-    const control = join(ROOT, 'cgroup.subtree_control');
+    const control = join(this.root, 'cgroup.subtree_control');
     const enabled = readFileSync(control, 'utf8').split(/\s+/);
     const missing = V1_CONTROLLERS.filter((c) => !enabled.includes(c));
-    if (missing.length) writeFileSync(control, missing.map((c) => `+${c}`).join(' '));
+    if (!missing.length) return;
+    try {
+      writeFileSync(control, missing.map((c) => `+${c}`).join(' '));
+    } catch (e) {
+      // A cgroup that holds processes itself cannot hand controllers down (v2's "no internal
+      // processes" rule): so it is inside a container whose cgroup namespace starts at /sys/fs/cgroup.
+      throw new Error(
+        `cannot enable the ${missing.join(', ')} controller(s) in ${control} (${(e as Error).message}): ` +
+          "on cgroup v2 the agent makes node cgroups at the root of the tree, which must be the host's root " +
+          'cgroup (in a container, move its processes into a child cgroup first).',
+        { cause: e },
+      );
+    }
   }
 }

@@ -11,6 +11,8 @@ export interface CommandResult {
   /** Exit code; null when the command was killed (time limit). */
   code: number | null;
   timedOut: boolean;
+  /** Output past the cap was dropped (runUntilExit). */
+  truncated?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -71,22 +73,30 @@ export async function mustRun(
  * Runs a command and resolves when it exits, with what it printed until
  * then: a background job it left behind may hold its output pipes open for
  * as long as it likes (a host's startup script may start a daemon), and that
- * must not hold up the caller. Output past MAX_OUTPUT_BYTES is dropped.
+ * must not hold up the caller. Output (stdout and stderr together) past
+ * `maxOutputBytes` (default MAX_OUTPUT_BYTES) is read and dropped: the
+ * program runs to its end, and the caller holds no more than that.
  */
 export function runUntilExit(
   file: string,
   args: readonly string[],
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; maxOutputBytes?: number } = {},
 ): Promise<CommandResult> {
   return new Promise((resolve) => {
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
+    const max = options.maxOutputBytes ?? MAX_OUTPUT_BYTES;
     let size = 0;
+    let truncated = false;
     const collect = (into: Buffer[]) => (chunk: Buffer) => {
-      if (size >= MAX_OUTPUT_BYTES) return;
-      into.push(chunk);
-      size += chunk.length;
+      const room = max - size;
+      if (chunk.length > room) truncated = true;
+      if (room <= 0) return;
+      // A copy of what is kept: a slice would hold the whole chunk's memory.
+      const kept = chunk.length > room ? Buffer.from(chunk.subarray(0, room)) : chunk;
+      into.push(kept);
+      size += kept.length;
     };
     child.stdout.on('data', collect(out));
     child.stderr.on('data', collect(err));
@@ -109,6 +119,7 @@ export function runUntilExit(
           stderr: Buffer.concat(err).toString() + failure,
           code: timedOut ? null : code,
           timedOut,
+          truncated,
         });
       });
     };

@@ -661,14 +661,14 @@ class LinuxClient implements EmulatorClient {
     });
   }
 
-  async runCommand(path: string, id: number, command: string, timeoutMs: number) {
+  async runCommand(path: string, id: number, command: string, timeoutMs: number, maxChars: number) {
     const { lab, node } = await this.emu.serial(path, async () => {
       const lab = this.emu.lab(path);
       const node = this.emu.node(lab, id);
       if (!(await this.emu.isRunning(lab, node))) throw new EmuError('refused', `${node.name} is not running.`);
       return { lab, node };
     });
-    const result = await this.emu.realizer.exec(lab, node, command, timeoutMs);
+    const result = await this.emu.realizer.exec(lab, node, command, timeoutMs, maxChars);
     this.emu.runtime(lab, node).dirty = true;
     return result;
   }

@@ -237,8 +237,8 @@ export class Realizer {
     }
   }
 
-  /** Runs one command on a running node: vtysh for a router, sh for a host or switch. */
-  async exec(lab: LinuxLab, node: LinuxNode, command: string, timeoutMs: number) {
+  /** Runs one command on a running node: vtysh for a router, sh for a host or switch; keeps `maxChars` of its output. */
+  async exec(lab: LinuxLab, node: LinuxNode, command: string, timeoutMs: number, maxChars: number) {
     const ns = this.nodeNs(lab, node);
     const started = Date.now();
     const [file, ...args] =
@@ -246,11 +246,13 @@ export class Realizer {
         ? userVtyshArgv(ns, routerHostname(node), this.setup, ['-c', command])
         : this.inNode(ns, ['sh', '-c', command]);
     // A background job left running must not hold the answer up.
-    const result = await runUntilExit(file, args, { timeoutMs });
+    // As many bytes as characters: never more characters than that (UTF-8 takes 1 to 4 bytes a character).
+    const result = await runUntilExit(file, args, { timeoutMs, maxOutputBytes: maxChars });
     return {
       output: `${result.stdout}${result.stderr}`.replace(/\r\n?/g, '\n'),
       durationMs: Date.now() - started,
       timedOut: result.timedOut,
+      ...(result.truncated ? { truncated: true } : {}),
     };
   }
 
