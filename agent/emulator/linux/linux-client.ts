@@ -35,8 +35,10 @@ export interface LinuxLabs {
   readonly realizer: Realizer;
   /** Node starts under way on this agent (QUOTAS.concurrentStarts). */
   starting: number;
-  /** Runs `work` after every earlier call on the same lab: calls on one lab take turns. */
-  serial<T>(path: string, work: () => T | Promise<T>): Promise<T>;
+  /** Runs `work` alone on the lab: a change of its structure (lab-turns.ts). */
+  structure<T>(path: string, work: () => T | Promise<T>): Promise<T>;
+  /** Runs `work` on one node of the lab (undefined: on none in particular), beside calls on other nodes. */
+  onNode<T>(path: string, node: number | undefined, work: () => T | Promise<T>): Promise<T>;
   /** The labs changed: save them. */
   changed(): void;
   lab(path: string): LinuxLab;
@@ -51,12 +53,16 @@ export interface LinuxLabs {
   isRunning(lab: LinuxLab, node: LinuxNode): Promise<boolean>;
   pushConfig(lab: LinuxLab, node: LinuxNode, from: string | undefined, hostname: string): Promise<void>;
   observe(lab: LinuxLab): Promise<EmuLab>;
+  observeNode(lab: LinuxLab, node: LinuxNode): Promise<EmuNode>;
   openConsole(lab: LinuxLab, node: LinuxNode): Duplex;
   template(id: string): EmuTemplate;
 }
 
 /** One agent session's view of the Linux emulator (the machine has no emulator sessions to expire). */
 export class LinuxClient implements EmulatorClient {
+  /** An apply, start or stop runs this many calls side by side: as many as nodes may start at once. */
+  readonly maxConcurrentWrites = QUOTAS.concurrentStarts;
+
   constructor(private readonly emu: LinuxLabs) {}
 
   private writable(path: string): LinuxLab {
@@ -90,20 +96,20 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async getLab(path: string): Promise<EmuLab | undefined> {
-    return this.emu.serial(path, async () => {
+    return this.emu.onNode(path, undefined, async () => {
       const lab = this.emu.maybeLab(path);
       return lab && this.emu.observe(lab);
     });
   }
 
   async createLab(path: string, meta: { name: string; description: string }): Promise<void> {
-    await this.emu.serial(path, () =>
+    await this.emu.structure(path, () =>
       this.emu.addLab({ path, ...meta, locked: false, nodes: [], networks: [], nextNodeId: 1, nextNetworkId: 1 }),
     );
   }
 
   async editLab(path: string, meta: { name?: string; description?: string }): Promise<void> {
-    await this.emu.serial(path, () => {
+    await this.emu.structure(path, () => {
       const lab = this.writable(path);
       if (meta.name !== undefined) lab.name = meta.name;
       if (meta.description !== undefined) lab.description = meta.description;
@@ -112,8 +118,8 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async cloneLab(source: string, destination: string): Promise<void> {
-    const copy = await this.emu.serial(source, () => structuredClone(this.emu.lab(source)));
-    await this.emu.serial(destination, async () => {
+    const copy = await this.emu.onNode(source, undefined, () => structuredClone(this.emu.lab(source)));
+    await this.emu.structure(destination, async () => {
       copy.path = destination;
       copy.name = destination.replace(/^.*\//, '').replace(/\.unl$/, '');
       copy.locked = false;
@@ -128,11 +134,11 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async deleteLab(path: string): Promise<void> {
-    await this.emu.serial(path, async () => this.emu.removeLab(this.writable(path)));
+    await this.emu.structure(path, async () => this.emu.removeLab(this.writable(path)));
   }
 
   async addNode(path: string, spec: EmuNodeSpec): Promise<EmuNode> {
-    return this.emu.serial(path, async () => {
+    return this.emu.onNode(path, undefined, async () => {
       const lab = this.writable(path);
       this.emu.template(spec.template);
       if (lab.nodes.length >= QUOTAS.nodesPerLab)
@@ -150,13 +156,12 @@ export class LinuxClient implements EmulatorClient {
       lab.nodes.push(node);
       this.emu.changed();
       await this.emu.realizer.realizeNode(lab, node);
-      const observed = await this.emu.observe(lab);
-      return observed.nodes.find((n) => n.id === node.id) as EmuNode;
+      return this.emu.observeNode(lab, node);
     });
   }
 
   async editNode(path: string, id: number, changes: Partial<EmuNodeSpec>): Promise<void> {
-    await this.emu.serial(path, async () => {
+    await this.emu.structure(path, async () => {
       const lab = this.writable(path);
       const node = this.emu.node(lab, id);
       if (changes.template !== undefined && changes.template !== node.template)
@@ -189,7 +194,7 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async deleteNode(path: string, id: number): Promise<void> {
-    await this.emu.serial(path, async () => {
+    await this.emu.structure(path, async () => {
       const lab = this.writable(path);
       const node = this.emu.node(lab, id);
       this.emu.dropRuntime(lab, node);
@@ -201,7 +206,7 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async addNetwork(path: string, spec: EmuNetworkSpec): Promise<EmuNetwork> {
-    return this.emu.serial(path, async () => {
+    return this.emu.onNode(path, undefined, async () => {
       const lab = this.writable(path);
       if (!NETWORK_TYPES.some((t) => t.id === spec.type && t.supported))
         throw new EmuError(
@@ -217,7 +222,7 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async editNetwork(path: string, id: number, changes: Partial<EmuNetworkSpec>): Promise<void> {
-    await this.emu.serial(path, () => {
+    await this.emu.structure(path, () => {
       const lab = this.writable(path);
       const network = lab.networks.find((n) => n.id === id);
       if (!network) throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
@@ -232,7 +237,7 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async deleteNetwork(path: string, id: number): Promise<void> {
-    await this.emu.serial(path, async () => {
+    await this.emu.structure(path, async () => {
       const lab = this.writable(path);
       if (!lab.networks.some((n) => n.id === id))
         throw new EmuError('not_found', `Network ${id} does not exist in lab ${path}.`);
@@ -244,7 +249,7 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async connectInterface(path: string, nodeId: number, index: number, networkId: number): Promise<void> {
-    await this.emu.serial(path, async () => {
+    await this.emu.structure(path, async () => {
       const lab = this.writable(path);
       const node = this.emu.node(lab, nodeId);
       if (!Number.isInteger(index) || index < 0 || index >= node.links.length)
@@ -260,7 +265,7 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async startNode(path: string, id: number): Promise<void> {
-    await this.emu.serial(path, async () => {
+    await this.emu.onNode(path, id, async () => {
       const lab = this.emu.lab(path);
       const node = this.emu.node(lab, id);
       if (await this.emu.isRunning(lab, node)) return;
@@ -287,7 +292,7 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async stopNode(path: string, id: number, stopmode: number): Promise<void> {
-    await this.emu.serial(path, async () => {
+    await this.emu.onNode(path, id, async () => {
       const lab = this.emu.lab(path);
       const node = this.emu.node(lab, id);
       if (stopmode === 2)
@@ -309,13 +314,19 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async wipeNode(path: string, id: number): Promise<void> {
-    await this.emu.serial(path, async () => {
+    await this.emu.onNode(path, id, async () => {
       const lab = this.emu.lab(path);
       const node = this.emu.node(lab, id);
       this.emu.dropRuntime(lab, node);
       // Wiping drops the running state: the node is powered off and boots from its startup config next time.
-      if (node.status !== EmuNodeStatus.stopped) await this.emu.realizer.stop(lab, node, 0);
-      Object.assign(node, { status: EmuNodeStatus.stopped, startedAt: undefined });
+      if (node.status !== EmuNodeStatus.stopped) {
+        node.status = EmuNodeStatus.stopping;
+        try {
+          await this.emu.realizer.stop(lab, node, 0);
+        } finally {
+          Object.assign(node, { status: EmuNodeStatus.stopped, startedAt: undefined });
+        }
+      }
       delete node.saved;
       delete node.savedFrom;
       delete node.baseline;
@@ -324,7 +335,7 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async openConsole(path: string, id: number): Promise<Duplex> {
-    return this.emu.serial(path, async () => {
+    return this.emu.onNode(path, id, async () => {
       const lab = this.emu.lab(path);
       const node = this.emu.node(lab, id);
       if (!(await this.emu.isRunning(lab, node)))
@@ -334,7 +345,7 @@ export class LinuxClient implements EmulatorClient {
   }
 
   async runCommand(path: string, id: number, command: string, timeoutMs: number) {
-    const { lab, node } = await this.emu.serial(path, async () => {
+    const { lab, node } = await this.emu.onNode(path, id, async () => {
       const lab = this.emu.lab(path);
       const node = this.emu.node(lab, id);
       if (!(await this.emu.isRunning(lab, node))) throw new EmuError('refused', `${node.name} is not running.`);

@@ -24,6 +24,8 @@ import { LabStore, pruneHiddenNetworks } from '../lab-store';
 import { linuxTemplates } from './catalogue';
 import { NodeCgroups } from './cgroup';
 import { links, listNamespaces, namespaceExists } from './kernel';
+import { LabTurns } from './lab-turns';
+import { mapBounded } from './bounded';
 import { adoptLabs, labNamespaces } from './adoption';
 import { cleanLeftovers } from './leftovers';
 import { GRACEFUL_MS, LinuxClient, type LinuxLabs } from './linux-client';
@@ -36,7 +38,6 @@ import { Realizer } from './realizer';
 import { type SandboxSetup } from './sandbox';
 import { denyListProgram } from './seccomp';
 import { probeLinuxHost, type LinuxHost } from './system';
-import { Turns } from '../../turns';
 
 const STORE_FILE = 'linux-labs.json';
 const SECCOMP_FILE = 'linux-seccomp.bpf';
@@ -64,7 +65,9 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   private readonly store: LabStore<LinuxLab>;
   private readonly journal: ObjectJournal;
   private readonly runtimes = new Map<string, NodeRuntime>();
-  private readonly turns = new Turns();
+  private readonly turns = new LabTurns();
+  /** Reads of a whole lab and of one node from the kernel (test/linux/linux-scale.test.ts counts them). */
+  readonly reads = { labs: 0, nodes: 0 };
   private closed = false;
   /** Node starts under way (QUOTAS.concurrentStarts). */
   starting = 0;
@@ -161,10 +164,18 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
 
   // ---------------------------------------------------------------- internals used by the client
 
-  /** Runs `work` after every earlier call on the same lab: calls on one lab take turns. */
-  async serial<T>(path: string, work: () => T | Promise<T>): Promise<T> {
+  async structure<T>(path: string, work: () => T | Promise<T>): Promise<T> {
+    this.mustBeOpen();
+    return this.turns.structure(path, work);
+  }
+
+  async onNode<T>(path: string, node: number | undefined, work: () => T | Promise<T>): Promise<T> {
+    this.mustBeOpen();
+    return this.turns.node(path, node, work);
+  }
+
+  private mustBeOpen(): void {
     if (this.closed) throw new EmuError('unreachable', 'The Linux emulator has shut down.');
-    return this.turns.run(path, work);
   }
 
   changed(): void {
@@ -286,48 +297,14 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
 
   /** The lab as the kernel shows it: node liveness, interface wiring and running configs read now. */
   async observe(lab: LinuxLab): Promise<EmuLab> {
+    this.reads.labs++;
     const namespaces = new Set(await listNamespaces());
     const ports = new Map<string, number>();
-    for (const link of await links(this.realizer.fabricNs(lab))) {
-      const network = link.master === undefined ? undefined : this.names.parseBridge(link.master);
-      ports.set(link.ifname, network ?? 0);
-    }
-    const nodes: EmuNode[] = [];
-    for (const node of lab.nodes) {
-      const running = this.aliveIn(lab, node, namespaces);
-      // A node whose processes died (crashed, or killed by hand) is stopped.
-      if (node.status === EmuNodeStatus.running && !running) this.dropRuntime(lab, node);
-      const {
-        links: wiring,
-        saved: _saved,
-        savedFrom: _savedFrom,
-        baseline: _baseline,
-        transitionEndsAt: _t,
-        startedAt: _s,
-        config: _c,
-        ...spec
-      } = node;
-      const runningConfig = await this.runningConfigOf(lab, node, running);
-      const { configEffect } = this.realizer.kindOf(node);
-      nodes.push({
-        ...spec,
-        ...(node.config !== undefined ? { config: node.config } : {}),
-        ...(runningConfig ? { runningConfig } : {}),
-        ...(configEffect ? { configEffect } : {}),
-        status: running
-          ? EmuNodeStatus.running
-          : node.status === EmuNodeStatus.running
-            ? EmuNodeStatus.stopped
-            : node.status,
-        type: 'docker',
-        url: `telnet://127.0.0.1/${this.realizer.nodeNs(lab, node)}`,
-        interfaces: wiring.map((_, index) => ({
-          index,
-          name: INTERFACE_NAMES.nameAt(index),
-          networkId: ports.get(this.names.fabricPort(node.id, index)) ?? 0,
-        })),
-      });
-    }
+    for (const port of await links(this.realizer.fabricNs(lab))) ports.set(port.ifname, this.networkOf(port.master));
+    // Running configs are read side by side (one vtysh each), as many at once as node starts.
+    const nodes = await mapBounded(lab.nodes, QUOTAS.concurrentStarts, (node) =>
+      this.nodeAsSeen(lab, node, namespaces, ports),
+    );
     return {
       path: lab.path,
       name: lab.name,
@@ -335,6 +312,68 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
       locked: lab.locked,
       nodes,
       networks: lab.networks.map((n) => ({ ...n })),
+    };
+  }
+
+  /** One node as the kernel shows it, reading nothing of the rest of the lab. */
+  async observeNode(lab: LinuxLab, node: LinuxNode): Promise<EmuNode> {
+    this.reads.nodes++;
+    const ns = this.realizer.nodeNs(lab, node);
+    const namespaces = new Set((await namespaceExists(ns)) ? [ns] : []);
+    const ports = new Map<string, number>();
+    for (let index = 0; index < node.links.length; index++) {
+      const name = this.names.fabricPort(node.id, index);
+      for (const port of await links(this.realizer.fabricNs(lab), name)) ports.set(name, this.networkOf(port.master));
+    }
+    return this.nodeAsSeen(lab, node, namespaces, ports);
+  }
+
+  /** The network a fabric port's bridge stands for (0: on no bridge of ours). */
+  private networkOf(bridge: string | undefined): number {
+    return (bridge === undefined ? undefined : this.names.parseBridge(bridge)) ?? 0;
+  }
+
+  /** A node given the namespaces that exist and the network of each fabric port; reads its running config. */
+  private async nodeAsSeen(
+    lab: LinuxLab,
+    node: LinuxNode,
+    namespaces: ReadonlySet<string>,
+    ports: ReadonlyMap<string, number>,
+  ): Promise<EmuNode> {
+    const running = this.aliveIn(lab, node, namespaces);
+    // A node whose processes died (crashed, or killed by hand) is stopped.
+    if (node.status === EmuNodeStatus.running && !running) this.dropRuntime(lab, node);
+    const {
+      links: wiring,
+      saved: _saved,
+      savedFrom: _savedFrom,
+      baseline: _baseline,
+      transitionEndsAt: _t,
+      startedAt: _s,
+      config: _c,
+      ...spec
+    } = node;
+    const runningConfig = await this.runningConfigOf(lab, node, running);
+    const { configEffect } = this.realizer.kindOf(node);
+    const transition = node.status === EmuNodeStatus.starting || node.status === EmuNodeStatus.stopping;
+    return {
+      ...spec,
+      ...(node.config !== undefined ? { config: node.config } : {}),
+      ...(runningConfig ? { runningConfig } : {}),
+      ...(configEffect ? { configEffect } : {}),
+      status: running
+        ? EmuNodeStatus.running
+        : node.status === EmuNodeStatus.running
+          ? EmuNodeStatus.stopped
+          : node.status,
+      type: 'docker',
+      url: `telnet://127.0.0.1/${this.realizer.nodeNs(lab, node)}`,
+      interfaces: wiring.map((networkId, index) => ({
+        index,
+        name: INTERFACE_NAMES.nameAt(index),
+        // A node starting or stopping (beside this read) may be getting a fresh namespace: its ports are being remade as stored.
+        networkId: transition ? networkId : (ports.get(this.names.fabricPort(node.id, index)) ?? 0),
+      })),
     };
   }
 

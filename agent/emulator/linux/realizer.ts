@@ -7,6 +7,7 @@
  */
 import { EmuError, EmuNodeStatus } from '../backend';
 import type { StoredLab, StoredNode } from '../lab-store';
+import { mapBounded } from './bounded';
 import type { NodeLimits } from './cgroup';
 import { CommandError, runUntilExit } from './command';
 import { removeRouter } from './frr';
@@ -16,6 +17,7 @@ import type { LinuxNames } from './names';
 import type { NodeKind } from './node-kind';
 import { NodeKinds } from './node-kinds';
 import type { ObjectJournal } from './object-journal';
+import { QUOTAS } from './quotas';
 import type { SandboxSetup } from './sandbox';
 import type { LinuxHost } from './system';
 
@@ -88,8 +90,9 @@ export class Realizer {
     for (const node of lab.nodes) await this.realizeNode(lab, node);
   }
 
+  /** Removes the nodes side by side (as many at once as node starts), then the fabric. */
   async unrealizeLab(lab: LinuxLab): Promise<void> {
-    for (const node of lab.nodes) await this.removeNamespace(this.nodeNs(lab, node));
+    await mapBounded(lab.nodes, QUOTAS.concurrentStarts, (node) => this.removeNamespace(this.nodeNs(lab, node)));
     await this.removeNamespace(this.fabricNs(lab));
   }
 
