@@ -63,10 +63,11 @@ export async function startAgentProcess(
   const { url, fingerprint } = await new Promise<{ url: string; fingerprint: string }>((resolve, reject) => {
     let out = '';
     // The Linux emulator probes the machine and cleans up before it listens: slow on a loaded machine.
-    const timer = setTimeout(
-      () => reject(new Error(`the agent did not start within ${START_LIMIT_MS / 1000} s\n${out}${stderr}`)),
-      START_LIMIT_MS,
-    );
+    const timer = setTimeout(() => {
+      // It may have made namespaces already: SIGTERM lets it remove them (the bench then stops waiting for it).
+      child.kill('SIGTERM');
+      reject(new Error(`the agent did not start within ${START_LIMIT_MS / 1000} s\n${out}${stderr}`));
+    }, START_LIMIT_MS);
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const url = /listening on (https:\/\/\S+)/.exec(out)?.[1];
