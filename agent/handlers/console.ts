@@ -7,7 +7,7 @@ import {
   type ConsoleExecManyData,
   type ConsoleExecResult,
 } from '../../common/api/contract';
-import { EmuError, EmuNodeStatus, type EmuNode } from '../emulator/backend';
+import { EmuError, EmuNodeStatus, type EmuLab, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
 import { requireLab } from '../project/lab-guards';
@@ -39,10 +39,16 @@ function labOfConsolePayload(ctx: AgentContext, session: LoginSession, body: Bod
   return path;
 }
 
-/** A running node with a telnet console, or the reason there is none. Using a console changes the lab: an unowned one is claimed. */
-async function consoleTarget(ctx: AgentContext, session: LoginSession, lab: string, name: string): Promise<Target> {
+/** The lab as it is now. Using a console changes the lab: an unowned one is claimed. */
+async function consoleLab(ctx: AgentContext, session: LoginSession, lab: string): Promise<EmuLab> {
   const live = await requireLab(session.emulator, lab);
   ctx.owners.claim(lab, session.username, true);
+  return live;
+}
+
+/** A running node with a telnet console, or the reason there is none. */
+function consoleTarget(live: EmuLab, name: string): Target {
+  const lab = live.path;
   const node = live.nodes.find((n) => n.name === name);
   if (!node)
     throw new ApiError(
@@ -69,14 +75,16 @@ function readTimeout(body: Body): number {
   return timeout;
 }
 
+/** Runs a command on a node of the lab as observed (`live`), which exec-many observes once for all its targets. */
 async function runOn(
   req: SessionRequest,
-  lab: string,
+  live: EmuLab,
   node: string,
   command: string,
   timeoutMs: number,
 ): Promise<ConsoleExecData & { timed_out?: boolean; truncated?: boolean }> {
-  const target = await consoleTarget(req.ctx, req.session, lab, node);
+  const target = consoleTarget(live, node);
+  const { lab } = target;
   try {
     const result = await req.ctx.execs.command(() =>
       req.ctx.consoles.run(req.session.emulator, lab, target.node.id, command, timeoutMs),
@@ -109,7 +117,7 @@ export const execConsole: SessionHandler = async (req): Promise<ConsoleExecData>
   if (command === undefined) throw invalidRequest('"command" is required.');
   const problem = commandProblem('command', command);
   if (problem) throw invalidRequest(problem);
-  return runOn(req, lab, node, command, readTimeout(body));
+  return runOn(req, await consoleLab(req.ctx, session, lab), node, command, readTimeout(body));
 };
 
 export const execConsoleMany: SessionHandler = async (req): Promise<ConsoleExecManyData> => {
@@ -144,6 +152,14 @@ async function runMany(
   targets: { node: string; command: string }[],
   timeoutMs: number,
 ): Promise<ConsoleExecResult[]> {
+  let live: EmuLab;
+  try {
+    // One observation of the lab for all targets: each target is found in it.
+    live = await consoleLab(req.ctx, req.session, lab);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return targets.map(({ node, command }) => ({ node, command, ok: false, error: e.message, code: e.code }));
+  }
   const results: ConsoleExecResult[] = new Array<ConsoleExecResult>(targets.length);
   let left = EXEC_LIMITS.requestChars;
   let next = 0;
@@ -152,7 +168,7 @@ async function runMany(
       const index = next++;
       const { node, command } = targets[index];
       try {
-        const r = await runOn(req, lab, node, command, timeoutMs);
+        const r = await runOn(req, live, node, command, timeoutMs);
         const capped = capOutput(r.output ?? '', Math.max(0, left));
         left -= capped.output.length;
         results[index] = {
@@ -178,7 +194,7 @@ export const attachConsole: SessionHandler = async ({ ctx, session, body }): Pro
   const lab = labOfConsolePayload(ctx, session, body);
   const node = optionalString(body, 'node');
   if (!node) throw invalidRequest('"node" is required: name the node whose console to attach to.');
-  const target = await consoleTarget(ctx, session, lab, node);
+  const target = consoleTarget(await consoleLab(ctx, session, lab), node);
   const ticket = ctx.tickets.issue(session.token, { lab, nodeId: target.node.id, nodeName: target.node.name });
   return {
     node,

@@ -5,6 +5,7 @@ import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString } from '../http/fields';
 import { labOf, readProjectInput, readStopmode } from '../project/project-input';
 import { ensureWritable, requireLab } from '../project/lab-guards';
+import { runBounded } from '../project/bounded';
 import type { SessionHandler } from './handler';
 
 const ACTIONS = ['start', 'stop', 'wipe'] as const;
@@ -41,22 +42,26 @@ export const execProject: SessionHandler = async ({ ctx, session, body }): Promi
       }
     }
     const result = emptyBulkResult(targets.length);
-    for (const node of targets) {
-      ctx.activity.signal.throwIfAborted();
-      try {
-        await perform(action as Action, node, result, () =>
-          action === 'start'
-            ? client.startNode(path, node.id)
-            : action === 'stop'
-              ? client.stopNode(path, node.id, stopmode)
-              : client.wipeNode(path, node.id),
-        );
-      } catch (e) {
-        // The emulator refusing one node (missing image, unprovisioned template) fails that node only.
-        if (e instanceof EmuError && e.kind === 'refused') result.failed++;
-        else throw e;
-      }
-    }
+    // Nodes start and stop side by side, as many at once as the emulator takes writes.
+    await runBounded(
+      targets.map((node) => async () => {
+        try {
+          await perform(action as Action, node, result, () =>
+            action === 'start'
+              ? client.startNode(path, node.id)
+              : action === 'stop'
+                ? client.stopNode(path, node.id, stopmode)
+                : client.wipeNode(path, node.id),
+          );
+        } catch (e) {
+          // The emulator refusing one node (missing image, unprovisioned template) fails that node only.
+          if (e instanceof EmuError && e.kind === 'refused') result.failed++;
+          else throw e;
+        }
+      }),
+      client.maxConcurrentWrites ?? 1,
+      ctx.activity.signal,
+    );
     return result;
   });
 };

@@ -1,99 +1,73 @@
 /**
  * Real labs on the Linux emulator (namespaces + FRRouting): the agent as the
  * user runs it (`dist/agent.js --emulator linux`, its own data directory),
- * driven over HTTPS by the typed client. For rings of 10, 50 and 200 FRR
- * routers (point-to-point OSPF, 1 s hellos): deploy, start every node, wait
- * until every router has both neighbours Full, destroy; then count the
+ * driven over HTTPS by the typed client. For an OSPF ring of N FRR routers
+ * (point-to-point, 1 s hellos): deploy, start every node, poll with
+ * exec-many until every router has both neighbours Full; one exec-many of
+ * `show ip ospf neighbor` on every router; destroy; then count the
  * namespaces and processes the agent left (must be 0), and again after it
- * stops. The agent's RSS is sampled throughout.
+ * stops. The agent's RSS is sampled throughout; FRR's RSS per router is read
+ * when the ring is Full.
  *
- * Baseline, measured in the same run: the same per-router kernel and FRR work
- * done directly with the emulator's own primitives, without the agent (a
- * namespace, forwarding on, zebra + staticd + ospfd started until vtysh
- * answers, then killed and the namespace deleted).
+ * Baseline, measured in the same run just before: the same ring built with
+ * the same primitives at full parallelism without the agent
+ * (linux-ring-baseline.ts). Targets (issue #28): deploy → every adjacency
+ * Full within 1.5× the baseline, exec-many and destroy within 2×.
+ *
+ * N: BENCH_LINUX_LAB_SIZES (e.g. "20,50"; default 30). The issue asks for
+ * 200 routers; on a 2-core machine shared with other work a 200-router ring
+ * takes many minutes per side, so the default is smaller. Run on 2026-11-26
+ * with BENCH_LINUX_LAB_SIZES=12 at a load average of 22: deploy → Full 88.0 s
+ * (1.33× the baseline's 66.1 s), exec-many 18.4 s (5.04× of 3.66 s), destroy
+ * 38.2 s (7.47× of 5.11 s); agent/README.md → The Linux emulator has them all.
  *
  * Everything is bounded and cleaned up even on failure: destroy, agent
  * SIGTERM (which removes its namespaces), then a sweep of whatever still
- * carries the bench agent's prefix.
+ * carries the bench agent's or the baseline's prefix.
  */
 import { freemem } from 'node:os';
 import type { AgentClient } from '../../common/api/client';
-import { addNamespace, deleteNamespace, signalAll } from '../../agent/emulator/linux/kernel';
-import { removeRouter, startRouter } from '../../agent/emulator/linux/frr';
 import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
 import { probeLinuxHost, type LinuxHost } from '../../agent/emulator/linux/system';
 import { namespacesOf, prefixOf, processesOf, requireLinuxLabs } from '../linux/support';
+import {
+  CONVERGE_LIMIT_MS,
+  fullNeighbours,
+  POLL_PAUSE_MS,
+  ringBaseline,
+  ringLab,
+  sweepBaseline,
+  type BaselineFigures,
+  type Ring,
+} from './linux-ring-baseline';
 import { startAgentProcess, type AgentProcess } from './support/agent-process';
 import { MiB, progress, report, runSection } from './support/report';
 import { rssOf, since, sleep } from './support/stats';
 
-/** BENCH_LINUX_LAB_SIZES (e.g. "10,50") runs fewer or other sizes. */
-const SIZES = (process.env.BENCH_LINUX_LAB_SIZES ?? '10,50,200').split(',').map(Number);
-/** Routers started directly for the baseline. */
-const BASELINE_ROUTERS = 10;
-/** How long every adjacency may take to show Full after the last router started (polling 200 routers takes minutes on a busy machine). */
-const CONVERGE_LIMIT_MS = 240_000;
-/** Routers asked per exec-many call while polling (each is one vtysh process on the agent's machine). */
-const POLL_BATCH = 10;
+const SIZES = (process.env.BENCH_LINUX_LAB_SIZES ?? '30').split(',').map(Number);
 /** Memory a router may need (zebra, staticd, ospfd), to refuse a size this machine cannot hold. */
 const ROUTER_MEMORY_BUDGET = 40 * MiB;
-const BASELINE = 'emulator primitives without the agent';
+const BASELINE = 'same ring, same primitives, full parallelism, no agent';
 
-interface Ring {
-  yaml: string;
-  files: Record<string, string>;
-  routers: string[];
+/** One exec-many of `show ip ospf neighbor` on `routers`; the routers with both neighbours Full. */
+async function fullOnes(client: AgentClient, ring: Ring, state: unknown, routers: string[]): Promise<string[]> {
+  const { results } = await client.execConsoleMany(
+    {
+      yaml: ring.yaml,
+      files: ring.files,
+      state,
+      timeout_ms: 20_000,
+      targets: routers.map((node) => ({ node, command: 'show ip ospf neighbor' })),
+    },
+    { timeoutMs: 300_000 },
+  );
+  return (results ?? [])
+    .filter((r) => r.ok && r.node && fullNeighbours(r.output ?? '') >= 2)
+    .map((r) => r.node as string);
 }
 
-/** r1 … rN in a ring: ri eth1 ↔ r(i+1) eth0, each link its own /30, OSPF point-to-point. */
-function ringLab(size: number): Ring {
-  const routers = Array.from({ length: size }, (_, i) => `r${i + 1}`);
-  /** Router i's address on link l (the link from router l to router l+1): .1 on the left, .2 on the right. */
-  const address = (link: number, side: 1 | 2) => {
-    const base = link * 4;
-    return `10.1.${base >> 8}.${(base & 255) + side}/30`;
-  };
-  const lines = [
-    `name: bench-ring-${size}`,
-    'defaults:',
-    '  template: frr',
-    '  ethernet: 2',
-    'nodes:',
-    ...routers.flatMap((r) => [`  ${r}:`, `    config: configs/${r}.conf`]),
-    'links:',
-    ...routers.map((r, i) => `  - endpoints: [${r}:eth1, ${routers[(i + 1) % size]}:eth0]`),
-    '',
-  ];
-  const files: Record<string, string> = {};
-  routers.forEach((r, i) => {
-    const ospf = [' ip ospf network point-to-point', ' ip ospf hello-interval 1', ' ip ospf dead-interval 4'];
-    files[`configs/${r}.conf`] = [
-      `hostname ${r}`,
-      '!',
-      'interface eth0',
-      ` ip address ${address((i + size - 1) % size, 2)}`,
-      ...ospf,
-      '!',
-      'interface eth1',
-      ` ip address ${address(i, 1)}`,
-      ...ospf,
-      '!',
-      'router ospf',
-      ` ospf router-id 10.255.${i >> 8}.${i & 255}`,
-      ' network 10.1.0.0/16 area 0',
-      '!',
-      '',
-    ].join('\n');
-  });
-  return { yaml: lines.join('\n'), files, routers };
-}
-
-function fullNeighbours(output: string): number {
-  return output.split('\n').filter((l) => /\bFull\//.test(l)).length;
-}
-
-/** Polls `show ip ospf neighbor` on the routers not yet done until each has `expected` Full neighbours. */
-async function untilConverged(client: AgentClient, ring: Ring, state: unknown, expected: number): Promise<void> {
+/** Polls the routers not Full yet (one exec-many each round, as the baseline polls them all at once) until none is left. */
+async function untilConverged(client: AgentClient, ring: Ring, state: unknown): Promise<void> {
   const waiting = new Set(ring.routers);
   const deadline = Date.now() + CONVERGE_LIMIT_MS;
   while (waiting.size > 0) {
@@ -101,20 +75,8 @@ async function untilConverged(client: AgentClient, ring: Ring, state: unknown, e
       throw new Error(
         `${waiting.size} of ${ring.routers.length} routers still lack a Full neighbour after ${CONVERGE_LIMIT_MS / 1000} s: ${[...waiting].slice(0, 10).join(', ')}`,
       );
-    const batch = [...waiting].slice(0, POLL_BATCH);
-    const { results } = await client.execConsoleMany(
-      {
-        yaml: ring.yaml,
-        files: ring.files,
-        state,
-        timeout_ms: 20_000,
-        targets: batch.map((node) => ({ node, command: 'show ip ospf neighbor' })),
-      },
-      { timeoutMs: 60_000 },
-    );
-    for (const r of results ?? [])
-      if (r.ok && r.node && fullNeighbours(r.output ?? '') >= expected) waiting.delete(r.node);
-    if (batch.every((node) => waiting.has(node))) await sleep(500);
+    for (const router of await fullOnes(client, ring, state, [...waiting])) waiting.delete(router);
+    if (waiting.size > 0) await sleep(POLL_PAUSE_MS);
   }
 }
 
@@ -123,53 +85,12 @@ async function leftovers(prefix: string): Promise<{ namespaces: number; processe
   return { namespaces: (await namespacesOf(prefix)).length, processes: processesOf(prefix).length };
 }
 
-/** Removes whatever still carries the prefix (after a failure); returns what it found. */
-async function sweep(prefix: string, cgroups: NodeCgroups): Promise<number> {
-  const namespaces = await namespacesOf(prefix);
-  for (const ns of namespaces) {
-    await removeRouter(ns);
-    await deleteNamespace(ns);
-  }
-  for (const cgroup of cgroups.list(prefix)) await cgroups.remove(cgroup);
-  const processes = processesOf(prefix);
-  signalAll(processes, 'SIGKILL');
-  return namespaces.length + processes.length;
-}
-
-/** Seconds per router of the baseline: namespace + FRR start until vtysh answers, then removal. */
-async function baselinePerRouter(host: LinuxHost): Promise<{ start: number; remove: number; prefix: string }> {
-  const prefix = `lbb${process.pid}-`;
-  const ring = ringLab(BASELINE_ROUTERS);
-  const cgroups = new NodeCgroups(host.cgroups);
-  let start = 0;
-  let remove = 0;
-  try {
-    for (const [i, router] of ring.routers.entries()) {
-      const ns = `${prefix}${router}`;
-      const t0 = performance.now();
-      await cgroups.create(ns, { pids: 256, memoryMiB: 64, cpus: 1 });
-      await addNamespace(ns);
-      await startRouter(ns, router, ring.files[`configs/${router}.conf`], host, cgroups);
-      start += since(t0);
-      const t1 = performance.now();
-      await removeRouter(ns);
-      await deleteNamespace(ns);
-      await cgroups.remove(ns);
-      remove += since(t1);
-      if (i === 0) progress(`baseline: one router up and removed in ${(since(t0) / 1000).toFixed(2)} s`);
-    }
-  } finally {
-    await sweep(prefix, cgroups);
-  }
-  return { start: start / 1000 / BASELINE_ROUTERS, remove: remove / 1000 / BASELINE_ROUTERS, prefix };
-}
-
 async function benchSize(
   agent: AgentProcess,
   client: AgentClient,
   prefix: string,
   size: number,
-  baseline: { start: number; remove: number },
+  baseline: BaselineFigures,
 ): Promise<void> {
   const ring = ringLab(size);
   let peak = agent.rss() ?? 0;
@@ -177,64 +98,83 @@ async function benchSize(
   let state: unknown;
   let destroyed = false;
   try {
-    progress(`${size} routers: deploy`);
-    let t = performance.now();
-    const deployed = await client.deployProject({ yaml: ring.yaml, files: ring.files }, { timeoutMs: 300_000 });
+    progress(`${size} routers: deploy, start, wait for every adjacency to be Full`);
+    const t0 = performance.now();
+    const deployed = await client.deployProject({ yaml: ring.yaml, files: ring.files }, { timeoutMs: 600_000 });
     state = deployed.state;
-    const deploy = since(t) / 1000;
-
-    progress(`${size} routers: start`);
-    t = performance.now();
+    const deploy = since(t0) / 1000;
     const started = await client.execProject(
       { yaml: ring.yaml, files: ring.files, state, action: 'start' },
-      { timeoutMs: 400_000 },
+      { timeoutMs: 600_000 },
     );
-    const start = since(t) / 1000;
-    if (started.started !== size) throw new Error(`started ${started.started} of ${size}: ${JSON.stringify(started)}`);
-
-    progress(`${size} routers: wait for every adjacency to be Full`);
-    t = performance.now();
-    await untilConverged(client, ring, state, 2);
-    const converge = since(t) / 1000;
+    // A start the emulator refuses (FRR not answering within its limit on a loaded machine) is tried once more, as a user would.
+    const again =
+      started.failed > 0
+        ? await client.execProject(
+            { yaml: ring.yaml, files: ring.files, state, action: 'start' },
+            { timeoutMs: 600_000 },
+          )
+        : undefined;
+    const start = since(t0) / 1000 - deploy;
+    if (started.started + (again?.started ?? 0) !== size)
+      throw new Error(
+        `started ${started.started} of ${size}: ${JSON.stringify(started)}, then ${JSON.stringify(again)}`,
+      );
+    await untilConverged(client, ring, state);
+    const full = since(t0) / 1000;
     const daemons = processesOf(prefix);
-    const daemonRss = daemons.reduce((sum, pid) => sum + (rssOf(pid) ?? 0), 0);
+    const frrRss = daemons.reduce((sum, pid) => sum + (rssOf(pid) ?? 0), 0);
+    const fullRss = agent.rss() ?? 0;
+
+    progress(`${size} routers: exec-many on every router`);
+    let t = performance.now();
+    const answered = await fullOnes(client, ring, state, ring.routers);
+    const exec = since(t) / 1000;
+    if (answered.length !== size) throw new Error(`exec-many: ${answered.length} of ${size} routers answered Full`);
 
     progress(`${size} routers: destroy`);
     t = performance.now();
-    await client.destroyProject({ yaml: ring.yaml, files: ring.files, state }, { timeoutMs: 300_000 });
+    await client.destroyProject({ yaml: ring.yaml, files: ring.files, state }, { timeoutMs: 600_000 });
     destroyed = true;
     const destroy = since(t) / 1000;
     const left = await leftovers(prefix);
 
     const name = (what: string) => `linux lab ${what} (${size} routers, ring)`;
-    report({ name: name('deploy'), value: deploy, unit: 's' });
     report({
-      name: name('start per router'),
-      value: start / size,
+      name: name('deploy → every adjacency Full'),
+      value: full,
       unit: 's',
-      baseline: { name: BASELINE, value: baseline.start },
-      targets: [{ on: 'ratio', op: '<=', limit: 3 }],
-      note: `start of all ${size}: ${start.toFixed(1)} s`,
-    });
-    report({ name: name('start → every adjacency Full'), value: converge, unit: 's' });
-    report({
-      name: name('destroy per router'),
-      value: destroy / size,
-      unit: 's',
-      baseline: { name: BASELINE, value: baseline.remove },
-      note: `destroy of all ${size}: ${destroy.toFixed(1)} s (stops each router gracefully first, then wipes and deletes)`,
+      baseline: { name: BASELINE, value: baseline.full },
+      targets: [{ on: 'ratio', op: '<=', limit: 1.5 }],
+      note: `deploy ${deploy.toFixed(1)} s, start ${start.toFixed(1)} s${again ? ` (${started.failed} refused, started again)` : ''}, Full ${(full - deploy - start).toFixed(1)} s later; baseline all running after ${baseline.build.toFixed(1)} s`,
     });
     report({
-      name: name('deploy + start + Full + destroy'),
-      value: deploy + start + converge + destroy,
+      name: name('exec-many show ip ospf neighbor on every router'),
+      value: exec,
       unit: 's',
+      baseline: { name: BASELINE, value: baseline.exec },
+      targets: [{ on: 'ratio', op: '<=', limit: 2 }],
     });
-    report({ name: name('agent RSS peak'), value: peak / MiB, unit: 'MiB' });
     report({
-      name: name('FRR daemons RSS when Full'),
-      value: daemonRss / MiB,
+      name: name('destroy'),
+      value: destroy,
+      unit: 's',
+      baseline: { name: BASELINE, value: baseline.destroy },
+      targets: [{ on: 'ratio', op: '<=', limit: 2 }],
+      note: 'stops every router (power off), wipes it, deletes the lab',
+    });
+    report({
+      name: name('agent RSS'),
+      value: fullRss / MiB,
       unit: 'MiB',
-      note: `${daemons.length} processes`,
+      note: `when Full; peak ${(peak / MiB).toFixed(1)} MiB`,
+    });
+    report({
+      name: name('FRR RSS per router'),
+      value: frrRss / size / MiB,
+      unit: 'MiB',
+      baseline: { name: BASELINE, value: baseline.frrRssPerRouter / MiB },
+      note: `${daemons.length} processes when Full`,
     });
     report({
       name: name('kernel objects + processes left after destroy'),
@@ -247,19 +187,17 @@ async function benchSize(
     clearInterval(sampler);
     if (!destroyed && state !== undefined)
       await client
-        .destroyProject({ yaml: ring.yaml, files: ring.files, state }, { timeoutMs: 300_000 })
+        .destroyProject({ yaml: ring.yaml, files: ring.files, state }, { timeoutMs: 600_000 })
         .catch((e: unknown) => progress(`destroy after a failure failed: ${(e as Error).message}`));
   }
 }
 
 async function main(): Promise<void> {
   await requireLinuxLabs();
-  const host = await probeLinuxHost();
-  progress(`baseline: ${BASELINE_ROUTERS} routers started directly`);
-  const baseline = await baselinePerRouter(host);
-
+  const host: LinuxHost = await probeLinuxHost();
   const agent = await startAgentProcess({ emulator: 'linux' });
   const prefix = prefixOf(agent.dataDir);
+  const baselinePrefix = `lbb${process.pid}-`;
   let client: AgentClient | undefined;
   try {
     client = await agent.loggedIn();
@@ -274,6 +212,8 @@ async function main(): Promise<void> {
         });
         continue;
       }
+      progress(`${size} routers: baseline`);
+      const baseline = await ringBaseline(host, size, baselinePrefix);
       await benchSize(agent, client, prefix, size, baseline);
     }
   } finally {
@@ -289,8 +229,9 @@ async function main(): Promise<void> {
       targets: [{ on: 'value', op: '<=', limit: 0 }],
       note: `${left.namespaces} namespaces, ${left.processes} processes`,
     });
-    const swept = await sweep(prefix, new NodeCgroups(host.cgroups));
-    if (swept) progress(`swept ${swept} leftovers of the bench agent`);
+    const cgroups = new NodeCgroups(host.cgroups);
+    const swept = (await sweepBaseline(prefix, cgroups)) + (await sweepBaseline(baselinePrefix, cgroups));
+    if (swept) progress(`swept ${swept} leftovers of the bench agent and baseline`);
   }
 }
 

@@ -28,7 +28,7 @@ const FIGURE_PREFIX = '@@figure ';
 /**
  * Each section and how long it may take. Two are long: lsp (yaml-language-server
  * takes seconds an answer on the 10,000-node lab: about 11 minutes there alone)
- * and linux-lab (its 200 routers start one after the other).
+ * and linux-lab (an OSPF ring of BENCH_LINUX_LAB_SIZES routers, built twice: by the agent and by its baseline).
  */
 const SECTIONS = [
   { name: 'lsp', title: 'Language server over stdio (ours vs yaml-language-server)', limitMs: 1_200_000 },

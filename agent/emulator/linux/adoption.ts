@@ -9,7 +9,8 @@
  */
 import { EmuNodeStatus } from '../backend';
 import { listNamespaces } from './kernel';
-import type { LinuxLab, LinuxNode, Realizer } from './realizer';
+import type { LinuxLab, LinuxNode } from './linux-lab';
+import type { Realizer } from './realizer';
 
 export interface Adoption {
   /** Nodes that run on, per lab path. */

@@ -9,9 +9,9 @@ import type { EmuIcon, EmuNetworkType, EmuTemplate, EmuTemplateAttribute } from 
 import type { LinuxHost } from './system';
 
 /** How a node of a template is realized: FRR in a namespace, a shell in a namespace, or a bridge. */
-export type NodeKind = 'router' | 'host' | 'switch';
+export type KindName = 'router' | 'host' | 'switch';
 
-export const TEMPLATE_KIND: Readonly<Record<string, NodeKind>> = { frr: 'router', linux: 'host', switch: 'switch' };
+export const TEMPLATE_KIND: Readonly<Record<string, KindName>> = { frr: 'router', linux: 'host', switch: 'switch' };
 
 export const ICONS: readonly EmuIcon[] = ['Router.png', 'Server.png', 'Switch.png'].map((id) => ({
   id,
@@ -25,7 +25,7 @@ export const NETWORK_TYPES: readonly EmuNetworkType[] = [
 
 export const ETH_FORMAT = 'eth{0}';
 
-function attributes(kind: NodeKind, image: string, ethernet: number, host: LinuxHost): EmuTemplateAttribute[] {
+function attributes(kind: KindName, image: string, ethernet: number, host: LinuxHost): EmuTemplateAttribute[] {
   const attrs: EmuTemplateAttribute[] = [
     {
       name: 'name',

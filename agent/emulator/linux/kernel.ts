@@ -131,8 +131,11 @@ export async function setLinkUp(ns: string, ifname: string, up: boolean): Promis
   await mustRun('ip', ['-n', ns, 'link', 'set', ifname, up ? 'up' : 'down']);
 }
 
-export async function links(ns: string): Promise<LiveLink[]> {
-  const result = await runCommand('ip', ['-j', '-n', ns, 'link', 'show'], { timeoutMs: 5000 });
+/** The interfaces of a namespace (`dev`: only that one); none when it does not exist. */
+export async function links(ns: string, dev?: string): Promise<LiveLink[]> {
+  const result = await runCommand('ip', ['-j', '-n', ns, 'link', 'show', ...(dev ? ['dev', dev] : [])], {
+    timeoutMs: 5000,
+  });
   if (result.code !== 0) return [];
   const parsed = JSON.parse(result.stdout || '[]') as { ifname: string; master?: string; flags?: string[] }[];
   return parsed.map((l) => ({ ifname: l.ifname, master: l.master, up: Boolean(l.flags?.includes('UP')) }));

@@ -5,64 +5,28 @@
  * shell per node. Every namespace is written to the object journal before it
  * is created.
  */
-import { compileEthFormat } from '../../../common/lab/eth-format';
 import { EmuError, EmuNodeStatus } from '../backend';
 import type { StoredLab, StoredNode } from '../lab-store';
-import { TEMPLATE_KIND, ETH_FORMAT, type NodeKind } from './catalogue';
+import { mapBounded } from './bounded';
 import type { NodeLimits } from './cgroup';
-import { CommandError, mustRun, runUntilExit } from './command';
-import { hostnameOf, removeRouter, runningConfig, startRouter, stopRouter, userVtyshArgv } from './frr';
-import { pushConfig } from './frr-config';
+import { CommandError, runUntilExit } from './command';
+import { removeRouter } from './frr';
 import { addBridge, addNamespace, addVeth, deleteLink, deleteNamespace, setLinkUp, setMaster } from './kernel';
+import { INTERFACE_NAMES, type LinuxLab, type LinuxNode } from './linux-lab';
 import type { LinuxNames } from './names';
+import type { NodeKind } from './node-kind';
+import { NodeKinds } from './node-kinds';
 import type { ObjectJournal } from './object-journal';
-import { safeHostname, sandboxExecArgv, sandboxInit, startSandbox, type SandboxSetup } from './sandbox';
+import { QUOTAS } from './quotas';
+import type { SandboxSetup } from './sandbox';
 import type { LinuxHost } from './system';
 
-/** A node as the Linux emulator keeps it. */
-export interface LinuxNode extends StoredNode {
-  /** The running config a graceful stop saved (EVE-NG: the runtime disk); the next start boots from it. */
-  saved?: string;
-  /** The startup config `saved` already includes; a later push is applied on top of it at the next start. */
-  savedFrom?: string;
-  /**
-   * The running config as the startup config alone gives it (right after booting from it, then
-   * carried along each live push): what "nothing changed on the node" looks like.
-   */
-  baseline?: string;
-}
-
-export interface LinuxLab extends StoredLab {
-  nodes: LinuxNode[];
-}
-
-const HOST_SCRIPT_TIMEOUT_MS = 30_000;
 /** Processes (and threads) a node may have at once: a fork bomb stops here. */
 const NODE_PIDS_MAX = 256;
-export const INTERFACE_NAMES = compileEthFormat(ETH_FORMAT);
-
-export function kindOf(node: StoredNode): NodeKind {
-  return TEMPLATE_KIND[node.template] ?? 'host';
-}
-
-/** The hostname a router runs with: from the config it boots from, else the node name. */
-export function routerHostname(node: LinuxNode): string {
-  return hostnameOf(node.saved ?? node.config ?? '', node.name);
-}
-
-/** The hostname a host or switch runs with: its name when it is a plain host name. */
-function nodeHostname(node: StoredNode): string {
-  return safeHostname(node.name, `node${node.id}`);
-}
 
 /** A node's cgroup limits: processes, memory from `ram` (MiB) and CPU from `cpu`. */
 function limitsOf(node: StoredNode): NodeLimits {
   return { pids: NODE_PIDS_MAX, memoryMiB: Math.max(0, node.ram), cpus: Math.max(0, node.cpu) };
-}
-
-/** The config a router boots from: what a graceful stop saved, else the startup config. */
-function bootConfig(node: LinuxNode): string {
-  return node.saved ?? node.config ?? `hostname ${node.name}\n`;
 }
 
 function refused(e: unknown, what: string): EmuError {
@@ -72,12 +36,21 @@ function refused(e: unknown, what: string): EmuError {
 }
 
 export class Realizer {
+  private readonly kinds: NodeKinds;
+
   constructor(
     private readonly names: LinuxNames,
     private readonly journal: ObjectJournal,
-    private readonly host: LinuxHost,
+    host: LinuxHost,
     private readonly setup: SandboxSetup,
-  ) {}
+  ) {
+    this.kinds = new NodeKinds(host, setup);
+  }
+
+  /** What the node does, by its kind (router, host or switch). */
+  kindOf(node: StoredNode): NodeKind {
+    return this.kinds.of(node);
+  }
 
   nodeNs(lab: StoredLab, node: StoredNode): string {
     return this.names.nodeNamespace(lab.path, node.id);
@@ -93,17 +66,13 @@ export class Realizer {
     await addNamespace(ns);
   }
 
-  /**
-   * A node's cgroup and namespace: a router's namespace belongs to the
-   * machine (FRR's daemons need it), a host's or switch's to its sandbox.
-   */
-  private async createNodeNamespace(ns: string, node: StoredNode): Promise<void> {
+  /** A node's cgroup and namespace (its kind says whose the namespace is). */
+  private async createNodeNamespace(ns: string, node: LinuxNode): Promise<void> {
     this.journal.record(ns);
     await this.setup.cgroups.remove(ns);
     await deleteNamespace(ns);
     await this.setup.cgroups.create(ns, limitsOf(node));
-    if (kindOf(node) === 'router') await addNamespace(ns);
-    else await startSandbox(ns, nodeHostname(node), this.setup);
+    await this.kindOf(node).createNamespace(ns, node);
   }
 
   /** Kills every process of the namespace's cgroup (wherever they went) and in it, then removes both. */
@@ -121,8 +90,9 @@ export class Realizer {
     for (const node of lab.nodes) await this.realizeNode(lab, node);
   }
 
+  /** Removes the nodes side by side (as many at once as node starts), then the fabric. */
   async unrealizeLab(lab: LinuxLab): Promise<void> {
-    for (const node of lab.nodes) await this.removeNamespace(this.nodeNs(lab, node));
+    await mapBounded(lab.nodes, QUOTAS.concurrentStarts, (node) => this.removeNamespace(this.nodeNs(lab, node)));
     await this.removeNamespace(this.fabricNs(lab));
   }
 
@@ -135,7 +105,7 @@ export class Realizer {
   }
 
   /** The node's namespace with its interfaces (down) wired to their networks. */
-  async realizeNode(lab: StoredLab, node: StoredNode): Promise<void> {
+  async realizeNode(lab: StoredLab, node: LinuxNode): Promise<void> {
     await this.createNodeNamespace(this.nodeNs(lab, node), node);
     await this.addInterfaces(lab, node, 0, node.links.length);
   }
@@ -174,29 +144,7 @@ export class Realizer {
     try {
       this.setup.cgroups.setLimits(ns, limitsOf(node));
       for (let index = 0; index < node.links.length; index++) await setLinkUp(ns, INTERFACE_NAMES.nameAt(index), true);
-      switch (kindOf(node)) {
-        case 'router': {
-          const hostname = routerHostname(node);
-          await startRouter(ns, hostname, bootConfig(node), this.host, this.setup.cgroups);
-          if (node.saved === undefined) node.baseline = await runningConfig(ns, hostname);
-          // A config pushed while the node was stopped goes on top of what it saved.
-          else if (node.savedFrom !== undefined && node.savedFrom !== (node.config ?? ''))
-            await pushConfig(ns, hostname, node, node.savedFrom, node.config ?? '');
-          break;
-        }
-        case 'host':
-          if (node.config?.trim()) {
-            const [file, ...args] = this.inNode(ns, ['sh', '-e', '-c', node.config]);
-            const result = await runUntilExit(file, args, { timeoutMs: HOST_SCRIPT_TIMEOUT_MS });
-            if (result.code !== 0) throw new CommandError(`the startup script of ${node.name}`, result);
-          }
-          break;
-        case 'switch':
-          await addBridge(ns, 'br0');
-          for (let index = 0; index < node.links.length; index++)
-            await mustRun('ip', ['-n', ns, 'link', 'set', INTERFACE_NAMES.nameAt(index), 'master', 'br0']);
-          break;
-      }
+      await this.kindOf(node).start(ns, node);
     } catch (e) {
       await this.reset(lab, node);
       throw refused(e, `${node.name} did not start`);
@@ -204,24 +152,12 @@ export class Realizer {
   }
 
   /**
-   * Stops a node: `graceMs` > 0 saves a router's running config and lets its
-   * processes end cleanly for that long; then whatever is left is killed and
+   * Stops a node: `graceMs` > 0 lets it end cleanly for that long (a router
+   * saves its running config first); then whatever is left is killed and
    * the namespace is made afresh (interfaces down, no addresses or routes).
    */
   async stop(lab: LinuxLab, node: LinuxNode, graceMs: number): Promise<void> {
-    const ns = this.nodeNs(lab, node);
-    if (graceMs > 0) {
-      if (kindOf(node) === 'router') {
-        const saved = await runningConfig(ns, routerHostname(node));
-        if (saved !== undefined) {
-          node.saved = saved;
-          node.savedFrom = node.config ?? '';
-        }
-        await stopRouter(ns, graceMs);
-      } else {
-        await this.setup.cgroups.terminate(ns, graceMs);
-      }
-    }
+    if (graceMs > 0) await this.kindOf(node).stop(this.nodeNs(lab, node), node, graceMs);
     await this.reset(lab, node);
   }
 
@@ -237,14 +173,10 @@ export class Realizer {
     }
   }
 
-  /** Runs one command on a running node: vtysh for a router, sh for a host or switch; keeps `maxChars` of its output. */
+  /** Runs one command on a running node (vtysh for a router, sh for a host or switch); keeps `maxChars` of its output. */
   async exec(lab: LinuxLab, node: LinuxNode, command: string, timeoutMs: number, maxChars: number) {
-    const ns = this.nodeNs(lab, node);
     const started = Date.now();
-    const [file, ...args] =
-      kindOf(node) === 'router'
-        ? userVtyshArgv(ns, routerHostname(node), this.setup, ['-c', command])
-        : this.inNode(ns, ['sh', '-c', command]);
+    const [file, ...args] = this.kindOf(node).execArgv(this.nodeNs(lab, node), node, command);
     // A background job left running must not hold the answer up.
     // As many bytes as characters: never more characters than that (UTF-8 takes 1 to 4 bytes a character).
     const result = await runUntilExit(file, args, { timeoutMs, maxOutputBytes: maxChars });
@@ -258,16 +190,6 @@ export class Realizer {
 
   /** What a console runs: interactive vtysh as frr, or a login-less shell as the node's root in its sandbox. */
   consoleCommand(lab: LinuxLab, node: LinuxNode): string[] {
-    const ns = this.nodeNs(lab, node);
-    return kindOf(node) === 'router'
-      ? userVtyshArgv(ns, routerHostname(node), this.setup, [])
-      : this.inNode(ns, ['bash', '--norc', '--noprofile', '-i'], { PS1: '\\u@\\h:\\w\\$ ' });
-  }
-
-  /** argv that runs `program` in a host's or switch's sandbox. */
-  private inNode(ns: string, program: readonly string[], env: Record<string, string> = {}): string[] {
-    const init = sandboxInit(ns, this.setup.cgroups);
-    if (init === undefined) throw new EmuError('refused', `the sandbox of ${ns} is not running.`);
-    return sandboxExecArgv(ns, init, this.setup, program, env);
+    return this.kindOf(node).consoleArgv(this.nodeNs(lab, node), node);
   }
 }
