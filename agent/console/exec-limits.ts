@@ -6,6 +6,7 @@
  * result says so.
  */
 import { ApiError } from '../http/api-error';
+import { Places } from '../places';
 
 export const EXEC_LIMITS = {
   /** Characters of one command's output kept in a reply. */
@@ -23,24 +24,15 @@ export const EXEC_LIMITS = {
 /** The exec-many calls in flight per user, and the commands running on the agent. */
 export class ExecLimits {
   private readonly calls = new Map<string, number>();
-  private running = 0;
-  /** Commands waiting for one of the agent's places, first come first served. */
-  private readonly waiting: (() => void)[] = [];
+  private readonly commands: Places;
 
-  constructor(private readonly commandsOnAgent = EXEC_LIMITS.commandsOnAgent) {}
+  constructor(commandsOnAgent = EXEC_LIMITS.commandsOnAgent) {
+    this.commands = new Places(commandsOnAgent);
+  }
 
   /** Runs one console command once fewer than `commandsOnAgent` are running (its time limit starts then). */
-  async command<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.commandsOnAgent) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
-    try {
-      return await work();
-    } finally {
-      // The place passes straight to the next in line, or is given back.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
+  command<T>(work: () => Promise<T>): Promise<T> {
+    return this.commands.run(work);
   }
 
   /** Runs `work` as one of the user's exec-many calls, or refuses it when they have too many in flight. */

@@ -62,7 +62,7 @@ async function peakStarting(calls: Promise<unknown>[]): Promise<number> {
   const all = Promise.all(calls).finally(() => (done = true));
   // Bounded by the calls: each start gives up within FRR's 15 s readiness limit.
   while (!done) {
-    peak = Math.max(peak, emu?.starting ?? 0);
+    peak = Math.max(peak, emu?.starts.busy ?? 0);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   await all;

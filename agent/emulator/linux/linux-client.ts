@@ -24,6 +24,7 @@ import type { LinuxLab, LinuxNode } from './linux-lab';
 import { QUOTAS } from './quotas';
 import type { Realizer } from './realizer';
 import type { LinuxHost } from './system';
+import type { Places } from '../../places';
 
 /** Grace for a graceful stop, and for auto's graceful attempt before it powers off. */
 export const GRACEFUL_MS = 10_000;
@@ -33,8 +34,8 @@ const AUTO_GRACE_MS = 3_000;
 export interface LinuxLabs {
   readonly host: LinuxHost;
   readonly realizer: Realizer;
-  /** Node starts under way on this agent (QUOTAS.concurrentStarts). */
-  starting: number;
+  /** Places for node starts on this agent (QUOTAS.concurrentStarts): a start beyond them waits for one. */
+  readonly starts: Places;
   /** Runs `work` alone on the lab: a change of its structure (lab-turns.ts). */
   structure<T>(path: string, work: () => T | Promise<T>): Promise<T>;
   /** Runs `work` on one node of the lab (undefined: on none in particular), beside calls on other nodes. */
@@ -270,24 +271,19 @@ export class LinuxClient implements EmulatorClient {
       const node = this.emu.node(lab, id);
       if (await this.emu.isRunning(lab, node)) return;
       this.emu.template(node.template);
-      if (this.emu.starting >= QUOTAS.concurrentStarts)
-        throw new EmuError(
-          'refused',
-          `${node.name} did not start: ${this.emu.starting} nodes are starting on this agent already (at most ${QUOTAS.concurrentStarts} at once); start it again in a moment.`,
-        );
-      this.emu.starting++;
-      node.status = EmuNodeStatus.starting;
-      try {
-        await this.emu.realizer.start(lab, node);
-        node.status = EmuNodeStatus.running;
-        node.startedAt = Date.now();
-      } catch (e) {
-        node.status = EmuNodeStatus.stopped;
-        throw e;
-      } finally {
-        this.emu.starting--;
-        this.emu.changed();
-      }
+      await this.emu.starts.run(async () => {
+        node.status = EmuNodeStatus.starting;
+        try {
+          await this.emu.realizer.start(lab, node);
+          node.status = EmuNodeStatus.running;
+          node.startedAt = Date.now();
+        } catch (e) {
+          node.status = EmuNodeStatus.stopped;
+          throw e;
+        } finally {
+          this.emu.changed();
+        }
+      });
     });
   }
 

@@ -34,6 +34,7 @@ import { LinuxNames, loadAgentId } from './names';
 import { ObjectJournal } from './object-journal';
 import { PtyConsole } from './pty-console';
 import { QUOTAS } from './quotas';
+import { Places } from '../../places';
 import { Realizer } from './realizer';
 import { type SandboxSetup } from './sandbox';
 import { denyListProgram } from './seccomp';
@@ -69,8 +70,8 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   /** Reads of a whole lab and of one node from the kernel (test/linux/linux-scale.test.ts counts them). */
   readonly reads = { labs: 0, nodes: 0 };
   private closed = false;
-  /** Node starts under way (QUOTAS.concurrentStarts). */
-  starting = 0;
+  /** Places for node starts (QUOTAS.concurrentStarts): more wait their turn. */
+  readonly starts = new Places(QUOTAS.concurrentStarts);
   readonly cgroups: NodeCgroups;
 
   private constructor(
