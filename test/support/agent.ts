@@ -116,7 +116,13 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   let unetlab: UnetlabHarness | undefined;
   try {
     if (emulator === 'eve-ng' && process.env[TEST_EVE_SERVER_ENV] === 'unetlab') {
-      unetlab = await startUnetlabHarness({ users: [EVE_ACCOUNT] });
+      // The account gets a pod no other harness on the machine holds (test files run in parallel, and
+      // console ports are the machine's); the server lives in the data directory, so an agent restarted
+      // on it finds the same server, labs and running nodes, as with the fake's state file.
+      unetlab = await startUnetlabHarness({
+        users: [{ ...EVE_ACCOUNT, pod: 'free' }],
+        home: join(dataDir, 'unetlab-harness'),
+      });
     } else if (emulator === 'eve-ng') {
       fakeEve = new FakeEveServer({
         clock: clock.now,
@@ -181,7 +187,10 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     expireEmulatorSession() {
       clock.advance(EMU_SESSION_MS + 60_000);
       fakeEve?.stealSessionsOf(EVE_ACCOUNT.username);
-      if (unetlab) stealUnetlabSession(unetlab.url);
+      if (unetlab) {
+        unetlab.stealSessionsOf(EVE_ACCOUNT.username);
+        stealUnetlabSession(unetlab.url);
+      }
     },
     client,
     async loggedIn(hooks) {
