@@ -685,6 +685,79 @@ test('interface names and ids as Node::setEthernets makes them: vMX, vEOS, ASAv'
   }
 });
 
+test("XRv and XRv 9K as Node::setEthernets makes them: management first, XRv 9K's ids 1 and 2 reserved", async () => {
+  const r = await rig();
+  try {
+    const path = '/lab-agent/xr.unl';
+    await newLab(r.client, path);
+    const xrv = await r.client.addNode(path, { ...SPEC, name: 'xr', template: 'xrv', image: '', ethernet: 3 });
+    assert.deepEqual(
+      xrv.interfaces.map((i) => `${i.index}:${i.name}`),
+      ['0:Mgmt0/0/CPU0/0', '1:Gi0/0/0/0', '2:Gi0/0/0/1'],
+    );
+    const xr9 = await r.client.addNode(path, { ...SPEC, name: 'xr9', template: 'xrv9k', image: '', ethernet: 5 });
+    assert.deepEqual(
+      xr9.interfaces.map((i) => `${i.index}:${i.name}`),
+      ['0:Mgmt0/0/CPU0/0', '1:internal1', '2:internal2', '3:Gi0/0/0/0', '4:Gi0/0/0/1'],
+    );
+    // Gi0/0/0/0 to Gi0/0/0/0: EVE-NG interface 1 of the XRv, 3 of the XRv 9K.
+    const net = await r.client.addNetwork(path, { name: 'core', type: 'bridge', visibility: true, left: 0, top: 0 });
+    await r.client.connectInterface(path, xrv.id, 1, net.id);
+    await r.client.connectInterface(path, xr9.id, 3, net.id);
+    const stored = must(r.fake.labState(path), 'lab').nodes;
+    const linked = (name: string) =>
+      Object.entries(
+        must(
+          stored.find((n) => n.name === name),
+          name,
+        ).links,
+      )
+        .filter(([, n]) => n === net.id)
+        .map(([id]) => id);
+    assert.deepEqual([linked('xr'), linked('xr9')], [['1'], ['3']]);
+    // Read back, the links are on the same names, and the server's labels are its own.
+    const lab = must(await r.client.getLab(path), 'lab');
+    const onNet = (name: string) =>
+      node(lab, name)
+        .interfaces.filter((i) => i.networkId === net.id)
+        .map((i) => i.name);
+    assert.deepEqual([onNet('xr'), onNet('xr9')], [['Gi0/0/0/0'], ['Gi0/0/0/0']]);
+    const call = await rawSession(r.fake);
+    const raw = await call('GET', `/api/labs${path}/nodes/${xr9.id}/interfaces`);
+    assert.deepEqual(
+      Object.values((raw.data as { ethernet: Record<string, { name: string }> }).ethernet).map((e) => e.name),
+      ['Mgmt0/0/CPU0/0', 'Internal use', 'Internal use', 'Gi0/0/0/0', 'Gi0/0/0/1'],
+    );
+  } finally {
+    await r.dispose();
+  }
+});
+
+test('a node add reads back that node alone, not the node list, also where the add answers no id (UNetLab)', async () => {
+  for (const flavour of ['eve-ng', 'unetlab'] as const) {
+    const r = await rig({ flavour, nodeIds: 'per-lab' });
+    try {
+      const path = '/lab-agent/adds.unl';
+      await newLab(r.client, path);
+      const reads = (pattern: RegExp) => r.fake.seen.filter((e) => e.method === 'GET' && pattern.test(e.path)).length;
+      const list = /^\/api\/labs\/lab-agent\/adds\.unl\/nodes$/;
+      const one = /^\/api\/labs\/lab-agent\/adds\.unl\/nodes\/\d+$/;
+      const add = (name: string) => r.client.addNode(path, { ...SPEC, name, template: 'vios', image: '', ethernet: 1 });
+      for (const name of ['r1', 'r2', 'r3', 'r4']) await add(name);
+      assert.deepEqual([reads(list), reads(one)], [0, 4], flavour);
+      // UNetLab gives the lowest free id: a deleted node's id goes to the next add.
+      await r.client.deleteNode(path, 2);
+      assert.equal((await add('r5')).id, 2, flavour);
+      assert.deepEqual([reads(list), reads(one)], [0, 5], flavour);
+      // Where the id guessed belongs to another node (r3), the list settles it: one read of it.
+      assert.equal((await add('r6')).id, 5, flavour);
+      assert.deepEqual([reads(list), reads(one)], flavour === 'unetlab' ? [1, 7] : [0, 6]);
+    } finally {
+      await r.dispose();
+    }
+  }
+});
+
 test('a node add the server answers 201 without adding the node is refused with its message', async () => {
   const r = await rig({ maxNodeId: 1 });
   try {

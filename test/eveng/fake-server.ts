@@ -73,7 +73,7 @@ export interface FakeEveOptions {
   /** Node ids a lab may use before adds fail (EVE-NG: 255); the failure still answers 201. */
   maxNodeId?: number;
   /**
-   * How a new node's id is chosen: `per-lab`, the lab's next id (UNetLab), so labs of one account
+   * How a new node's id is chosen: `per-lab`, the lab's lowest free id (UNetLab), so labs of one account
    * overlap; `per-account` (default), the first id no lab of the same author uses (the 6.2.0-4 copy
    * on GitHub, laaaaiiit/eve-ktk `Lab::getFreeNodeId`).
    */
@@ -753,10 +753,11 @@ export class FakeEveServer {
   }
 
   private freeNodeId(lab: FakeLab): number {
-    if (this.options.nodeIds === 'per-lab') return Math.max(0, ...lab.nodes.map((n) => n.id)) + 1;
+    // Both the lowest free id: of the lab (UNetLab `Lab::getFreeNodeId`) or of the author's labs.
     const used = new Set<number>();
     for (const other of this.labs.values())
-      if (other === lab || other.author === lab.author) for (const n of other.nodes) used.add(n.id);
+      if (other === lab || (this.options.nodeIds !== 'per-lab' && other.author === lab.author))
+        for (const n of other.nodes) used.add(n.id);
     let id = 1;
     while (used.has(id)) id++;
     return id;
@@ -808,7 +809,7 @@ export class FakeEveServer {
           `Failed to start node ${node.name}: image ${node.image || '(none)'} is not installed (80028).`,
         );
       // The real port is 32768 + id; the fake listens where it can and reports that port for the id.
-      const { console, port } = await FakeConsole.open(this.device(lab, node, template), undefined);
+      const { console, port } = await FakeConsole.open(this.device(node, template), undefined);
       this.pod.set(node.id, {
         lab: lab.path,
         status: 1,
@@ -830,13 +831,14 @@ export class FakeEveServer {
     this.pod.delete(node.id);
   }
 
-  private device(lab: FakeLab, node: FakeNode, template: FakeTemplate) {
+  private device(node: FakeNode, template: FakeTemplate) {
     const interfaces = () =>
       eveInterfaces(node.template, template, node.ethernet).map(([i, name]) => ({ name, up: !!node.links[i] }));
     const prompt = () =>
       template.prompt === 'linux' ? `root@${node.name}:~# ` : template.prompt === 'vpcs' ? 'VPCS> ' : `${node.name}#`;
     return {
-      title: `${lab.name}/${node.name}`,
+      // The wrapper is given the node's name as title (cli.php: `qemu_wrapper … -t "<name>"`).
+      title: node.name,
       prompt,
       run: (line: string): string => {
         const words = line.trim().split(/\s+/).filter(Boolean);

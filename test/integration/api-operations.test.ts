@@ -177,7 +177,7 @@ test('attach and stream: the telnet greeting is answered and a command runs', as
   const telnet = attachTelnet(socket, { onText: (t) => (output += t), onClose: () => (closed = true) });
   await waitUntil(
     async () => output,
-    (o) => o.includes('\x1b]0;ops/r1\x07'),
+    (o) => o.includes(`\x1b]0;${agent.consoleTitle('ops', 'r1')}\x07`),
     'the console title',
   );
   telnet.send('show version\n');
@@ -200,7 +200,7 @@ test('openConsole does attach and stream in one go; the stream opens with the EV
   assert.equal(attach.name, 'r2');
   const received: number[] = [];
   socket.on('data', (chunk: Buffer) => received.push(...chunk));
-  const title = [...Buffer.from('\x1b]0;ops/r2\x07')];
+  const title = [...Buffer.from(`\x1b]0;${agent.consoleTitle('ops', 'r2')}\x07`)];
   await waitUntil(
     async () => received.length,
     (n) => n >= 12 + title.length,

@@ -117,16 +117,31 @@ test('the empty token sends no Authorization header; a malformed one is refused 
 
 // ---------------------------------------------------------------- console tickets
 
-async function runningLab(client: AgentClient, name: string): Promise<{ yaml: string; state: unknown }> {
+/**
+ * Runs `use` with a deployed lab whose r1 runs, and destroys the lab after it: on an emulator where
+ * the labs of one account share node console ports (EVE-NG's pod), a lab left running would keep
+ * the next test's r1 from starting.
+ */
+async function withRunningLab(
+  client: AgentClient,
+  name: string,
+  use: (lab: { yaml: string; state: unknown }) => Promise<void>,
+): Promise<void> {
   const yaml = labYaml(name);
   const { state } = await client.deployProject({ yaml });
-  await client.execProject({ yaml, state, action: 'start', node: 'r1' });
-  for (let i = 0; i < 200; i++) {
-    const status = await client.getProjectStatus({ yaml, state });
-    if (status.nodes?.find((n) => n.name === 'r1')?.state === 'running') return { yaml, state };
-    await new Promise((r) => setTimeout(r, 10));
+  try {
+    await client.execProject({ yaml, state, action: 'start', node: 'r1' });
+    let running = false;
+    for (let i = 0; i < 200 && !running; i++) {
+      const status = await client.getProjectStatus({ yaml, state });
+      running = status.nodes?.find((n) => n.name === 'r1')?.state === 'running';
+      if (!running) await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.ok(running, 'r1 did not boot');
+    await use({ yaml, state });
+  } finally {
+    await client.destroyProject({ yaml, state });
   }
-  assert.fail('r1 did not boot');
 }
 
 /** The ticket of an attach that must have one. */
@@ -138,29 +153,32 @@ function ticketFrom(attach: ConsoleAttachData): string {
 
 test('a ticket is used once: the second stream with it is browser_token_invalid', async () => {
   const client = await agent.loggedIn();
-  const { yaml, state } = await runningLab(client, 'ticketonce');
-  const ticket = ticketFrom(await client.attachConsole({ yaml, state, node: 'r1' }));
-  const socket = await client.streamConsole({ ticket });
-  socket.destroy();
-  const err = await failsWith(client.streamConsole({ ticket }), 'browser_token_invalid');
-  assert.equal(err.status, 403);
+  await withRunningLab(client, 'ticketonce', async ({ yaml, state }) => {
+    const ticket = ticketFrom(await client.attachConsole({ yaml, state, node: 'r1' }));
+    const socket = await client.streamConsole({ ticket });
+    socket.destroy();
+    const err = await failsWith(client.streamConsole({ ticket }), 'browser_token_invalid');
+    assert.equal(err.status, 403);
+  });
 });
 
 test('a ticket expires after 30 seconds', async () => {
   const client = await agent.loggedIn();
-  const { yaml, state } = await runningLab(client, 'ticketexpiry');
-  const ticket = ticketFrom(await client.attachConsole({ yaml, state, node: 'r1' }));
-  agent.clock.advance(TICKET_TTL_MS + 1);
-  await failsWith(client.streamConsole({ ticket }), 'browser_token_invalid');
-  const fresh = ticketFrom(await client.attachConsole({ yaml, state, node: 'r1' }));
-  agent.clock.advance(TICKET_TTL_MS - 1000);
-  (await client.streamConsole({ ticket: fresh })).destroy();
+  await withRunningLab(client, 'ticketexpiry', async ({ yaml, state }) => {
+    const ticket = ticketFrom(await client.attachConsole({ yaml, state, node: 'r1' }));
+    agent.clock.advance(TICKET_TTL_MS + 1);
+    await failsWith(client.streamConsole({ ticket }), 'browser_token_invalid');
+    const fresh = ticketFrom(await client.attachConsole({ yaml, state, node: 'r1' }));
+    agent.clock.advance(TICKET_TTL_MS - 1000);
+    (await client.streamConsole({ ticket: fresh })).destroy();
+  });
 });
 
 test('a ticket works only with the token of the session that attached it', async () => {
   const owner = await agent.loggedIn();
   const other = await agent.loggedIn();
-  const { yaml, state } = await runningLab(owner, 'ticketowner');
-  const ticket = ticketFrom(await owner.attachConsole({ yaml, state, node: 'r1' }));
-  await failsWith(other.streamConsole({ ticket }), 'browser_token_invalid');
+  await withRunningLab(owner, 'ticketowner', async ({ yaml, state }) => {
+    const ticket = ticketFrom(await owner.attachConsole({ yaml, state, node: 'r1' }));
+    await failsWith(other.streamConsole({ ticket }), 'browser_token_invalid');
+  });
 });

@@ -7,12 +7,13 @@
 import { request as httpsRequest, Agent } from 'node:https';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EmulatorKind } from '../../agent/emulator/registry';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/server';
 import { FakeEveServer } from '../eveng/fake-server';
+import { seedExampleLabs } from '../eveng/harness/example-labs';
 import { startUnetlabHarness, type UnetlabHarness } from '../eveng/harness/unetlab-harness';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
@@ -30,6 +31,11 @@ export const TEST_EMULATOR_ENV = 'LAB_AGENT_TEST_EMULATOR';
  */
 export const TEST_EVE_SERVER_ENV = 'LAB_AGENT_TEST_EVE_SERVER';
 const EVE_ACCOUNT = { username: 'lab-agent-svc', password: 'eve-service-secret' };
+/**
+ * The reason lab_locked is skipped on an emulator that has no lab lock (UNetLab): no lab can be
+ * locked there. test/eveng/contract-suite.test.ts checks that it is the only skip on the harness.
+ */
+export const NO_LAB_LOCK = 'this emulator has no lab lock (UNetLab: EVE-NG added it), so no lab is locked';
 /** The emulator session's idle lifetime (EVE-NG: one hour, sliding). */
 const EMU_SESSION_MS = 60 * 60 * 1000;
 
@@ -89,6 +95,16 @@ export interface TestAgent {
   /** UNetLab's own code behind an eve-ng test agent, with LAB_AGENT_TEST_EVE_SERVER=unetlab. */
   unetlab?: UnetlabHarness;
   /**
+   * Whether the emulator can hold a lab locked by its owner, as its `/examples/locked.unl` is.
+   * UNetLab cannot: it has no lab lock (EVE-NG added it), so that lab is there but not locked.
+   */
+  emulatorLocksLabs: boolean;
+  /**
+   * The xterm title a node's console sends on connect: `lab/node` in the simulation; on EVE-NG the
+   * node's name, which is what the server gives the node's wrapper (cli.php: `qemu_wrapper … -t "<name>"`).
+   */
+  consoleTitle(lab: string, node: string): string;
+  /**
    * Makes the emulator session behind every agent session expire for good: an hour passes, and on
    * EVE-NG someone else also logs in with the service account after each login of the agent
    * (one session per user), so logging in again does not help.
@@ -116,9 +132,18 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   let running: RunningAgent;
   let fakeEve: FakeEveServer | undefined;
   let unetlab: UnetlabHarness | undefined;
+  let emulatorLocksLabs = true;
   try {
     if (emulator === 'eve-ng' && process.env[TEST_EVE_SERVER_ENV] === 'unetlab') {
-      unetlab = await startUnetlabHarness({ users: [EVE_ACCOUNT] });
+      // The account gets a pod no other harness on the machine holds (test files run in parallel, and
+      // console ports are the machine's); the server lives in the data directory, so an agent restarted
+      // on it finds the same server, labs and running nodes, as with the fake's state file.
+      const home = join(dataDir, 'unetlab-harness');
+      const fresh = !existsSync(home);
+      unetlab = await startUnetlabHarness({ users: [{ ...EVE_ACCOUNT, pod: 'free' }], home });
+      // The labs the suite expects on a fresh emulator, as the fake and the simulation hold them
+      // (a server found in the data directory has them already). UNetLab cannot lock a lab.
+      emulatorLocksLabs = fresh && (await seedExampleLabs(unetlab.url, EVE_ACCOUNT)).locked;
     } else if (emulator === 'eve-ng') {
       fakeEve = new FakeEveServer({
         clock: clock.now,
@@ -181,10 +206,15 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     clock,
     fakeEve,
     unetlab,
+    emulatorLocksLabs,
+    consoleTitle: (lab, node) => (emulator === 'eve-ng' ? node : `${lab}/${node}`),
     expireEmulatorSession() {
       clock.advance(EMU_SESSION_MS + 60_000);
       fakeEve?.stealSessionsOf(EVE_ACCOUNT.username);
-      if (unetlab) stealUnetlabSession(unetlab.url);
+      if (unetlab) {
+        unetlab.stealSessionsOf(EVE_ACCOUNT.username);
+        stealUnetlabSession(unetlab.url);
+      }
     },
     client,
     async loggedIn(hooks) {

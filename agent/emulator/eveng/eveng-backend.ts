@@ -73,6 +73,7 @@ export class EveNgBackend implements EmulatorBackend {
       edition: async () => (/pro/i.test(await askVersion()) ? 'Pro' : 'Community'),
       linksBeingMade: new Map(),
       pod: new NodePod(),
+      nextNodeIds: new Map(),
     };
   }
 

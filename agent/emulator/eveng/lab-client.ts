@@ -65,6 +65,12 @@ export interface EveServer {
   networkVisibility?: boolean;
   /** Which lab runs each node id of the service account's one pod. */
   pod: NodePod;
+  /**
+   * Per lab, the id the next node add most likely gets, for servers that answer an add without the
+   * new id (UNetLab, which gives the lowest free id: `Lab::getFreeNodeId`): 1 in a lab this backend
+   * created, the lowest free id of a lab it read, the id after the node it added last.
+   */
+  nextNodeIds: Map<string, number>;
 }
 
 /** EVE-NG's "Startup config not available": the template has no config script. */
@@ -272,6 +278,7 @@ export class EveLabClient implements EmulatorClient {
     ]);
     const listed = await this.withConfigFlags(path, itemsOf(nodesAnswer.data));
     const nodes = (await Promise.all(listed.map((raw) => this.readNode(path, raw)))).sort((a, b) => a.id - b.id);
+    this.server.nextNodeIds.set(path, lowestFreeId(nodes.map((n) => n.id)));
     return {
       path,
       // The lab's name is its file name: that is what EVE-NG saves it under.
@@ -327,6 +334,15 @@ export class EveLabClient implements EmulatorClient {
     return { ...record((await this.http.call('GET', labApiPath(path, `/nodes/${id}`))).data), id };
   }
 
+  private async rawNodeIfAny(path: string, id: number): Promise<Record<string, unknown> | undefined> {
+    try {
+      return await this.rawNode(path, id);
+    } catch (e) {
+      if (e instanceof EmuError && e.kind === 'not_found') return undefined;
+      throw e;
+    }
+  }
+
   /** Creates the lab's folders that do not exist yet (EVE-NG creates a lab only in an existing folder). */
   private async ensureFolder(folder: string): Promise<void> {
     if (folder === '/') return;
@@ -358,6 +374,7 @@ export class EveLabClient implements EmulatorClient {
       description: meta.description,
       body: '',
     });
+    this.server.nextNodeIds.set(path, 1);
   }
 
   /** Only the description can change: a new name would save the lab to another file (a PUT {name} moves it). */
@@ -394,6 +411,7 @@ export class EveLabClient implements EmulatorClient {
   async deleteLab(path: string): Promise<void> {
     await this.http.call('DELETE', labApiPath(path));
     this.server.pod.forgetLab(path);
+    this.server.nextNodeIds.delete(path);
   }
 
   async addNode(path: string, spec: EmuNodeSpec): Promise<EmuNode> {
@@ -415,18 +433,19 @@ export class EveLabClient implements EmulatorClient {
       left: spec.left,
       top: spec.top,
     });
-    const id = num(record(answer.data).id, NaN);
-    // Older builds answer without the new id: find the node by name (the newest one of that name).
-    const nodeId = Number.isFinite(id) ? id : await this.findNodeId(path, spec.name);
+    const answered = num(record(answer.data).id, NaN);
     // A failed add answers 201 success too (apiAddLabNode's `else if ($rc = 20046)`): read the node back.
-    let raw: Record<string, unknown> | undefined;
-    try {
-      raw = await this.rawNode(path, nodeId);
-    } catch (e) {
-      if (!(e instanceof EmuError && e.kind === 'not_found')) throw e;
+    // Older builds (UNetLab) answer without the new id: the node is read at the id it most likely got,
+    // and only when another node is there, found by name in the whole list (the newest of that name).
+    let nodeId = Number.isFinite(answered) ? answered : (this.server.nextNodeIds.get(path) ?? NaN);
+    let raw = Number.isFinite(nodeId) ? await this.rawNodeIfAny(path, nodeId) : undefined;
+    if (!Number.isFinite(answered) && text(raw?.name) !== spec.name) {
+      nodeId = await this.findNodeId(path, spec.name);
+      raw = await this.rawNodeIfAny(path, nodeId);
     }
     if (!raw || text(raw.name) !== spec.name)
       throw new EmuError('refused', `EVE-NG did not add node ${spec.name} to ${path}: "${answer.message}".`);
+    this.server.nextNodeIds.set(path, nodeId + 1);
     if (spec.config !== undefined) {
       const config = spec.config;
       const added = raw;
@@ -498,6 +517,8 @@ export class EveLabClient implements EmulatorClient {
     const attached = (await this.interfaces(path, id)).map((i) => i.networkId).filter(Boolean);
     await this.http.call('DELETE', labApiPath(path, `/nodes/${id}`));
     this.server.pod.stopped(path, id);
+    const next = this.server.nextNodeIds.get(path);
+    if (next !== undefined) this.server.nextNodeIds.set(path, Math.min(next, id));
     await this.deleteHiddenNetworks(path, attached);
   }
 
@@ -615,4 +636,12 @@ export class EveLabClient implements EmulatorClient {
   labUrl(path: string): string {
     return `${this.server.baseUrl}/legacy/labs${path.split('/').map(encodeURIComponent).join('/')}/topology`;
   }
+}
+
+/** The lowest positive id not in `ids`: the one UNetLab gives the next node (`Lab::getFreeNodeId`). */
+function lowestFreeId(ids: number[]): number {
+  const taken = new Set(ids);
+  let id = 1;
+  while (taken.has(id)) id++;
+  return id;
 }

@@ -8,14 +8,20 @@
  * call a node running (`Node::getStatus` greps netstat for the port);
  * `-a stop`/`wipe`/`stopall` close it. Nothing else of a node runs.
  *
+ * The console stands in for the device the image would run: the title is the
+ * node's name, as the real wrapper is given it (`cli.php`: `qemu_wrapper … -t
+ * "<name>"`), and it answers `show version` with the template's banner at the
+ * template's prompt, as the fake's nodes do (fake-templates.ts).
+ *
  * Usage (written into the wrapper script by unetlab-harness.ts):
  *   node node-runtime.js STATE_DIR [unl_wrapper arguments…]
- *   node node-runtime.js STATE_DIR --console PORT TITLE   (the console process itself)
+ *   node node-runtime.js STATE_DIR --console PORT NAME TEMPLATE   (the console process itself)
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FakeConsole } from '../fake-console';
+import { FAKE_TEMPLATES, type FakeTemplate } from '../fake-templates';
 import { portAnswers } from './port';
 
 /** What each stubbed call looked like: the arguments the PHP passed. */
@@ -32,16 +38,34 @@ function option(args: string[], flag: string): string | undefined {
   return at >= 0 ? args[at + 1] : undefined;
 }
 
-/** The nodes of a lab file, by id, as the PHP wrote them (`<node id="1" name="r1" …>`). */
-function labNodes(file: string): Map<number, string> {
-  const nodes = new Map<number, string>();
+/** The nodes of a lab file, by id, as the PHP wrote them (`<node id="1" name="r1" template="vios" …>`). */
+function labNodes(file: string): Map<number, { name: string; template: string }> {
+  const nodes = new Map<number, { name: string; template: string }>();
   const xml = readFileSync(file, 'utf8');
   for (const tag of xml.match(/<node\s[^>]*>/g) ?? []) {
     const id = /\bid="(\d+)"/.exec(tag)?.[1];
     const name = /\bname="([^"]*)"/.exec(tag)?.[1] ?? '';
-    if (id) nodes.set(Number(id), name);
+    const template = /\btemplate="([^"]*)"/.exec(tag)?.[1] ?? '';
+    if (id) nodes.set(Number(id), { name, template });
   }
   return nodes;
+}
+
+/** What the node's device shows on its console: its template's prompt, and its banner for `show version`. */
+function device(name: string, templateId: string) {
+  const template = FAKE_TEMPLATES[templateId] as FakeTemplate | undefined;
+  const prompt =
+    template?.prompt === 'linux' ? `root@${name}:~# ` : template?.prompt === 'vpcs' ? 'VPCS> ' : `${name}#`;
+  return {
+    title: name,
+    prompt: () => prompt,
+    run: (line: string) => {
+      const words = line.trim().split(/\s+/).filter(Boolean);
+      if (!words.length) return '';
+      if (template && /^sh/.test(words[0]) && /^ver/.test(words[1] ?? '')) return `${template.banner}\r\n`;
+      return `% ${line.trim()}: stub node, nothing else runs\r\n`;
+    },
+  };
 }
 
 async function waitFor(check: () => Promise<boolean>, attempts: number): Promise<boolean> {
@@ -60,9 +84,10 @@ class Runtime {
     mkdirSync(this.pidDir, { recursive: true });
   }
 
-  async startNode(port: number, title: string): Promise<boolean> {
+  async startNode(port: number, node: { name: string; template: string }): Promise<boolean> {
     if (await portAnswers(port)) return true; // already running: the real wrapper skips it too
-    const child = spawn(process.execPath, [__filename, this.stateDir, '--console', String(port), title], {
+    const args = [__filename, this.stateDir, '--console', String(port), node.name, node.template];
+    const child = spawn(process.execPath, args, {
       detached: true,
       stdio: 'ignore',
     });
@@ -92,11 +117,7 @@ async function main(argv: string[]): Promise<number> {
   if (!stateDir) return 9;
   if (args[0] === '--console') {
     const port = Number(args[1]);
-    const title = args[2] ?? `node ${port}`;
-    const { console, port: got } = await FakeConsole.open(
-      { title, prompt: () => `${title}>`, run: (line) => (line ? `% ${line}: stub node, nothing runs\r\n` : '') },
-      port,
-    );
+    const { console, port: got } = await FakeConsole.open(device(args[2] ?? `node ${port}`, args[3] ?? ''), port);
     if (got !== port) {
       console.close();
       return 1;
@@ -126,7 +147,7 @@ async function main(argv: string[]): Promise<number> {
   for (const id of ids) {
     const port = CONSOLE_BASE_PORT + PORTS_PER_TENANT * tenant + id;
     if (action === 'start') {
-      if (!(await runtime.startNode(port, nodes.get(id) ?? `node${id}`))) return 12;
+      if (!(await runtime.startNode(port, nodes.get(id) ?? { name: `node${id}`, template: '' }))) return 12;
     } else if (action === 'stop' || action === 'wipe') {
       runtime.stopNode(port);
     }

@@ -27,11 +27,21 @@
  *   parse; the others stay broken, as on a server installed from HEAD.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuntimeCall } from './node-runtime';
+import { claimPod, type PodClaim } from './pod-claim';
 import { portAnswers } from './port';
 
 export const UNETLAB_SRC_ENV = 'UNETLAB_SRC';
@@ -49,17 +59,36 @@ export const IMAGES = {
 /** Templates restored by default: the ones the scenario uses. */
 const RESTORED_TEMPLATES = ['iol', 'linux'];
 
+export interface HarnessAccount {
+  username: string;
+  password: string;
+  /**
+   * The account's pod, as an admin sets it (`pod` of `POST /api/users`): a number, or 'free' for a
+   * pod no other harness on this machine holds (pod-claim.ts), so that parallel harnesses never share
+   * console ports. Default: none, and the server gives the first free one at the first login (pod 1
+   * for the first account).
+   */
+  pod?: number | 'free';
+}
+
 export interface HarnessOptions {
   /** A git clone of dainok/unetlab; default: $UNETLAB_SRC. */
   source?: string;
   /** The commit to serve; default HEAD. */
   ref?: string;
-  /** Accounts created through the server's own `POST /api/users` (role admin). */
-  users?: { username: string; password: string }[];
+  /** Accounts created with the server's own `INSERT` of `POST /api/users` (role admin). */
+  users?: HarnessAccount[];
   /** Truncated templates to restore from history; default RESTORED_TEMPLATES (the others stay broken). */
   restoreTemplates?: string[];
   /** Port for `php -S`; default a free one. */
   port?: number;
+  /**
+   * Where the server is installed (its labs, database and node runtime state). A directory an
+   * earlier harness installed is served again as it stands, as a server restarted on the same disk,
+   * and is not removed by close(); a new one is laid out there and removed by close(). Default: a
+   * new temporary directory.
+   */
+  home?: string;
 }
 
 export interface UnetlabHarness {
@@ -72,6 +101,12 @@ export interface UnetlabHarness {
   phpErrors(): string;
   /** The lab files as the server wrote them (`/opt/unetlab/labs`). */
   labsDir: string;
+  /**
+   * From now on, someone else logs in with `username` right after each login of it (the server keeps
+   * one session per user, so every session it gets ends at once): the router runs the server's own
+   * `updateUserCookie`, as `apiLogin` does, after each successful `POST /api/auth/login` of the account.
+   */
+  stealSessionsOf(username: string): void;
   close(): Promise<void>;
 }
 
@@ -116,6 +151,9 @@ function restoreTemplate(source: string, ref: string, opt: string, name: string)
   }
   throw new Error(`no commit of ${source} has a ${path} that parses`);
 }
+
+/** Accounts whose every login someone else follows with one of their own (stealSessionsOf), in the mount namespace. */
+const STEAL_FILE = '/opt/unetlab/tmp/harness-steal-sessions';
 
 const FREE_STUB = String.raw`#!/bin/sh
 awk '/^MemTotal/{t=$2} /^MemFree/{f=$2} /^Buffers/{b=$2} /^Cached/{c=$2} /^SwapTotal/{st=$2} /^SwapFree/{sf=$2}
@@ -189,20 +227,37 @@ function lay(dir: string, source: string, ref: string, runtimeScript: string, re
       "if (!function_exists('get_magic_quotes_gpc')) { function get_magic_quotes_gpc() { return false; } }",
       "chdir('/opt/unetlab/html');",
       "require '/opt/unetlab/html/api.php';",
+      // stealSessionsOf: after a login of an account listed in the flag file, another login of the same
+      // account (a new cookie through the server's updateUserCookie, as apiLogin sets it) ends its session.
+      `$steal = '${STEAL_FILE}';`,
+      "if ($_SERVER['REQUEST_METHOD'] === 'POST' && $_SERVER['REQUEST_URI'] === '/api/auth/login' && http_response_code() === 200 && is_file($steal)) {",
+      "  $who = json_decode(file_get_contents('php://input'), true)['username'] ?? '';",
+      '  if (in_array($who, file($steal, FILE_IGNORE_NEW_LINES), true)) updateUserCookie($db, $who, genUuid());',
+      '}',
       'return true;',
       '',
     ].join('\n'),
   );
 }
 
-/** The password travels in the environment, never on a command line. */
-function addUser(database: string, user: { username: string; password: string }): void {
+/**
+ * The password travels in the environment, never on a command line. A pod is set with the INSERT
+ * `apiAddUUser` runs for a `pod` field.
+ */
+function addUser(database: string, user: { username: string; password: string }, pod: number | undefined): void {
   const sql =
     "$db = new PDO('sqlite:' . getenv('DB')); $db->setAttribute(PDO::ATTR_ERRMODE, PDO::ERRMODE_EXCEPTION);" +
     "$s = $db->prepare('INSERT INTO users (username, email, name, password, expiration, role) VALUES (?, ?, ?, ?, -1, ?)');" +
-    "$s->execute([getenv('U'), getenv('U') . '@localhost', getenv('U'), hash('sha256', getenv('P')), 'admin']);";
+    "$s->execute([getenv('U'), getenv('U') . '@localhost', getenv('U'), hash('sha256', getenv('P')), 'admin']);" +
+    "if (getenv('POD') !== '') $db->prepare('INSERT OR REPLACE INTO pods (id, expiration, username) VALUES(?, -1, ?)')->execute([(int) getenv('POD'), getenv('U')]);";
   const run = spawnSync('php', ['-r', sql], {
-    env: { ...process.env, DB: database, U: user.username, P: user.password },
+    env: {
+      ...process.env,
+      DB: database,
+      U: user.username,
+      P: user.password,
+      POD: pod === undefined ? '' : String(pod),
+    },
   });
   if (run.status !== 0) throw new Error(`adding ${user.username}: ${run.stderr.toString()}${run.stdout.toString()}`);
 }
@@ -247,7 +302,10 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
   if (refusal || !source) throw new Error(`UNetLab harness: ${refusal}`);
   const ref = options.ref ?? 'HEAD';
   const commit = git(source, ['rev-parse', ref]).trim();
-  const dir = mkdtempSync(join(tmpdir(), 'unetlab-harness-'));
+  const dir = options.home ?? mkdtempSync(join(tmpdir(), 'unetlab-harness-'));
+  // A home an earlier harness laid out is served as it stands (and left in place by close()).
+  const reused = options.home !== undefined && existsSync(join(dir, 'router.php'));
+  const claims: PodClaim[] = [];
   let php: ChildProcess | undefined;
   const stopConsoles = () => {
     const pids = join(dir, 'state', 'consoles');
@@ -267,10 +325,14 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
       await exited;
     }
     stopConsoles();
-    rmSync(dir, { recursive: true, force: true });
+    await Promise.all(claims.map((c) => c.release()));
+    if (!reused) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    lay(dir, source, ref, join(__dirname, 'node-runtime.js'), options.restoreTemplates ?? RESTORED_TEMPLATES);
+    if (!reused) {
+      mkdirSync(dir, { recursive: true });
+      lay(dir, source, ref, join(__dirname, 'node-runtime.js'), options.restoreTemplates ?? RESTORED_TEMPLATES);
+    }
     const port = options.port ?? (await freePort());
     php = spawn(
       'unshare',
@@ -325,7 +387,15 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
     // added with the INSERT of api_uusers.php `apiAddUUser`, which itself dies on PHP 8 (a
     // temporary passed by reference to PDOStatement::bindParam).
     await call(url, 'GET', '/api/auth');
-    for (const user of options.users ?? []) addUser(join(dir, 'opt', 'unetlab', 'data', 'database.sdb'), user);
+    for (const user of reused ? [] : (options.users ?? [])) {
+      let pod = user.pod === 'free' ? undefined : user.pod;
+      if (user.pod === 'free') {
+        const claim = await claimPod();
+        claims.push(claim);
+        pod = claim.pod;
+      }
+      addUser(join(dir, 'opt', 'unetlab', 'data', 'database.sdb'), user, pod);
+    }
     return {
       url,
       commit,
@@ -341,6 +411,9 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
       phpErrors() {
         const file = join(dir, 'php-errors.log');
         return existsSync(file) ? readFileSync(file, 'utf8') : '';
+      },
+      stealSessionsOf(username: string) {
+        appendFileSync(join(dir, 'opt', 'unetlab', 'tmp', 'harness-steal-sessions'), `${username}\n`);
       },
       close,
     };
