@@ -68,7 +68,7 @@ async function recordCommunity(target: string, dataDir: string): Promise<void> {
     const agent = await fullScenarioAgent(dataDir, harness.url, clock, target);
     let steps;
     try {
-      steps = await runFullScenario(agent, clock, { vmx: true });
+      steps = await runFullScenario(agent, clock, { vmx: true, r2Ram: 1536 });
     } finally {
       await agent.close();
     }

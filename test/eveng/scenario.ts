@@ -167,12 +167,13 @@ export function fullScenarioAgent(dataDir: string, url: string, clock: StepClock
  * The scenario of issue 26 against a real server's code: every step is run and its outcome kept
  * (a failing step does not stop the next ones), so the recording and the outcome show what the
  * adapter does and where the server refuses it. `vmx` adds a vMX node linked on ge-0/0/1 (EVE-NG
- * Community has vMX templates; UNetLab does not).
+ * Community has vMX templates; UNetLab does not); `r2Ram` is the one-field edit (default 1024 MB,
+ * a change from UNetLab's vIOS template; 6.2's vIOS template already has 1024).
  */
 export async function runFullScenario(
   agent: RunningAgent,
   clock: StepClock,
-  options: { vmx?: boolean } = {},
+  options: { vmx?: boolean; r2Ram?: number } = {},
 ): Promise<Step[]> {
   const client = new AgentClient({ baseUrl: agent.url, pin: agent.fingerprint });
   const steps: Step[] = [];
@@ -233,7 +234,7 @@ export async function runFullScenario(
       () => client.reconcileProject({ yaml: a, files, state: deployA?.state, direction: 'from_emu' }),
       (r) => ({ ...planSummary(r), yaml: r.yaml, files: r.files }),
     );
-    const edited = fullLabYaml('scen-a', { r2Ram: 1024, vmx: options.vmx });
+    const edited = fullLabYaml('scen-a', { r2Ram: options.r2Ram ?? 1024, vmx: options.vmx });
     const planEdit = await run(
       'plan one-field edit',
       () => client.planProject({ yaml: edited, files, state: deployA?.state }),

@@ -31,7 +31,9 @@
  *   the repository does not publish. The harness builds that folder from the
  *   same commit's html/templates_legacy/*.yml (the same options, no
  *   `description`), giving each the description `<name> (legacy template)`,
- *   since init.php lists only templates with a description.
+ *   since init.php lists only templates with a description, and the
+ *   `config_script` of CONFIG_SCRIPTS; html/images/icons, another unpublished
+ *   submodule, gets an empty file per icon the templates name.
  * - Host commands on the PHP's PATH, as in the UNetLab harness (`sudo`, `netstat`, `free`,
  *   qemu's version), and `systemctl`, which /api/status asks about ksmtuned and cpulimit.
  * - `includes/config.php` (the server's configuration file) sets
@@ -165,16 +167,39 @@ function run(command: string, args: string[], input?: string | Buffer): string {
   return done.stdout.toString();
 }
 
-/** The templates folder 6.2 reads, from the same commit's legacy templates (see the header). */
+/**
+ * Which templates have a startup-config script, as UNetLab's init.php (`$node_config`) names them
+ * for the templates the scenario uses; EVE-NG moved that list into each template's
+ * `config_script`, and api_configs.php `apiGetLabConfig` answers 60058 for a template without one.
+ */
+const CONFIG_SCRIPTS: Record<string, string> = {
+  iol: 'embedded',
+  vpcs: 'embedded',
+  vios: 'config_vios.py',
+  viosl2: 'config_viosl2.py',
+  vmx: 'config_vmx.py',
+};
+
+/**
+ * The templates folder 6.2 reads, from the same commit's legacy templates (see the header), and an
+ * empty file for each icon they name: html/images/icons is a submodule the repository does not
+ * publish either, and functions.php `checkNodeIcon` drops an icon whose file is missing.
+ */
 function layTemplates(html: string): void {
   const target = join(html, 'templates', 'intel');
   mkdirSync(target, { recursive: true });
+  const icons = join(html, 'images', 'icons');
+  mkdirSync(icons, { recursive: true });
   const legacy = join(html, 'templates_legacy');
   for (const file of readdirSync(legacy).filter((f) => f.endsWith('.yml'))) {
     const yaml = readFileSync(join(legacy, file), 'utf8');
-    const name = /^name:\s*(.+)$/m.exec(yaml)?.[1]?.trim() ?? file.slice(0, -4);
-    const body = yaml.replace(/^---\n/m, `---\ndescription: ${JSON.stringify(`${name} (legacy template)`)}\n`);
-    writeFileSync(join(target, file), body);
+    const id = file.slice(0, -4);
+    const name = /^name:\s*(.+)$/m.exec(yaml)?.[1]?.trim() ?? id;
+    const icon = /^icon:\s*(.+)$/m.exec(yaml)?.[1]?.trim();
+    if (icon && /^[\w +-]+\.(png|svg|jpg)$/.test(icon)) writeFileSync(join(icons, icon), '');
+    const added = [`description: ${JSON.stringify(`${name} (legacy template)`)}`];
+    if (CONFIG_SCRIPTS[id]) added.push(`config_script: ${CONFIG_SCRIPTS[id]}`);
+    writeFileSync(join(target, file), yaml.replace(/^---\n/m, `---\n${added.join('\n')}\n`));
   }
 }
 
