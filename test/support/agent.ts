@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { EmulatorKind } from '../../agent/emulator/registry';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/server';
 import { FakeEveServer } from '../eveng/fake-server';
+import { startCommunityHarness, type CommunityHarness } from '../eveng/harness/community-harness';
 import { startUnetlabHarness, type UnetlabHarness } from '../eveng/harness/unetlab-harness';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
@@ -26,7 +27,9 @@ export const TEST_USER = { username: 'lab', password: 'lab' };
 export const TEST_EMULATOR_ENV = 'LAB_AGENT_TEST_EMULATOR';
 /**
  * With LAB_AGENT_TEST_EVE_SERVER=unetlab as well, they front UNetLab's own API code under the
- * harness (test/eveng/harness/, which needs UNETLAB_SRC) instead of the fake.
+ * harness (test/eveng/harness/, which needs UNETLAB_SRC) instead of the fake; with
+ * LAB_AGENT_TEST_EVE_SERVER=eve-ce, EVE-NG Community 6.2.0-4's own code under the community
+ * harness (which needs EVENG_SRC).
  */
 export const TEST_EVE_SERVER_ENV = 'LAB_AGENT_TEST_EVE_SERVER';
 const EVE_ACCOUNT = { username: 'lab-agent-svc', password: 'eve-service-secret' };
@@ -86,6 +89,8 @@ export interface TestAgent {
   fakeEve?: FakeEveServer;
   /** UNetLab's own code behind an eve-ng test agent, with LAB_AGENT_TEST_EVE_SERVER=unetlab. */
   unetlab?: UnetlabHarness;
+  /** EVE-NG Community 6.2.0-4's own code behind an eve-ng test agent, with LAB_AGENT_TEST_EVE_SERVER=eve-ce. */
+  eveCe?: CommunityHarness;
   /**
    * Makes the emulator session behind every agent session expire for good: an hour passes, and on
    * EVE-NG someone else also logs in with the service account after each login of the agent
@@ -114,9 +119,12 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   let running: RunningAgent;
   let fakeEve: FakeEveServer | undefined;
   let unetlab: UnetlabHarness | undefined;
+  let eveCe: CommunityHarness | undefined;
   try {
     if (emulator === 'eve-ng' && process.env[TEST_EVE_SERVER_ENV] === 'unetlab') {
       unetlab = await startUnetlabHarness({ users: [EVE_ACCOUNT] });
+    } else if (emulator === 'eve-ng' && process.env[TEST_EVE_SERVER_ENV] === 'eve-ce') {
+      eveCe = await startCommunityHarness({ users: [EVE_ACCOUNT] });
     } else if (emulator === 'eve-ng') {
       fakeEve = new FakeEveServer({
         clock: clock.now,
@@ -142,13 +150,14 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       timeouts: options.timeouts,
       log: options.log,
       loginThrottle: options.loginThrottle,
-      ...(fakeEve || unetlab
-        ? { eveNg: { url: (fakeEve?.url ?? unetlab?.url) as string, ...EVE_ACCOUNT, allowHttp: true } }
+      ...(fakeEve || unetlab || eveCe
+        ? { eveNg: { url: (fakeEve?.url ?? unetlab?.url ?? eveCe?.url) as string, ...EVE_ACCOUNT, allowHttp: true } }
         : {}),
     });
   } catch (err) {
     await fakeEve?.close();
     await unetlab?.close();
+    await eveCe?.close();
     if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -178,10 +187,12 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     clock,
     fakeEve,
     unetlab,
+    eveCe,
     expireEmulatorSession() {
       clock.advance(EMU_SESSION_MS + 60_000);
       fakeEve?.stealSessionsOf(EVE_ACCOUNT.username);
-      if (unetlab) stealUnetlabSession(unetlab.url);
+      const harness = unetlab ?? eveCe;
+      if (harness) stealUnetlabSession(harness.url);
     },
     client,
     async loggedIn(hooks) {
@@ -203,6 +214,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       await running.close({ stopLabs: true });
       await fakeEve?.close();
       await unetlab?.close();
+      await eveCe?.close();
       if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
