@@ -8,7 +8,9 @@
  * With LAB_AGENT_TEST_EVE_SERVER=unetlab, the peer is UNetLab's own API code
  * under the harness (test/eveng/harness/) instead of the fake; without
  * UNETLAB_SRC that run fails with the harness's refusal, it never falls back
- * to the fake. CI runs the fake and the replayed recordings (replay.test.ts).
+ * to the fake. With LAB_AGENT_TEST_EVE_SERVER=eve-ce, the peer is EVE-NG Community 6.2.0-4's own
+ * code under the community harness (needs EVENG_SRC). CI runs the fake and the replayed
+ * recordings (replay.test.ts, replay-eve-ce.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,21 +18,30 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { NO_LAB_LOCK, startTestAgent, TEST_EMULATOR_ENV, TEST_EVE_SERVER_ENV } from '../support/agent';
+import { communityHarnessUnavailable } from './harness/community-harness';
 import { harnessUnavailable } from './harness/unetlab-harness';
 
 const SUITE_DIR = join(__dirname, '..', 'integration');
-const ON_UNETLAB = process.env[TEST_EVE_SERVER_ENV] === 'unetlab';
-const PEER = ON_UNETLAB ? "UNetLab's own API code (harness)" : 'the fake EVE-NG server';
+const SERVER = process.env[TEST_EVE_SERVER_ENV];
+const ON_CE = SERVER === 'eve-ce';
+/** On a harness serving a real server's code (UNetLab or EVE-NG Community) rather than the fake. */
+const ON_UNETLAB = SERVER === 'unetlab' || ON_CE;
+const PEER = ON_CE
+  ? "EVE-NG Community 6.2.0-4's own API code (harness)"
+  : ON_UNETLAB
+    ? "UNetLab's own API code (harness)"
+    : 'the fake EVE-NG server';
 const SUITE_TIMEOUT_MS = ON_UNETLAB ? 3_600_000 : 300_000;
+const unavailable = () => (ON_CE ? communityHarnessUnavailable() : harnessUnavailable());
 
 test(`the test support really puts the EVE-NG backend and ${PEER} behind an eve-ng test agent`, async () => {
-  if (ON_UNETLAB) assert.equal(harnessUnavailable(), undefined);
+  if (ON_UNETLAB) assert.equal(unavailable(), undefined);
   const agent = await startTestAgent({ emulator: 'eve-ng' });
   try {
     const client = await agent.loggedIn();
     await client.listTemplates();
     if (ON_UNETLAB) {
-      assert.ok(agent.unetlab && !agent.fakeEve, 'the harness, not the fake');
+      assert.ok((ON_CE ? agent.eveCe : agent.unetlab) && !agent.fakeEve, 'the harness, not the fake');
     } else {
       const seen = agent.fakeEve?.seen ?? [];
       assert.ok(seen.some((e) => e.method === 'POST' && e.path === '/api/auth/login'));
@@ -102,7 +113,7 @@ test(
   `the whole contract suite passes against the agent on the EVE-NG backend over ${PEER}`,
   { timeout: SUITE_TIMEOUT_MS + 10_000 },
   async () => {
-    if (ON_UNETLAB) assert.equal(harnessUnavailable(), undefined);
+    if (ON_UNETLAB) assert.equal(unavailable(), undefined);
     const files = readdirSync(SUITE_DIR)
       .filter((f) => f.endsWith('.test.js'))
       .map((f) => join(SUITE_DIR, f));
@@ -131,7 +142,7 @@ test(
     // The one thing the real code cannot show: UNetLab has no lab lock, so nothing else may skip.
     assert.deepEqual(
       skips.map((l) => l.replace(/^\s*ok \d+ - /, '')),
-      ON_UNETLAB ? [`lab_locked: changing a lab its owner locked # SKIP ${NO_LAB_LOCK}`] : [],
+      SERVER === 'unetlab' ? [`lab_locked: changing a lab its owner locked # SKIP ${NO_LAB_LOCK}`] : [],
     );
   },
 );

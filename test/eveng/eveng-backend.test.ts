@@ -570,6 +570,19 @@ test('read back as written: HTML-escaped descriptions, VPCS image "none", the fi
   }
 });
 
+test('bridge networks are offered although the server lists only clouds (laaaaiiit/eve-ktk 6.2.0-4)', async () => {
+  const r = await rig({ listedNetworkTypes: {} });
+  try {
+    const { types } = await r.client.listNetworkTypes();
+    assert.deepEqual(
+      types.map((t) => t.id),
+      ['bridge'],
+    );
+  } finally {
+    await r.dispose();
+  }
+});
+
 test('a lab is named after its file: created under its path name, never renamed by PUT (which moves it)', async () => {
   const r = await rig();
   try {

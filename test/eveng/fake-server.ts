@@ -78,6 +78,12 @@ export interface FakeEveOptions {
    * on GitHub, laaaaiiit/eve-ktk `Lab::getFreeNodeId`).
    */
   nodeIds?: 'per-lab' | 'per-account';
+  /**
+   * The network types `GET /api/list/networks` lists, instead of bridge, ovs and the clouds. The
+   * laaaaiiit/eve-ktk copy of 6.2.0-4 lists only the clouds of `user_clouds` (functions.php
+   * `listNetworkTypes`), while its `checkNetworkType` still accepts `bridge`.
+   */
+  listedNetworkTypes?: Record<string, string>;
   /** Serve https with this identity instead of plain http. */
   tls?: { cert: string; key: string };
   users?: { username: string; password: string }[];
@@ -183,6 +189,7 @@ const fail = (http: number, message: string) => new Reply(http, envelope(http, m
 export class FakeEveServer {
   readonly edition: 'community' | 'pro';
   readonly flavour: 'eve-ng' | 'unetlab';
+  private readonly listedNetworkTypes?: Record<string, string>;
   private readonly server: Server;
   private readonly clock: () => number;
   private readonly users: { username: string; password: string }[];
@@ -203,6 +210,7 @@ export class FakeEveServer {
   constructor(private readonly options: FakeEveOptions = {}) {
     this.edition = options.edition ?? 'community';
     this.flavour = options.flavour ?? 'eve-ng';
+    this.listedNetworkTypes = options.listedNetworkTypes;
     this.clock = options.clock ?? Date.now;
     this.users = options.users ?? [{ username: 'agent', password: 'eve-secret' }];
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
@@ -408,8 +416,9 @@ export class FakeEveServer {
     const templateMatch = /^\/api\/list\/templates\/([^/]+)$/.exec(pathname);
     if (method === 'GET' && templateMatch) return this.templateDetail(decodeURIComponent(templateMatch[1]));
     if (method === 'GET' && pathname === '/api/list/networks') {
-      const types: Record<string, string> = { bridge: 'bridge', ovs: 'ovs' };
-      for (let i = 0; i <= 9; i++) types[`pnet${i}`] = i === 0 ? 'Management(Cloud0)' : `Cloud${i}`;
+      const types: Record<string, string> = this.listedNetworkTypes ?? { bridge: 'bridge', ovs: 'ovs' };
+      if (!this.listedNetworkTypes)
+        for (let i = 0; i <= 9; i++) types[`pnet${i}`] = i === 0 ? 'Management(Cloud0)' : `Cloud${i}`;
       if (this.edition === 'pro') Object.assign(types, { nat0: 'NAT', internal: 'internal', private: 'private' });
       return new Reply(200, envelope(200, 'Successfully listed network types (60024).', types, { icons: {} }));
     }

@@ -69,7 +69,7 @@ export async function runScenario(agent: RunningAgent): Promise<ScenarioOutcome>
 }
 
 /** The lab of the full scenario: vIOS, IOL and Linux nodes, a network, node-to-node links, configs. */
-export function fullLabYaml(name: string, edits: { r2Ram?: number } = {}): string {
+export function fullLabYaml(name: string, edits: { r2Ram?: number; vmx?: boolean } = {}): string {
   return [
     `name: ${name}`,
     'description: vIOS, IOL and Linux against the real server code',
@@ -94,6 +94,9 @@ export function fullLabYaml(name: string, edits: { r2Ram?: number } = {}): strin
     '    template: linux',
     '    image: linux-debian-12',
     '    position: { x: 400, y: 300 }',
+    ...(edits.vmx
+      ? ['  vmx1:', '    template: vmx', '    image: vmx-14.1R1.10', '    position: { x: 500, y: 100 }']
+      : []),
     'networks:',
     '  mgmt:',
     '    type: bridge',
@@ -102,6 +105,7 @@ export function fullLabYaml(name: string, edits: { r2Ram?: number } = {}): strin
     '  - endpoints: [r1:Gi0/1, sw1:e0/1]',
     '  - endpoints: [sw1:e1/0, h1:e0]',
     '  - endpoints: [r2:Gi0/1, mgmt]',
+    ...(edits.vmx ? ['  - endpoints: [r2:Gi0/2, vmx1:ge-0/0/1]'] : []),
     '',
   ].join('\n');
 }
@@ -162,9 +166,15 @@ export function fullScenarioAgent(dataDir: string, url: string, clock: StepClock
 /**
  * The scenario of issue 26 against a real server's code: every step is run and its outcome kept
  * (a failing step does not stop the next ones), so the recording and the outcome show what the
- * adapter does and where the server refuses it.
+ * adapter does and where the server refuses it. `vmx` adds a vMX node linked on ge-0/0/1 (EVE-NG
+ * Community has vMX templates; UNetLab does not); `r2Ram` is the one-field edit (default 1024 MB,
+ * a change from UNetLab's vIOS template; 6.2's vIOS template already has 1024).
  */
-export async function runFullScenario(agent: RunningAgent, clock: StepClock): Promise<Step[]> {
+export async function runFullScenario(
+  agent: RunningAgent,
+  clock: StepClock,
+  options: { vmx?: boolean; r2Ram?: number } = {},
+): Promise<Step[]> {
   const client = new AgentClient({ baseUrl: agent.url, pin: agent.fingerprint });
   const steps: Step[] = [];
   const run = async <T>(step: string, call: () => Promise<T>, keep: (r: T) => unknown = (r) => r) => {
@@ -201,7 +211,7 @@ export async function runFullScenario(agent: RunningAgent, clock: StepClock): Pr
           .sort(),
     );
     const files = FULL_LAB_FILES;
-    const a = fullLabYaml('scen-a');
+    const a = fullLabYaml('scen-a', { vmx: options.vmx });
     const planA = await run('plan A', () => client.planProject({ yaml: a, files }), planSummary);
     const deployA = await run(
       'deploy A',
@@ -224,7 +234,7 @@ export async function runFullScenario(agent: RunningAgent, clock: StepClock): Pr
       () => client.reconcileProject({ yaml: a, files, state: deployA?.state, direction: 'from_emu' }),
       (r) => ({ ...planSummary(r), yaml: r.yaml, files: r.files }),
     );
-    const edited = fullLabYaml('scen-a', { r2Ram: 1024 });
+    const edited = fullLabYaml('scen-a', { r2Ram: options.r2Ram ?? 1024, vmx: options.vmx });
     const planEdit = await run(
       'plan one-field edit',
       () => client.planProject({ yaml: edited, files, state: deployA?.state }),

@@ -14,6 +14,7 @@ import type { EmulatorKind } from '../../agent/emulator/registry';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/server';
 import { FakeEveServer } from '../eveng/fake-server';
 import { seedExampleLabs } from '../eveng/harness/example-labs';
+import { startCommunityHarness, type CommunityHarness } from '../eveng/harness/community-harness';
 import { startUnetlabHarness, type UnetlabHarness } from '../eveng/harness/unetlab-harness';
 import assert from 'node:assert/strict';
 import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
@@ -27,7 +28,9 @@ export const TEST_USER = { username: 'lab', password: 'lab' };
 export const TEST_EMULATOR_ENV = 'LAB_AGENT_TEST_EMULATOR';
 /**
  * With LAB_AGENT_TEST_EVE_SERVER=unetlab as well, they front UNetLab's own API code under the
- * harness (test/eveng/harness/, which needs UNETLAB_SRC) instead of the fake.
+ * harness (test/eveng/harness/, which needs UNETLAB_SRC) instead of the fake; with
+ * LAB_AGENT_TEST_EVE_SERVER=eve-ce, EVE-NG Community 6.2.0-4's own code under the community
+ * harness (which needs EVENG_SRC).
  */
 export const TEST_EVE_SERVER_ENV = 'LAB_AGENT_TEST_EVE_SERVER';
 const EVE_ACCOUNT = { username: 'lab-agent-svc', password: 'eve-service-secret' };
@@ -94,6 +97,8 @@ export interface TestAgent {
   fakeEve?: FakeEveServer;
   /** UNetLab's own code behind an eve-ng test agent, with LAB_AGENT_TEST_EVE_SERVER=unetlab. */
   unetlab?: UnetlabHarness;
+  /** EVE-NG Community 6.2.0-4's own code behind an eve-ng test agent, with LAB_AGENT_TEST_EVE_SERVER=eve-ce. */
+  eveCe?: CommunityHarness;
   /**
    * Whether the emulator can hold a lab locked by its owner, as its `/examples/locked.unl` is.
    * UNetLab cannot: it has no lab lock (EVE-NG added it), so that lab is there but not locked.
@@ -132,6 +137,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   let running: RunningAgent;
   let fakeEve: FakeEveServer | undefined;
   let unetlab: UnetlabHarness | undefined;
+  let eveCe: CommunityHarness | undefined;
   let emulatorLocksLabs = true;
   try {
     if (emulator === 'eve-ng' && process.env[TEST_EVE_SERVER_ENV] === 'unetlab') {
@@ -144,6 +150,8 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       // The labs the suite expects on a fresh emulator, as the fake and the simulation hold them
       // (a server found in the data directory has them already). UNetLab cannot lock a lab.
       emulatorLocksLabs = fresh && (await seedExampleLabs(unetlab.url, EVE_ACCOUNT)).locked;
+    } else if (emulator === 'eve-ng' && process.env[TEST_EVE_SERVER_ENV] === 'eve-ce') {
+      eveCe = await startCommunityHarness({ users: [EVE_ACCOUNT] });
     } else if (emulator === 'eve-ng') {
       fakeEve = new FakeEveServer({
         clock: clock.now,
@@ -170,13 +178,14 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       log: options.log,
       loginThrottle: options.loginThrottle,
       labsPerUser: options.labsPerUser,
-      ...(fakeEve || unetlab
-        ? { eveNg: { url: (fakeEve?.url ?? unetlab?.url) as string, ...EVE_ACCOUNT, allowHttp: true } }
+      ...(fakeEve || unetlab || eveCe
+        ? { eveNg: { url: (fakeEve?.url ?? unetlab?.url ?? eveCe?.url) as string, ...EVE_ACCOUNT, allowHttp: true } }
         : {}),
     });
   } catch (err) {
     await fakeEve?.close();
     await unetlab?.close();
+    await eveCe?.close();
     if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
@@ -207,6 +216,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     fakeEve,
     unetlab,
     emulatorLocksLabs,
+    eveCe,
     consoleTitle: (lab, node) => (emulator === 'eve-ng' ? node : `${lab}/${node}`),
     expireEmulatorSession() {
       clock.advance(EMU_SESSION_MS + 60_000);
@@ -215,6 +225,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
         unetlab.stealSessionsOf(EVE_ACCOUNT.username);
         stealUnetlabSession(unetlab.url);
       }
+      if (eveCe) stealUnetlabSession(eveCe.url);
     },
     client,
     async loggedIn(hooks) {
@@ -236,6 +247,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       await running.close({ stopLabs: true });
       await fakeEve?.close();
       await unetlab?.close();
+      await eveCe?.close();
       if (ownsDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -140,7 +140,7 @@ export function parseTemplateDetail(
 
 /** `GET /api/list/networks` → `{bridge: "bridge", pnet0: "Management(Cloud0)", …}` (or a list of ids). */
 export function parseNetworkTypes(data: unknown): EmuNetworkType[] {
-  return entriesOf(data).map(([key, value]) => {
+  const types = entriesOf(data).map(([key, value]) => {
     const id = Array.isArray(data) ? text(value) : key;
     return {
       id,
@@ -149,6 +149,11 @@ export function parseNetworkTypes(data: unknown): EmuNetworkType[] {
       supported: true,
     };
   });
+  // Every EVE-NG accepts a bridge (functions.php `checkNetworkType`), even the 6.2.0-4 copy whose
+  // list (`listNetworkTypes`) names only the clouds configured for the user.
+  if (!types.some((t) => t.id === 'bridge'))
+    types.unshift({ id: 'bridge', label: 'bridge', icon: 'lan.png', supported: true });
+  return types;
 }
 
 /** `GET /api/icons` → `{file: label}` (bare JSON in newer forks) or a list of file names. */

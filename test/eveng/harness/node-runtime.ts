@@ -4,7 +4,8 @@
  * `sudo` for every start, stop, wipe, export and delete. Each call is
  * appended to `calls.jsonl` in the harness's state directory. `-a start`
  * opens a telnet console on the port the server itself computes for the node
- * (Community: 32768 + 128 × tenant + node id), which is all the PHP looks at to
+ * (UNetLab: 32768 + 128 × tenant + node id; EVE-NG 6.2: 256 per tenant, set by the
+ * wrapper script in HARNESS_PORTS_PER_TENANT), which is all the PHP looks at to
  * call a node running (`Node::getStatus` greps netstat for the port);
  * `-a stop`/`wipe`/`stopall` close it. Nothing else of a node runs.
  *
@@ -31,7 +32,7 @@ export interface RuntimeCall {
 }
 
 const CONSOLE_BASE_PORT = 32768;
-const PORTS_PER_TENANT = 128;
+const PORTS_PER_TENANT = Number(process.env.HARNESS_PORTS_PER_TENANT ?? 128);
 
 function option(args: string[], flag: string): string | undefined {
   const at = args.indexOf(flag);

@@ -155,7 +155,7 @@ function restoreTemplate(source: string, ref: string, opt: string, name: string)
 /** Accounts whose every login someone else follows with one of their own (stealSessionsOf), in the mount namespace. */
 const STEAL_FILE = '/opt/unetlab/tmp/harness-steal-sessions';
 
-const FREE_STUB = String.raw`#!/bin/sh
+export const FREE_STUB = String.raw`#!/bin/sh
 awk '/^MemTotal/{t=$2} /^MemFree/{f=$2} /^Buffers/{b=$2} /^Cached/{c=$2} /^SwapTotal/{st=$2} /^SwapFree/{sf=$2}
 END {
   if (st == 0) { st = 1048576; sf = st }
@@ -262,7 +262,7 @@ function addUser(database: string, user: { username: string; password: string },
   if (run.status !== 0) throw new Error(`adding ${user.username}: ${run.stderr.toString()}${run.stdout.toString()}`);
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -273,7 +273,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function call(
+export async function call(
   url: string,
   method: string,
   path: string,

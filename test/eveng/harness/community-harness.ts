@@ -1,0 +1,473 @@
+/**
+ * EVE-NG Community 6.2.0-4's own API code served on 127.0.0.1 as a test peer
+ * for the EVE-NG backend, beside the UNetLab harness (unetlab-harness.ts).
+ * The server's source never enters this repository: EVENG_SRC names a git
+ * clone of github.com/laaaaiiit/eve-ktk, whose first commit (COMMUNITY_COMMIT,
+ * "eve-ng", 2025-11-17; html/themes/adminLTE/VERSION says 6.2.0-4) is a copy
+ * of an installed Community server's /opt/unetlab. Later commits of that
+ * repository are someone's rewrite and are never served. That first commit
+ * already carries its publisher's own changes (files marked "copyright fork
+ * 2025", Russian comments: private lab copies, per-user clouds, Guacamole
+ * sessions); test/eveng/README.md says what that means for what it shows.
+ *
+ * What differs from the UNetLab harness:
+ * - EVE-NG keeps users, pods and sessions in MariaDB (functions.php
+ *   `checkDatabase`: `mysql:host=localhost;dbname=eve_ng_db`, user eve-ng) and
+ *   Guacamole's tables in a second database (`html5_checkDatabase`:
+ *   `mysql:host=127.0.0.1;dbname=guacdb`, TCP port 3306). Each harness runs its
+ *   own mariadbd (datadir and unix socket in its temporary directory, no TCP),
+ *   creates the schema in SCHEMA (derived from the PHP's queries: EVE-NG's
+ *   `updateDatabase` would create `users` with a TEXT primary key, which
+ *   MariaDB refuses) and always stops it.
+ * - Port 3306 is not the harness's to take, so `php -S` runs in a network
+ *   namespace of its own (as well as the mount namespace that puts the
+ *   harness's directory on /opt): inside it, socket-bridge.js joins
+ *   127.0.0.1:3306 to mariadbd's unix socket, and the PHP server on
+ *   127.0.0.1:80 to a unix socket the harness serves as 127.0.0.1:PORT outside.
+ *   The node runtime (node-runtime.js, through `unl_wrapper`) and `netstat`
+ *   run in the machine's network namespace (nsenter), so consoles are on the
+ *   machine's loopback where the agent connects, as with the UNetLab harness.
+ * - Templates: 6.2 reads them from html/templates/intel/*.yml, a git submodule
+ *   the repository does not publish. The harness builds that folder from the
+ *   same commit's html/templates_legacy/*.yml (the same options, no
+ *   `description`), giving each the description `<name> (legacy template)`,
+ *   since init.php lists only templates with a description, and the
+ *   `config_script` of CONFIG_SCRIPTS; html/images/icons, another unpublished
+ *   submodule, gets an empty file per icon the templates name.
+ * - Host commands on the PHP's PATH, as in the UNetLab harness (`sudo`, `netstat`, `free`,
+ *   qemu's version), and `systemctl`, which /api/status asks about ksmtuned and cpulimit.
+ * - `includes/config.php` (the server's configuration file) sets
+ *   TEMPLATE_DISABLED to `.missing`; the copy's own config.php hides
+ *   templates without images (`.hided`), the other documented mode.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RuntimeCall } from './node-runtime';
+import { bridge } from './socket-bridge';
+import { call, FREE_STUB, freePort } from './unetlab-harness';
+
+export const EVENG_SRC_ENV = 'EVENG_SRC';
+export const EVENG_REPOSITORY = 'https://github.com/laaaaiiit/eve-ktk';
+/** The first commit of laaaaiiit/eve-ktk: an installed Community 6.2.0-4 server's files. */
+export const COMMUNITY_COMMIT = 'e1c8ef0d7ca189d63db279ce08d2fcc4dde08735';
+const COMMUNITY_VERSION = '6.2.0-4';
+
+/** The images installed: a qemu folder `<template>-…` or an IOL `.bin` (init.php's test for "provisioned"). */
+export const COMMUNITY_IMAGES = {
+  vios: 'vios-adventerprisek9-m.SPA.159-3.M6',
+  viosl2: 'viosl2-adventerprisek9-m.SSA.high_iron_20200929',
+  linux: 'linux-debian-12',
+  vmx: 'vmx-14.1R1.10',
+  iol: 'i86bi-linux-l3-adventerprisek9-15.4.1T.bin',
+  iolL2: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin',
+};
+
+/**
+ * The tables EVE-NG's PHP reads and writes, from its queries: users, pods
+ * (functions.php `configureUserPod`, `getUserByCookie`, `updateUserCookie`,
+ * `updatePodLab`; api_uusers.php), html5 (`updateUserToken`), user_clouds
+ * (api_clouds.php, `listNetworkTypes`) in eve_ng_db; Guacamole's tables the
+ * login and console code write (api_authentication.php `apiLogin`,
+ * functions.php `html5AddSession`, `giveUserPermission`, `addHtml5Perm`) in
+ * guacdb, with the keys its `ON DUPLICATE KEY`/`REPLACE` statements rely on.
+ */
+const SCHEMA = `
+CREATE DATABASE eve_ng_db;
+CREATE DATABASE guacdb;
+CREATE USER 'eve-ng'@'localhost' IDENTIFIED BY 'eve-ng';
+CREATE USER 'guacuser'@'localhost' IDENTIFIED BY 'eve-ng';
+GRANT ALL ON eve_ng_db.* TO 'eve-ng'@'localhost';
+GRANT ALL ON guacdb.* TO 'guacuser'@'localhost';
+USE eve_ng_db;
+CREATE TABLE users (username VARCHAR(255) PRIMARY KEY, cookie VARCHAR(255), email TEXT, expiration INTEGER DEFAULT -1,
+  name TEXT, password TEXT, session INTEGER, ip TEXT, role TEXT, folder TEXT, html5 INTEGER DEFAULT 0);
+CREATE TABLE pods (id INTEGER PRIMARY KEY, expiration INTEGER DEFAULT -1, username VARCHAR(255), lab_id TEXT,
+  INDEX username_pods (username));
+CREATE TABLE html5 (username VARCHAR(255), pod INTEGER PRIMARY KEY, token TEXT);
+CREATE TABLE user_clouds (id INTEGER AUTO_INCREMENT PRIMARY KEY, cloudname TEXT, username TEXT, pnet TEXT);
+INSERT INTO users (email, name, username, password, role) VALUES ('root@localhost', 'UNetLab Administrator', 'admin', SHA2('eve', 256), 'admin');
+INSERT INTO pods (id, expiration, username) VALUES (0, -1, 'admin');
+USE guacdb;
+CREATE TABLE guacamole_entity (entity_id INTEGER PRIMARY KEY, name VARCHAR(128), type VARCHAR(16));
+CREATE TABLE guacamole_user (user_id INTEGER PRIMARY KEY, entity_id INTEGER, password_hash BINARY(32), password_date DATETIME);
+CREATE TABLE guacamole_user_permission (entity_id INTEGER, affected_user_id INTEGER, permission VARCHAR(32),
+  PRIMARY KEY (entity_id, affected_user_id, permission));
+CREATE TABLE guacamole_system_permission (entity_id INTEGER, permission VARCHAR(32), PRIMARY KEY (entity_id, permission));
+CREATE TABLE guacamole_connection (connection_id INTEGER PRIMARY KEY, connection_name VARCHAR(255), protocol VARCHAR(32));
+CREATE TABLE guacamole_connection_parameter (connection_id INTEGER, parameter_name VARCHAR(128), parameter_value TEXT,
+  PRIMARY KEY (connection_id, parameter_name));
+CREATE TABLE guacamole_connection_permission (entity_id INTEGER, connection_id INTEGER, permission VARCHAR(32),
+  PRIMARY KEY (entity_id, connection_id, permission));
+CREATE TABLE guacamole_sharing_profile (sharing_profile_id INTEGER PRIMARY KEY, sharing_profile_name VARCHAR(255),
+  primary_connection_id INTEGER);
+CREATE TABLE guacamole_sharing_profile_permission (entity_id INTEGER, sharing_profile_id INTEGER, permission VARCHAR(32),
+  PRIMARY KEY (entity_id, sharing_profile_id, permission));
+`;
+
+export interface CommunityHarnessOptions {
+  /** A git clone of laaaaiiit/eve-ktk; default: $EVENG_SRC. */
+  source?: string;
+  /** Accounts (role admin), inserted as api_uusers.php `apiAddUUser` inserts them. */
+  users?: { username: string; password: string }[];
+  /** Port on 127.0.0.1; default a free one. */
+  port?: number;
+}
+
+export interface CommunityHarness {
+  url: string;
+  commit: string;
+  runtimeCalls(): RuntimeCall[];
+  phpErrors(): string;
+  labsDir: string;
+  close(): Promise<void>;
+}
+
+function has(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+}
+
+/** Why the harness cannot run here, or undefined when it can. */
+export function communityHarnessUnavailable(source = process.env[EVENG_SRC_ENV]): string | undefined {
+  if (!source)
+    return (
+      `${EVENG_SRC_ENV} is not set: the EVE-NG Community harness serves the public copy of EVE-NG Community ` +
+      `${COMMUNITY_VERSION}'s server code, which is not in this repository. Get it with ` +
+      `\`git clone ${EVENG_REPOSITORY} /tmp/eve-ktk\` and set ${EVENG_SRC_ENV}=/tmp/eve-ktk ` +
+      `(the harness serves its first commit, ${COMMUNITY_COMMIT}).`
+    );
+  const version = spawnSync('git', ['-C', source, 'show', `${COMMUNITY_COMMIT}:html/themes/adminLTE/VERSION`]);
+  if (version.status !== 0 || version.stdout.toString().trim() !== COMMUNITY_VERSION)
+    return `${EVENG_SRC_ENV}=${source} has no commit ${COMMUNITY_COMMIT} with VERSION ${COMMUNITY_VERSION}: it is not a clone of ${EVENG_REPOSITORY}.`;
+  const modules = spawnSync('php', ['-m']);
+  if (modules.status !== 0) return 'php is not installed (apt-get install php-cli php-mysql php-yaml).';
+  for (const [module, pkg] of [
+    ['pdo_mysql', 'php-mysql'],
+    ['yaml', 'php-yaml'],
+  ])
+    if (!new RegExp(`^${module}$`, 'm').test(modules.stdout.toString()))
+      return `PHP has no ${module} (apt-get install ${pkg}).`;
+  if (!has('mariadbd') || !has('mariadb-install-db') || !has('mariadb'))
+    return 'MariaDB is not installed (apt-get install mariadb-server).';
+  if (!has('nsenter') || !has('ip')) return 'nsenter or ip is missing (apt-get install util-linux iproute2).';
+  if (process.getuid?.() !== 0)
+    return 'the harness needs root: it runs the PHP in its own mount and network namespaces.';
+  if (spawnSync('unshare', ['--mount', '--net', 'true']).status !== 0)
+    return '`unshare --mount --net` is not permitted here.';
+  return undefined;
+}
+
+function run(command: string, args: string[], input?: string | Buffer): string {
+  const done = spawnSync(command, args, { input, maxBuffer: 256 * 1024 * 1024 });
+  if (done.status !== 0)
+    throw new Error(`${command} ${args.join(' ')}: ${done.stderr.toString()}${done.stdout.toString()}`.slice(0, 3000));
+  return done.stdout.toString();
+}
+
+/**
+ * Which templates have a startup-config script, as UNetLab's init.php (`$node_config`) names them
+ * for the templates the scenario uses; EVE-NG moved that list into each template's
+ * `config_script`, and api_configs.php `apiGetLabConfig` answers 60058 for a template without one.
+ */
+const CONFIG_SCRIPTS: Record<string, string> = {
+  iol: 'embedded',
+  vpcs: 'embedded',
+  vios: 'config_vios.py',
+  viosl2: 'config_viosl2.py',
+  vmx: 'config_vmx.py',
+};
+
+/**
+ * The templates folder 6.2 reads, from the same commit's legacy templates (see the header), and an
+ * empty file for each icon they name: html/images/icons is a submodule the repository does not
+ * publish either, and functions.php `checkNodeIcon` drops an icon whose file is missing.
+ */
+function layTemplates(html: string): void {
+  const target = join(html, 'templates', 'intel');
+  mkdirSync(target, { recursive: true });
+  const icons = join(html, 'images', 'icons');
+  mkdirSync(icons, { recursive: true });
+  const legacy = join(html, 'templates_legacy');
+  for (const file of readdirSync(legacy).filter((f) => f.endsWith('.yml'))) {
+    const yaml = readFileSync(join(legacy, file), 'utf8');
+    const id = file.slice(0, -4);
+    const name = /^name:\s*(.+)$/m.exec(yaml)?.[1]?.trim() ?? id;
+    const icon = /^icon:\s*(.+)$/m.exec(yaml)?.[1]?.trim();
+    if (icon && /^[\w +-]+\.(png|svg|jpg)$/.test(icon)) writeFileSync(join(icons, icon), '');
+    const added = [`description: ${JSON.stringify(`${name} (legacy template)`)}`];
+    if (CONFIG_SCRIPTS[id]) added.push(`config_script: ${CONFIG_SCRIPTS[id]}`);
+    writeFileSync(join(target, file), yaml.replace(/^---\n/m, `---\n${added.join('\n')}\n`));
+  }
+}
+
+function lay(dir: string, source: string, hostPid: number, runtimeScript: string): void {
+  const base = join(dir, 'opt', 'unetlab');
+  for (const d of [
+    'labs',
+    'tmp',
+    'data/Logs',
+    'data/Exports',
+    'addons/qemu',
+    'addons/iol/bin',
+    'addons/dynamips',
+    'wrappers',
+  ])
+    mkdirSync(join(base, d), { recursive: true });
+  const archive = spawnSync('git', ['-C', source, 'archive', '--format=tar', COMMUNITY_COMMIT, 'html'], {
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (archive.status !== 0) throw new Error(`git archive ${COMMUNITY_COMMIT} html: ${archive.stderr.toString()}`);
+  run('tar', ['-x', '-C', base], archive.stdout);
+  layTemplates(join(base, 'html'));
+  // init.php: "svm" in /opt/unetlab/platform means AMD templates; anything else Intel. "none" in
+  // /opt/unetlab/hypervisor means bare metal.
+  writeFileSync(join(base, 'platform'), 'vmx');
+  writeFileSync(join(base, 'hypervisor'), 'none\n');
+  writeFileSync(
+    join(base, 'html/includes/config.php'),
+    "<?php\nDEFINE('TEMPLATE_DISABLED', '.missing');\ndefine('TIMEZONE', 'UTC');\n?>\n",
+  );
+  for (const [template, image] of Object.entries(COMMUNITY_IMAGES)) {
+    if (template.startsWith('iol')) writeFileSync(join(base, 'addons/iol/bin', image), '');
+    else mkdirSync(join(base, 'addons/qemu', image), { recursive: true });
+  }
+  const state = join(dir, 'state');
+  mkdirSync(state);
+  // The node runtime and netstat see the machine's loopback, where the agent reaches consoles.
+  const hostNet = `/proc/${hostPid}/ns/net`;
+  writeFileSync(
+    join(base, 'wrappers/unl_wrapper'),
+    `#!/bin/sh\nHARNESS_PORTS_PER_TENANT=256 exec nsenter --net=${hostNet} '${process.execPath}' '${runtimeScript}' '${state}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'sudo'), '#!/bin/sh\nexec "$@"\n', { mode: 0o755 });
+  writeFileSync(join(bin, 'netstat'), `#!/bin/sh\nexec nsenter --net=${hostNet} ss -a -t -n\n`, { mode: 0o755 });
+  writeFileSync(join(bin, 'free'), FREE_STUB, { mode: 0o755 });
+  // /api/status asks systemd whether ksmtuned and cpulimit run (api.php) and reads its first output
+  // line unguarded: no unit runs here, as systemd answers for an inactive unit.
+  writeFileSync(join(bin, 'systemctl'), '#!/bin/sh\necho inactive\nexit 3\n', { mode: 0o755 });
+  mkdirSync(join(dir, 'opt', 'qemu', 'bin'), { recursive: true });
+  writeFileSync(
+    join(dir, 'opt', 'qemu', 'bin', 'qemu-system-x86_64'),
+    '#!/bin/sh\necho "QEMU emulator version 8.2.1 (stub of the EVE-NG harness)"\n',
+    { mode: 0o755 },
+  );
+  // Apache's rewrite (html/.htaccess): every /api/ path goes to api.php.
+  writeFileSync(
+    join(dir, 'router.php'),
+    [
+      '<?php',
+      "if (strpos($_SERVER['REQUEST_URI'], '/api/') !== 0) { http_response_code(404); return true; }",
+      "$_SERVER['SCRIPT_NAME'] = '/api.php';",
+      // PHP 8 removed get_magic_quotes_gpc(); Slim 2 (html/includes/Slim/Http/Util.php) still calls it.
+      "if (!function_exists('get_magic_quotes_gpc')) { function get_magic_quotes_gpc() { return false; } }",
+      "chdir('/opt/unetlab/html');",
+      "require '/opt/unetlab/html/api.php';",
+      'return true;',
+      '',
+    ].join('\n'),
+  );
+}
+
+class Mariadb {
+  private child?: ChildProcess;
+  readonly socket: string;
+  private readonly datadir: string;
+
+  constructor(private readonly dir: string) {
+    this.socket = join(dir, 'mysqld.sock');
+    this.datadir = join(dir, 'mysql');
+  }
+
+  async start(): Promise<void> {
+    run('mariadb-install-db', [
+      '--no-defaults',
+      `--datadir=${this.datadir}`,
+      '--user=root',
+      '--auth-root-authentication-method=socket',
+      '--skip-test-db',
+    ]);
+    this.child = spawn(
+      'mariadbd',
+      [
+        '--no-defaults',
+        `--datadir=${this.datadir}`,
+        `--socket=${this.socket}`,
+        `--pid-file=${join(this.dir, 'mysqld.pid')}`,
+        `--log-error=${join(this.dir, 'mysqld.err')}`,
+        '--skip-networking',
+        '--user=root',
+      ],
+      { stdio: 'ignore' },
+    );
+    for (let i = 0; i < 200 && !existsSync(this.socket) && this.child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    if (!existsSync(this.socket)) throw new Error(`mariadbd did not start: ${this.log()}`);
+  }
+
+  sql(statements: string): void {
+    run('mariadb', ['--no-defaults', `--socket=${this.socket}`, '-u', 'root'], statements);
+  }
+
+  log(): string {
+    const file = join(this.dir, 'mysqld.err');
+    return existsSync(file) ? readFileSync(file, 'utf8').slice(-2000) : '';
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (child?.pid === undefined || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** SQL text for one account; the hash is computed here, so the password reaches no command line. */
+function accountSql(user: { username: string; password: string }): string {
+  const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  const hash = createHash('sha256').update(user.password).digest('hex');
+  return (
+    'USE eve_ng_db;\nINSERT INTO users (username, email, name, password, expiration, role) VALUES ' +
+    `(${quote(user.username)}, ${quote(`${user.username}@localhost`)}, ${quote(user.username)}, '${hash}', -1, 'admin');\n`
+  );
+}
+
+export async function startCommunityHarness(options: CommunityHarnessOptions = {}): Promise<CommunityHarness> {
+  const source = options.source ?? process.env[EVENG_SRC_ENV];
+  const refusal = communityHarnessUnavailable(source);
+  if (refusal || !source) throw new Error(`EVE-NG Community harness: ${refusal}`);
+  const dir = mkdtempSync(join(tmpdir(), 'eve-ce-harness-'));
+  const db = new Mariadb(dir);
+  let php: ChildProcess | undefined;
+  let front: Server | undefined;
+  const stopConsoles = () => {
+    const pids = join(dir, 'state', 'consoles');
+    if (!existsSync(pids)) return;
+    for (const f of readdirSync(pids)) {
+      try {
+        process.kill(Number(readFileSync(join(pids, f), 'utf8')), 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+  const close = async () => {
+    if (front) await new Promise((r) => front?.close(r));
+    if (php?.pid !== undefined && php.exitCode === null) {
+      const exited = new Promise((r) => php?.once('exit', r));
+      process.kill(-php.pid, 'SIGTERM');
+      await exited;
+    }
+    stopConsoles();
+    await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    lay(dir, source, process.pid, join(__dirname, 'node-runtime.js'));
+    await db.start();
+    db.sql(SCHEMA + (options.users ?? []).map(accountSql).join(''));
+    const bridgeScript = join(__dirname, 'socket-bridge.js');
+    const httpSocket = join(dir, 'http.sock');
+    const node = `'${process.execPath}'`;
+    // Inside the namespaces: loopback up, the directory on /opt, MariaDB's socket as 127.0.0.1:3306
+    // (guacdb), the PHP server's port as a unix socket the harness serves outside, then php -S.
+    const inner = [
+      'ip link set lo up',
+      `mount --bind '${join(dir, 'opt')}' /opt`,
+      `${node} '${bridgeScript}' tcp:127.0.0.1:3306 'unix:${db.socket}' &`,
+      `${node} '${bridgeScript}' 'unix:${httpSocket}' tcp:127.0.0.1:80 &`,
+      'exec "$@"',
+    ].join('\n');
+    php = spawn(
+      'unshare',
+      [
+        '--mount',
+        '--net',
+        '--propagation',
+        'private',
+        'sh',
+        '-c',
+        inner,
+        'sh',
+        'php',
+        '-d',
+        'display_errors=0',
+        // As in the UNetLab harness: Slim 2 turns every reported diagnostic into a 500, and PHP 8 reports
+        // as notices and deprecations what the PHP 7 this code ran on on EVE-NG left out.
+        '-d',
+        `error_reporting=${32767 & ~8 & ~8192 & ~2048}`,
+        '-d',
+        'log_errors=1',
+        '-d',
+        `error_log=${join(dir, 'php-errors.log')}`,
+        // checkDatabase() connects to "localhost": the unix socket.
+        '-d',
+        `pdo_mysql.default_socket=${db.socket}`,
+        '-S',
+        '127.0.0.1:80',
+        '-t',
+        '/opt/unetlab/html',
+        join(dir, 'router.php'),
+      ],
+      {
+        detached: true,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: {
+          ...process.env,
+          PATH: `${join(dir, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+          PHP_CLI_SERVER_WORKERS: '4',
+        },
+      },
+    );
+    let stderr = '';
+    php.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+    const port = options.port ?? (await freePort());
+    front = await bridge({ host: '127.0.0.1', port }, { path: httpSocket });
+    let up = false;
+    for (let i = 0; i < 100 && !up && php.exitCode === null; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      up =
+        existsSync(httpSocket) &&
+        (await call(`http://127.0.0.1:${port}`, 'GET', '/api/auth').then(
+          () => true,
+          () => false,
+        ));
+    }
+    if (!up) throw new Error(`php -S did not start: ${stderr}`);
+    return {
+      url: `http://127.0.0.1:${port}`,
+      commit: COMMUNITY_COMMIT,
+      labsDir: join(dir, 'opt', 'unetlab', 'labs'),
+      runtimeCalls() {
+        const file = join(dir, 'state', 'calls.jsonl');
+        if (!existsSync(file)) return [];
+        return readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as RuntimeCall);
+      },
+      phpErrors() {
+        const file = join(dir, 'php-errors.log');
+        return existsSync(file) ? readFileSync(file, 'utf8') : '';
+      },
+      close,
+    };
+  } catch (err) {
+    const log = join(dir, 'php-errors.log');
+    const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '';
+    const dbLog = db.log();
+    await close();
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}${tail ? `\nPHP error log:\n${tail}` : ''}${dbLog ? `\nMariaDB log:\n${dbLog}` : ''}`,
+      { cause: err },
+    );
+  }
+}
