@@ -12,6 +12,7 @@ import {
   STREAM_UPGRADE,
   operationPath,
   type AuthoringPayload,
+  type CapturePayload,
   type ConsolePayload,
   type ListTemplatesQuery,
   type LoginRequest,
@@ -162,6 +163,9 @@ export class AgentClient implements OperationMethods {
   }
   attachConsole(request: ConsolePayload, options?: CallOptions) {
     return this.call('attachConsole', request, options);
+  }
+  startCapture(request: CapturePayload, options?: CallOptions) {
+    return this.call('startCapture', request, options);
   }
 
   /**

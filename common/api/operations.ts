@@ -12,7 +12,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export type JsonOperationId = Exclude<OperationId, 'streamConsole'>;
+export type JsonOperationId = Exclude<OperationId, 'streamConsole' | 'streamCapture'>;
 export type Req<K extends OperationId> = OperationTypes[K]['req'];
 export type Res<K extends OperationId> = OperationTypes[K]['res'];
 

@@ -24,11 +24,13 @@ import {
   type EmuNetworkType,
   type EmuStatus,
   type EmuTemplate,
+  type EmulatorCapture,
 } from '../backend';
 import { sameConfig } from '../config-contexts';
 import { UnavailableEmulator } from '../unavailable-emulator';
 import { LabStore, pruneHiddenNetworks } from '../lab-store';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
+import { captureClient, LinuxCaptures, probeDumpcap } from './capture';
 import { NodeCgroups } from './cgroup';
 import { routerAlive, runningConfig } from './frr';
 import { pushConfig } from './frr-config';
@@ -88,6 +90,9 @@ export class LinuxEmulator implements EmulatorBackend {
   /** Node starts under way (QUOTAS.concurrentStarts). */
   starting = 0;
   readonly cgroups: NodeCgroups;
+  readonly captures: LinuxCaptures;
+  /** Packet capture (capture.ts), when dumpcap is installed. */
+  capture: EmulatorCapture | undefined;
 
   private constructor(
     readonly host: LinuxHost,
@@ -96,6 +101,7 @@ export class LinuxEmulator implements EmulatorBackend {
     this.names = new LinuxNames(loadAgentId(options.dataDir));
     this.journal = new ObjectJournal(options.dataDir, options.log);
     this.cgroups = new NodeCgroups(host.cgroups);
+    this.captures = new LinuxCaptures(this.names, this.cgroups, options.log);
     const seccompFile = join(resolve(options.dataDir), SECCOMP_FILE);
     writeFileSync(seccompFile, denyListProgram(), { mode: 0o600 });
     const setup: SandboxSetup = {
@@ -116,6 +122,7 @@ export class LinuxEmulator implements EmulatorBackend {
     const host = await probeLinuxHost();
     if (host.problems.length) return new UnavailableEmulator('linux', host.problems);
     const emu = new LinuxEmulator(host, options);
+    if (await probeDumpcap()) emu.capture = captureClient(emu);
     const labs = [...emu.store.labs.values()];
     const removed = await cleanLeftovers(emu.names, emu.journal, emu.cgroups, labNamespaces(labs, emu.realizer));
     if (removed.length)
@@ -159,6 +166,7 @@ export class LinuxEmulator implements EmulatorBackend {
   async close(how: { stopLabs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.captures.closeAll();
     // Let changes under way finish, so nothing is half-made while it is removed.
     await this.turns.settled();
     for (const runtime of this.runtimes.values()) runtime.console?.close();
@@ -248,6 +256,7 @@ export class LinuxEmulator implements EmulatorBackend {
   /** The node stopped or went away: its console closes and its running config is forgotten. */
   dropRuntime(lab: LinuxLab, node: LinuxNode): void {
     const key = `${lab.path}#${node.id}`;
+    this.captures.endNode(lab.path, node.id);
     this.runtimes.get(key)?.console?.close();
     this.runtimes.delete(key);
   }
@@ -386,7 +395,11 @@ export class LinuxEmulator implements EmulatorBackend {
 
 /** One agent session's view of the Linux emulator (the machine has no emulator sessions to expire). */
 class LinuxClient implements EmulatorClient {
-  constructor(private readonly emu: LinuxEmulator) {}
+  readonly capture: EmulatorCapture | undefined;
+
+  constructor(private readonly emu: LinuxEmulator) {
+    this.capture = emu.capture;
+  }
 
   private writable(path: string): LinuxLab {
     const lab = this.emu.lab(path);
