@@ -296,6 +296,9 @@ test('a client that stops reading: the agent stops reading the capture, and the 
   assert.equal(paused.trailers[CAPTURE_END_TRAILER], 'node_stopped');
   const received = Buffer.concat(chunks);
   assert.ok(received.length < 20_000_000, `the client got ${received.length} bytes of the ~57 MB`);
+  // The stream ends with dumpcap's interface statistics (which count the drops): the last block is one.
+  const lastLength = received.readUInt32LE(received.length - 4);
+  assert.equal(received.readUInt32LE(received.length - lastLength), 5, 'an Interface Statistics Block ends the stream');
   const packets = tshark(received, ['frame.number'], 'icmp').length;
   assert.ok(packets > 0 && packets < 40_000, `${packets} of the 40,000 ICMP packets were captured, the rest dropped`);
   await client.execProject({ ...payload(), action: 'start', node: 'r1' });
