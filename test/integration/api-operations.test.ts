@@ -260,6 +260,11 @@ test('the simulated emulator offers no capture: the flag is left out and startCa
     assert.equal(e.code, 'operation_not_allowed');
     return true;
   });
+  // No ticket can exist here: the stream refuses with the envelope, which the client throws.
+  await assert.rejects(client.streamCapture({ ticket: 'a'.repeat(64) }), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'browser_token_invalid');
+    return true;
+  });
 });
 
 test('logout ends the session and the client forgets its token', async () => {

@@ -155,10 +155,15 @@ test('the Linux emulator offers capture', async () => {
 });
 
 test('r1:eth1 while h1 pings h2: the pcapng holds ICMP and OSPF hellos, read by tshark', async () => {
-  const [streamed] = await Promise.all([
-    capture({ targets: ['r1:eth1'], duration_ms: 4000 }),
-    ping('h1', '10.0.2.10', 5),
-  ]);
+  // Through the typed client, as the extension streams it.
+  const started = await client.startCapture({ ...payload(), targets: ['r1:eth1'], duration_ms: 4000 });
+  const read = async () => {
+    const reply = await client.streamCapture({ ticket: started.ticket ?? '' });
+    const chunks: Buffer[] = [];
+    for await (const chunk of reply.body as AsyncIterable<Buffer>) chunks.push(chunk);
+    return { status: reply.status, body: Buffer.concat(chunks), trailer: reply.trailers[CAPTURE_END_TRAILER] };
+  };
+  const [streamed] = await Promise.all([read(), ping('h1', '10.0.2.10', 5)]);
   assert.equal(streamed.status, 200);
   assert.equal(streamed.trailer, 'duration', 'the duration limit ended it');
   const packets = tshark(streamed.body, ['frame.interface_name', '_ws.col.Protocol', '_ws.col.Info']);
@@ -337,19 +342,25 @@ async function spawnLinuxAgent(dataDir: string, args: string[] = []) {
     process.execPath,
     [AGENT_BUNDLE, '--emulator', 'linux', '--port', '0', '--data-dir', dataDir, ...args],
     {
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, LAB_AGENT_USER: KILL_USER.username, LAB_AGENT_PASSWORD: KILL_USER.password },
     },
   );
+  let said = '';
+  child.stderr.on('data', (c: Buffer) => (said += c.toString()));
   let url = '';
   let pin = '';
-  for await (const line of createInterface({ input: child.stdout })) {
+  const lines = createInterface({ input: child.stdout });
+  lines.on('line', (line) => (said += `${line}\n`));
+  for await (const line of lines) {
     url ||= /listening on (\S+)/.exec(line)?.[1] ?? '';
     pin ||= /fingerprint: (\S+)/.exec(line)?.[1] ?? '';
     if (url && pin) break;
   }
   assert.ok(url && pin, 'the agent printed its URL and fingerprint');
-  return { child, url, pin };
+  // What it says from here on (its log) explains a failure.
+  child.stdout.on('data', (c: Buffer) => (said += c.toString()));
+  return { child, url, pin, said: () => said };
 }
 
 test('kill -9 of the agent mid-capture: the capture process dies with it, and the next start removes its cgroup', async () => {
@@ -394,12 +405,16 @@ test('kill -9 of the agent mid-capture: the capture process dies with it, and th
       10_000,
     );
     assert.equal(captureCgroups(killedPrefix).length, 1, 'its cgroup is left behind');
-    const second = await spawnLinuxAgent(dataDir, ['--stop-labs-on-exit']);
+    const second = await spawnLinuxAgent(dataDir);
     children.push(second.child);
     assert.deepEqual(captureCgroups(killedPrefix), [], 'the next start removed it');
+    const again = new AgentClient({ baseUrl: second.url, pin: second.pin });
+    await again.login(KILL_USER);
+    await again.destroyProject({ yaml: lab, state: deployed.state });
+    await again.close();
     second.child.kill('SIGTERM');
-    await new Promise((done) => second.child.once('exit', done));
-    assert.deepEqual(await namespacesOf(killedPrefix), []);
+    const code = await new Promise((done) => second.child.once('exit', done));
+    assert.deepEqual(await namespacesOf(killedPrefix), [], `the agent (exit ${String(code)}) said:\n${second.said()}`);
   } finally {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     // Whatever a failed run left behind goes too (a passing run left nothing).

@@ -120,12 +120,13 @@ export class LinuxCaptures {
       DUMPCAP,
       '-q',
       '-n',
-      ...site.ports.flatMap((port) => ['-i', port]),
+      // Before the first -i these are every interface's; after one, only that interface's.
       '-s',
       String(spec.snaplen),
       '-B',
       String(KERNEL_BUFFER_MIB),
       ...(spec.filter ? ['-f', spec.filter] : []),
+      ...site.ports.flatMap((port) => ['-i', port]),
       '-w',
       '-',
     ]);
