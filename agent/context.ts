@@ -11,6 +11,7 @@ import type { SessionStore } from './sessions';
 import type { Credentials } from './users';
 import type { LoginThrottle } from './login-throttle';
 import type { ExecLimits } from './console/exec-limits';
+import type { Captures } from './capture/captures';
 
 export interface AgentContext {
   clock: () => number;
@@ -25,5 +26,7 @@ export interface AgentContext {
   owners: LabOwners;
   tickets: ConsoleTickets;
   consoles: ConsoleRunner;
+  /** Capture tickets and streams (decisions §14). */
+  captures: Captures;
   log: (message: string) => void;
 }

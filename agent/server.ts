@@ -19,6 +19,9 @@ import { DEFAULT_PORT, MAX_BODY_BYTES, OPERATIONS, type OperationId } from '../c
 import { ConsoleRunner } from './console/console-runner';
 import { handleStreamUpgrade, upgradeRequired } from './console/stream';
 import { ConsoleTickets } from './console/tickets';
+import { Captures } from './capture/captures';
+import { streamCapture } from './capture/capture-stream';
+import { startCapture } from './handlers/capture';
 import type { AgentContext } from './context';
 import { ExecLimits } from './console/exec-limits';
 import { LoginThrottle, type ThrottleLimits } from './login-throttle';
@@ -176,7 +179,8 @@ interface HttpState {
 
 /** Operations the contract marks `auth: false`; the compiler checks that each operation has exactly one handler. */
 type PublicOperation = { [K in OperationId]: (typeof OPERATIONS)[K]['auth'] extends false ? K : never }[OperationId];
-type SessionOperation = Exclude<OperationId, PublicOperation>;
+/** The capture stream answers with a pcapng body of its own, not an envelope (capture-stream.ts). */
+type SessionOperation = Exclude<OperationId, PublicOperation | 'streamCapture'>;
 const isPublic = (op: OperationId): op is PublicOperation => !OPERATIONS[op].auth;
 
 const PUBLIC_HANDLERS: Record<PublicOperation, PublicHandler> = { getHealth, login };
@@ -208,6 +212,7 @@ const SESSION_HANDLERS: Record<SessionOperation, SessionHandler> = {
   attachConsole,
   // A stream request without an upgrade reaches the plain handler: it needs the Upgrade header.
   streamConsole: () => Promise.reject(upgradeRequired()),
+  startCapture,
 };
 
 export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
@@ -252,6 +257,7 @@ async function startLocked(options: AgentOptions, dataDir: string, unlock: () =>
     activity: new LabActivity(new ApplyJournal(dataDir, log)),
     owners,
     tickets: new ConsoleTickets(clock),
+    captures: new Captures(clock),
     consoles: new ConsoleRunner(),
     log,
   };
@@ -413,7 +419,7 @@ async function stop(
   const stopped = ctx.activity.stopAll();
   const closed = new Promise<void>((done) => tcp.close(() => done()));
   for (const stream of streams) stream.destroy();
-  await Promise.race([Promise.allSettled([...http.inFlight]), sleep(STOP_GRACE_MS)]);
+  await Promise.race([Promise.allSettled([...http.inFlight, ctx.captures.stopAll()]), sleep(STOP_GRACE_MS)]);
   const ended = [...sockets].map((socket) => new Promise<void>((done) => socket.once('close', done)));
   for (const socket of sockets) socket.end();
   await Promise.race([Promise.all(ended), sleep(FLUSH_GRACE_MS)]);
@@ -492,6 +498,8 @@ async function handleRequest(
       // Every authenticated call uses (and so extends) the emulator session, except ending it and
       // capabilities (which report an emulator that does not answer instead of failing).
       if (operationId !== 'logout' && operationId !== 'getCapabilities') await session.emulator.status();
+      // The capture stream writes its own answer: a pcapng body.
+      if (operationId === 'streamCapture') return await streamCapture(ctx, session, params.ticket, res);
       data = await SESSION_HANDLERS[operationId]({ ...input, session });
     }
     sendData(res, data, closing(http));

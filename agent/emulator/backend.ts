@@ -3,7 +3,7 @@
  * EVE-NG REST API. The reference agent ships a simulated implementation
  * (simulated/); a real EVE-NG backend implements the same interfaces.
  */
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 
 /** EVE-NG's node status, as its API numbers it. */
 export const EmuNodeStatus = { stopped: 0, starting: 1, running: 2, stopping: 3 } as const;
@@ -215,6 +215,54 @@ export interface EmulatorClient {
    * its end): many commands at once must not fill the agent's memory.
    */
   runCommand?(path: string, id: number, command: string, timeoutMs: number, maxChars: number): Promise<CommandOutput>;
+  /** Packet capture (decisions §14); absent where the emulator cannot capture. */
+  readonly capture?: EmulatorCapture;
+}
+
+/** One interface to capture on: a node's interface by its index, named `node:interface` in the capture. */
+export interface CaptureTarget {
+  nodeId: number;
+  index: number;
+  /** `r1:eth1`: the interface's name in the capture. */
+  label: string;
+}
+
+export interface CaptureSpec {
+  targets: CaptureTarget[];
+  /** A pcap-filter(7) expression; '' for every packet. */
+  filter: string;
+  snaplen: number;
+}
+
+/** Why a capture ended on the emulator's side. */
+export type CaptureStop = 'node_stopped' | 'agent_stopping' | 'failed' | 'stopped';
+
+/**
+ * A running capture. `output` is a stream of arrays of whole pcapng blocks:
+ * the section header and one interface description per target first, then the
+ * packets of all targets in time order, then statistics when the capture ends.
+ * It is read only as fast as the caller takes it.
+ */
+export interface PacketCapture {
+  readonly output: Readable;
+  /** Ends the capture; `output` ends soon after (with statistics where the tool gives them). */
+  stop(): void;
+  /** Why the capture ended, once `output` has ended. */
+  readonly endedBy: CaptureStop | undefined;
+}
+
+export interface EmulatorCapture {
+  /** Throws CaptureFilterError when `filter` does not compile for the lab's interfaces. */
+  checkFilter(path: string, spec: CaptureSpec): Promise<void>;
+  start(path: string, spec: CaptureSpec): Promise<PacketCapture>;
+}
+
+/** A capture filter the capture tool could not compile; the message is the tool's. */
+export class CaptureFilterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CaptureFilterError';
+  }
 }
 
 export interface CommandOutput {

@@ -82,8 +82,11 @@ export const getCapabilities: SessionHandler = async ({ session }): Promise<Capa
     if (!(e instanceof EmuError && e.kind === 'unreachable')) throw e;
     return { emuReachable: false, emuProblem: e.message, features: {}, projectModes: {} };
   }
+  const capabilities = referenceCapabilities();
+  // Capture is offered only where the emulator can capture (decisions §14).
+  if (session.emulator.capture) capabilities.features.capture = true;
   return {
-    ...referenceCapabilities(),
+    ...capabilities,
     emuBaseUrl: status.baseUrl,
     emuDescription: `${status.edition} ${status.version}`,
   };

@@ -12,6 +12,7 @@ import {
   STREAM_UPGRADE,
   operationPath,
   type AuthoringPayload,
+  type CapturePayload,
   type ConsolePayload,
   type ListTemplatesQuery,
   type LoginRequest,
@@ -24,7 +25,7 @@ import type { CallOptions, JsonOperationId, OperationMethods, Req, Res } from '.
 import { checkReply } from './replies';
 import { AgentError } from './errors';
 import { normalizeFingerprint } from './tls';
-import { Transport, type Exchange, type Reply } from './transport';
+import { Transport, type Exchange, type Reply, type StreamReply } from './transport';
 
 export { AgentError } from './errors';
 export { normalizeFingerprint, isFingerprint, readServerCertificate } from './tls';
@@ -163,6 +164,9 @@ export class AgentClient implements OperationMethods {
   attachConsole(request: ConsolePayload, options?: CallOptions) {
     return this.call('attachConsole', request, options);
   }
+  startCapture(request: CapturePayload, options?: CallOptions) {
+    return this.call('startCapture', request, options);
+  }
 
   /**
    * Opens the console byte stream of a ticket from attachConsole: the socket
@@ -183,6 +187,39 @@ export class AgentClient implements OperationMethods {
     throw new AgentError(
       'invalid_response',
       `${op}: the agent answered HTTP ${reply.status} instead of switching to the console stream.`,
+      op,
+      reply.status,
+    );
+  }
+
+  /**
+   * Opens the pcapng stream of a ticket from startCapture (decisions §14): on 200 the body as it
+   * arrives, and the `capture-end` trailer once it has ended by itself. The options' timeout
+   * covers the response head; destroying the body stops the capture. A refusal → AgentError.
+   */
+  async streamCapture(request: { ticket: string }, options?: CallOptions): Promise<StreamReply> {
+    const op = 'streamCapture';
+    const transport = this.transportFor(op);
+    const exchange: Exchange = {
+      method: 'GET',
+      path: operationPath(op, { ticket: String(request?.ticket ?? '') }),
+      headers: this.headers(op, this.token, false),
+    };
+    const reply = await transport.stream(op, exchange, options?.timeoutMs ?? OPERATIONS[op].timeoutMs, options?.signal);
+    if (reply.status === 200) return reply;
+    // A refusal is a small envelope: read it (bounded) and throw its error.
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of reply.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) break;
+      chunks.push(chunk);
+    }
+    reply.body.destroy();
+    envelopeOf(op, { status: reply.status, body: Buffer.concat(chunks) }, this.token);
+    throw new AgentError(
+      'invalid_response',
+      `${op}: the agent answered HTTP ${reply.status} without an error.`,
       op,
       reply.status,
     );

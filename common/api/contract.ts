@@ -14,6 +14,18 @@ export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
 export const TICKET_TTL_MS = 30_000;
 export const TICKET_PATTERN = /^[0-9a-f]{64}$/;
 export const STREAM_UPGRADE = 'emu-telnet';
+/** The media type of a capture stream's body (decisions §14). */
+export const PCAPNG_MEDIA_TYPE = 'application/x-pcapng';
+/** The trailer that says why a capture ended by itself (decisions §14). */
+export const CAPTURE_END_TRAILER = 'capture-end';
+/** Bounds of a capture request (decisions §14). */
+export const CAPTURE_LIMITS = {
+  targets: 16,
+  filterChars: 1024,
+  snaplen: { min: 64, max: 262_144 },
+  durationMs: { min: 1000, max: 3_600_000 },
+  maxBytes: { min: 65_536, max: 1_073_741_824 },
+} as const;
 
 // ---------------------------------------------------------------- envelope
 
@@ -63,6 +75,8 @@ export const ERROR_CODES = [
   'agent_stopping',
   'headers_too_large',
   'too_many_logins',
+  'interface_not_found',
+  'invalid_filter',
   // project decisions (client side only: the agent never sends these)
   'agent_unreachable',
   'timeout',
@@ -114,6 +128,8 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   agent_stopping: 503,
   headers_too_large: 431,
   too_many_logins: 429,
+  interface_not_found: 404,
+  invalid_filter: 400,
 };
 
 // ---------------------------------------------------------------- requests
@@ -176,6 +192,23 @@ export interface ConsolePayload {
   command?: string;
   timeout_ms?: number;
   targets?: ConsoleTarget[];
+  dir?: string;
+  out?: string;
+}
+
+/** startCapture's request (decisions §14): the lab fields of ConsolePayload and what to capture. */
+export interface CapturePayload {
+  lab?: string;
+  yaml?: string;
+  files?: Record<string, string>;
+  state?: unknown;
+  manifest?: string;
+  /** `node:interface` names, e.g. `r1:eth1`. */
+  targets: string[];
+  filter?: string;
+  snaplen?: number;
+  duration_ms?: number;
+  max_bytes?: number;
   dir?: string;
   out?: string;
 }
@@ -520,6 +553,27 @@ export interface ConsoleAttachData {
   ticket?: string;
 }
 
+export interface CaptureTargetData {
+  target?: string;
+  node?: string;
+  interface?: string;
+}
+
+/** decisions §14 */
+export interface CaptureStartData {
+  ticket?: string;
+  stream?: string;
+  format?: string;
+  targets?: CaptureTargetData[];
+  filter?: string;
+  snaplen?: number;
+  duration_ms?: number;
+  max_bytes?: number;
+}
+
+/** Why a capture ended by itself (the `Capture-End` trailer, decisions §14). */
+export type CaptureEnd = 'duration' | 'max_bytes' | 'node_stopped' | 'agent_stopping' | 'failed';
+
 // ---------------------------------------------------------------- operations
 
 export type HttpMethod = 'GET' | 'POST';
@@ -534,7 +588,7 @@ export interface OperationSpec {
   retry: boolean;
 }
 
-/** The Endpoints table of the contract, verbatim. */
+/** The Endpoints table of the contract, verbatim, then the operations the project added (decisions §14). */
 export const OPERATIONS = {
   getHealth: { method: 'GET', path: '/api/v1/health', auth: false, timeoutMs: 15000, retry: false },
   login: { method: 'POST', path: '/api/v1/login', auth: false, timeoutMs: 15000, retry: false },
@@ -588,11 +642,14 @@ export const OPERATIONS = {
   execConsoleMany: { method: 'POST', path: '/api/v1/console/exec-many', auth: true, timeoutMs: 15000, retry: false },
   attachConsole: { method: 'POST', path: '/api/v1/console/attach', auth: true, timeoutMs: 30000, retry: false },
   streamConsole: { method: 'GET', path: '/api/v1/console/stream/{ticket}', auth: true, timeoutMs: 15000, retry: false },
+  // Added to v1 (versioning rules 2–3; decisions §14).
+  startCapture: { method: 'POST', path: '/api/v1/capture/start', auth: true, timeoutMs: 30000, retry: false },
+  streamCapture: { method: 'GET', path: '/api/v1/capture/stream/{ticket}', auth: true, timeoutMs: 15000, retry: false },
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationId = keyof typeof OPERATIONS;
 
-/** Request and response data of each operation (streamConsole has no JSON success). */
+/** Request and response data of each operation (the two streams have no JSON success). */
 export interface OperationTypes {
   getHealth: { req: void; res: HealthData };
   login: { req: LoginRequest; res: LoginData };
@@ -622,6 +679,8 @@ export interface OperationTypes {
   execConsoleMany: { req: ConsolePayload; res: ConsoleExecManyData };
   attachConsole: { req: ConsolePayload; res: ConsoleAttachData };
   streamConsole: { req: { ticket: string }; res: never };
+  startCapture: { req: CapturePayload; res: CaptureStartData };
+  streamCapture: { req: { ticket: string }; res: never };
 }
 
 /** Fills `{id}` / `{ticket}` in an operation's path, URL-encoding each value. */

@@ -5,6 +5,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { OperationId, OperationTypes } from './contract';
+import type { StreamReply } from './transport';
 
 export interface CallOptions {
   /** Overrides the operation's default timeout (contract Endpoints table). */
@@ -12,7 +13,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export type JsonOperationId = Exclude<OperationId, 'streamConsole'>;
+export type JsonOperationId = Exclude<OperationId, 'streamConsole' | 'streamCapture'>;
 export type Req<K extends OperationId> = OperationTypes[K]['req'];
 export type Res<K extends OperationId> = OperationTypes[K]['res'];
 
@@ -23,4 +24,5 @@ export type OperationMethods = {
     : (request: Req<K>, options?: CallOptions) => Promise<Res<K>>;
 } & {
   streamConsole(request: Req<'streamConsole'>, options?: CallOptions): Promise<Duplex>;
+  streamCapture(request: Req<'streamCapture'>, options?: CallOptions): Promise<StreamReply>;
 };

@@ -261,6 +261,16 @@ const REPLIES = {
     transport: str,
     ticket: str,
   }),
+  startCapture: obj({
+    ticket: str,
+    stream: str,
+    format: str,
+    targets: opt(v.array(obj({ target: str, node: str, interface: str }))),
+    filter: str,
+    snaplen: num,
+    duration_ms: num,
+    max_bytes: num,
+  }),
 } satisfies { [K in JsonOperationId]: v.GenericSchema<unknown, Res<K>> };
 
 /**

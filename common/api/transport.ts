@@ -4,7 +4,7 @@
  * the body (bounded by MAX_BODY_BYTES) without a stream in between, or hands
  * over the socket after `101 Switching Protocols`.
  */
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import type * as undici from 'undici';
 import type { Dispatcher, Pool } from 'undici';
 import { MAX_BODY_BYTES } from './contract';
@@ -20,6 +20,13 @@ export interface Exchange {
   body?: string;
   /** Protocol to ask for with `Upgrade:`; the reply is then a socket on 101. */
   upgrade?: string;
+}
+
+/** A streamed reply: its status and body as they arrive; `trailers` once the body has ended. */
+export interface StreamReply {
+  status: number;
+  body: Readable;
+  trailers: Record<string, string>;
 }
 
 export type Reply =
@@ -152,6 +159,35 @@ export class Transport {
         handler,
       );
     });
+  }
+
+  /**
+   * A GET whose body is streamed rather than collected (the capture stream): the deadline and
+   * signal cover the response head only; destroying the body ends the exchange.
+   */
+  async stream(
+    operationId: string,
+    exchange: Exchange,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<StreamReply> {
+    const controller = new AbortController();
+    const deadline = new Deadline(operationId, timeoutMs, signal, (reason) => controller.abort(reason));
+    try {
+      const reply = await this.pool.request({
+        method: 'GET',
+        path: this.pathPrefix + exchange.path,
+        headers: exchange.headers,
+        signal: controller.signal,
+      });
+      return { status: reply.statusCode, body: reply.body, trailers: reply.trailers };
+    } catch (err) {
+      throw controller.signal.aborted && controller.signal.reason instanceof AgentError
+        ? controller.signal.reason
+        : toTransportError(err, operationId, this.origin);
+    } finally {
+      deadline.dispose();
+    }
   }
 
   /** Idempotent: undici rejects a second close of the same pool. */

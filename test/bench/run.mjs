@@ -6,13 +6,13 @@
  * and its target, then a summary of the targets met and missed.
  *
  * Usage: node test/bench/run.mjs [section ...] [--strict]
- *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology, linux-lab, eveng-deploy (default: all)
+ *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology, linux-lab, capture, eveng-deploy (default: all)
  *   --strict      exit 1 when a target is missed (a section that fails always does)
  * Environment:
  *   BENCH_OUT_DIR        the compiled bench (default out/test/bench)
  *   BENCH_AGENT_BUNDLE   another build of the agent to run (default dist/agent.js)
  *   BENCH_AGENT_NODE_ARGS  extra node options for the agent, e.g. --cpu-prof
- *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology, linux-lab, eveng-deploy (default: all)
+ *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology, linux-lab, capture, eveng-deploy (default: all)
  *   BENCH_LAB_SCHEMA     the JSON Schema given to yaml-language-server (default syntaxes/lab.schema.json)
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -41,6 +41,7 @@ const SECTIONS = [
   { name: 'refresh', title: 'Live views: agent requests of an idle extension', limitMs: 60_000 },
   { name: 'topology', title: 'Topology webview in headless Chromium', limitMs: 180_000 },
   { name: 'linux-lab', title: 'Real labs on the Linux emulator (namespaces + FRR)', limitMs: 900_000 },
+  { name: 'capture', title: 'Packet capture through the agent (Linux emulator)', limitMs: 600_000 },
   // Needs UNETLAB_SRC (a git clone of dainok/unetlab); fails with the harness's refusal without it.
   { name: 'eveng-deploy', title: "EVE-NG backend deploy against UNetLab's own code (harness)", limitMs: 900_000 },
 ];

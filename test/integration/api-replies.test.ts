@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import type { AgentClient } from '../../common/api/client';
 import { OPERATIONS, type OperationId } from '../../common/api/contract';
 import { failsWith } from '../support/agent';
+import type { JsonOperationId } from '../../common/api/operations';
 import { fakeAgent, fakeCertificate, json, type FakeCertificate } from '../support/fake-agent';
 
 let certificate: FakeCertificate;
@@ -19,13 +20,13 @@ before(async () => {
 });
 
 /** Calls `op` with a request good enough to be sent (the fake does not read it). */
-function call(client: AgentClient, op: Exclude<OperationId, 'streamConsole'>): Promise<unknown> {
+function call(client: AgentClient, op: JsonOperationId): Promise<unknown> {
   const request: Record<string, unknown> = { id: 't', lab: '/x.unl', action: 'start', yaml: 'name: x\n' };
   return (client as unknown as Record<string, (request: unknown) => Promise<unknown>>)[op](request);
 }
 
 const JSON_OPERATIONS = (Object.keys(OPERATIONS) as OperationId[]).filter(
-  (op): op is Exclude<OperationId, 'streamConsole'> => op !== 'streamConsole',
+  (op): op is JsonOperationId => op !== 'streamConsole' && op !== 'streamCapture',
 );
 
 test('every operation refuses data that is not an object: 5, null, a string, an array', async (t) => {
@@ -46,7 +47,7 @@ test('every operation refuses data that is not an object: 5, null, a string, an 
 });
 
 test('a wrong field becomes invalid_response naming the field and what was expected', async (t) => {
-  const cases: [Exclude<OperationId, 'streamConsole'>, unknown, RegExp][] = [
+  const cases: [JsonOperationId, unknown, RegExp][] = [
     ['listTemplates', { templates: 'x' }, /data\.templates is string, expected Array/],
     ['listTemplates', { templates: [{ id: 'vios' }, 5] }, /data\.templates\.1 is number, expected an object/],
     ['listTemplates', { templates: [{ id: 5 }] }, /data\.templates\.0\.id is number, expected string/],

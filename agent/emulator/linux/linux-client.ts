@@ -18,6 +18,7 @@ import {
   type EmuNetworkType,
   type EmuStatus,
   type EmuTemplate,
+  type EmulatorCapture,
 } from '../backend';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
 import type { LinuxLab, LinuxNode } from './linux-lab';
@@ -34,6 +35,8 @@ const AUTO_GRACE_MS = 3_000;
 export interface LinuxLabs {
   readonly host: LinuxHost;
   readonly realizer: Realizer;
+  /** Packet capture, when the machine can capture. */
+  readonly capture: EmulatorCapture | undefined;
   /** Places for node starts on this agent (QUOTAS.concurrentStarts): a start beyond them waits for one. */
   readonly starts: Places;
   /** Runs `work` alone on the lab: a change of its structure (lab-turns.ts). */
@@ -64,7 +67,11 @@ export class LinuxClient implements EmulatorClient {
   /** An apply, start or stop runs this many calls side by side: as many as nodes may start at once. */
   readonly maxConcurrentWrites = QUOTAS.concurrentStarts;
 
-  constructor(private readonly emu: LinuxLabs) {}
+  readonly capture: EmulatorCapture | undefined;
+
+  constructor(private readonly emu: LinuxLabs) {
+    this.capture = emu.capture;
+  }
 
   private writable(path: string): LinuxLab {
     const lab = this.emu.lab(path);

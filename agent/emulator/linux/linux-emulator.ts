@@ -17,11 +17,13 @@ import {
   type EmulatorBackend,
   type EmulatorClient,
   type EmuTemplate,
+  type EmulatorCapture,
 } from '../backend';
 import { sameConfig } from '../config-contexts';
 import { UnavailableEmulator } from '../unavailable-emulator';
 import { LabStore, pruneHiddenNetworks } from '../lab-store';
 import { linuxTemplates } from './catalogue';
+import { captureClient, LinuxCaptures, probeDumpcap } from './capture';
 import { NodeCgroups } from './cgroup';
 import { links, listNamespaces, namespaceExists } from './kernel';
 import { LabTurns } from './lab-turns';
@@ -73,6 +75,9 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   /** Places for node starts (QUOTAS.concurrentStarts): more wait their turn. */
   readonly starts = new Places(QUOTAS.concurrentStarts);
   readonly cgroups: NodeCgroups;
+  readonly captures: LinuxCaptures;
+  /** Packet capture (capture.ts), when dumpcap is installed. */
+  capture: EmulatorCapture | undefined;
 
   private constructor(
     readonly host: LinuxHost,
@@ -81,6 +86,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
     this.names = new LinuxNames(loadAgentId(options.dataDir));
     this.journal = new ObjectJournal(options.dataDir, options.log);
     this.cgroups = new NodeCgroups(host.cgroups);
+    this.captures = new LinuxCaptures(this.names, this.cgroups, options.log);
     const seccompFile = join(resolve(options.dataDir), SECCOMP_FILE);
     writeFileSync(seccompFile, denyListProgram(), { mode: 0o600 });
     const setup: SandboxSetup = {
@@ -101,6 +107,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
     const host = await probeLinuxHost();
     if (host.problems.length) return new UnavailableEmulator('linux', host.problems);
     const emu = new LinuxEmulator(host, options);
+    if (await probeDumpcap()) emu.capture = captureClient(emu);
     const labs = [...emu.store.labs.values()];
     const removed = await cleanLeftovers(emu.names, emu.journal, emu.cgroups, labNamespaces(labs, emu.realizer));
     if (removed.length)
@@ -144,6 +151,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   async close(how: { stopLabs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.captures.closeAll();
     // Let changes under way finish, so nothing is half-made while it is removed.
     await this.turns.settled();
     for (const runtime of this.runtimes.values()) runtime.console?.close();
@@ -245,6 +253,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   /** The node stopped or went away: its console closes and its running config is forgotten. */
   dropRuntime(lab: LinuxLab, node: LinuxNode): void {
     const key = `${lab.path}#${node.id}`;
+    this.captures.endNode(lab.path, node.id);
     this.runtimes.get(key)?.console?.close();
     this.runtimes.delete(key);
   }
