@@ -213,6 +213,12 @@ export interface EmulatorClient {
    * console exec drives the telnet console and waits for the prompt.
    */
   runCommand?(path: string, id: number, command: string, timeoutMs: number): Promise<CommandOutput>;
+  /**
+   * Resolves once every change made so far would survive a crash of the agent. Backends that save
+   * their labs a moment after a change (simulated, Linux) save now; omitted where each write is
+   * durable when it answers (EVE-NG writes the lab file). The agent acknowledges an apply only after it.
+   */
+  durable?(): Promise<void>;
 }
 
 export interface CommandOutput {

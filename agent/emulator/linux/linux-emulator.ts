@@ -190,6 +190,10 @@ export class LinuxEmulator implements EmulatorBackend {
     this.store.changed();
   }
 
+  flush(): void {
+    this.store.flush();
+  }
+
   lab(path: string): LinuxLab {
     return this.store.get(path);
   }
@@ -671,6 +675,11 @@ class LinuxClient implements EmulatorClient {
     const result = await this.emu.realizer.exec(lab, node, command, timeoutMs);
     this.emu.runtime(lab, node).dirty = true;
     return result;
+  }
+
+  durable(): Promise<void> {
+    this.emu.flush();
+    return Promise.resolve();
   }
 
   labUrl(path: string): string {
