@@ -13,7 +13,7 @@ import type { NodeLimits } from './cgroup';
 import { CommandError, mustRun, runUntilExit } from './command';
 import { hostnameOf, removeRouter, runningConfig, startRouter, stopRouter, userVtyshArgv } from './frr';
 import { pushConfig } from './frr-config';
-import { addBridge, addNamespace, addVeth, deleteLink, deleteNamespace, setLinkUp, setMaster } from './kernel';
+import { addBridge, addNamespace, addVeth, deleteLink, deleteNamespace, links, setLinkUp, setMaster } from './kernel';
 import type { LinuxNames } from './names';
 import type { ObjectJournal } from './object-journal';
 import { safeHostname, sandboxExecArgv, sandboxInit, startSandbox, type SandboxSetup } from './sandbox';
@@ -158,6 +158,30 @@ export class Realizer {
   async removeInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
     for (let index = from; index < to; index++)
       await deleteLink(this.fabricNs(lab), this.names.fabricPort(node.id, index));
+  }
+
+  /**
+   * Makes the fabric match the saved lab where a crash left it behind: bridges saved but never
+   * made are made, ports on another bridge than saved are moved. Returns the nodes with a port
+   * missing (made half-way): only a fresh namespace (reset) mends them.
+   */
+  async repairFabric(lab: StoredLab): Promise<StoredNode[]> {
+    const wired = new Map((await links(this.fabricNs(lab))).map((l) => [l.ifname, l.master]));
+    for (const network of lab.networks)
+      if (!wired.has(this.names.bridge(network.id))) await this.addNetwork(lab, network.id);
+    const broken: StoredNode[] = [];
+    for (const node of lab.nodes) {
+      for (const [index, networkId] of node.links.entries()) {
+        const port = this.names.fabricPort(node.id, index);
+        const bridge = networkId ? this.names.bridge(networkId) : undefined;
+        if (!wired.has(port)) {
+          broken.push(node);
+          break;
+        }
+        if (wired.get(port) !== bridge) await this.connect(lab, node, index, networkId);
+      }
+    }
+    return broken;
   }
 
   async connect(lab: StoredLab, node: StoredNode, index: number, networkId: number): Promise<void> {
