@@ -35,7 +35,7 @@ function stagesOf(changes: readonly Change[]): Map<Change, Stage> {
   const lateNodes = new Set<string>();
   const stage = new Map<Change, Stage>();
   for (const change of changes) {
-    if (change.op === 'delete') stage.set(change, `${change.kind as 'link' | 'node' | 'network'} deletes`);
+    if (change.op === 'delete') stage.set(change, `${change.kind} deletes`);
     else if (change.kind === 'lab') stage.set(change, 'lab');
     else if (change.kind === 'network') stage.set(change, 'objects');
     else if (change.kind === 'node') {

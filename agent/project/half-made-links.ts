@@ -8,7 +8,7 @@
 import type { Change } from './diff';
 import type { ObservedTopology } from './observed';
 
-export const HALF_MADE_REASON = 'a link the interrupted apply left half-made';
+const HALF_MADE_REASON = 'a link the interrupted apply left half-made';
 
 /** The observed lab without its half-made link bridges, and the deletes that remove them. */
 export function withoutHalfMadeLinks(observed: ObservedTopology): { observed: ObservedTopology; deletes: Change[] } {
