@@ -167,8 +167,9 @@ test('lab_locked_mid_apply: an apply cut short by an agent stop refuses exec and
   const yaml = labYaml('midapply');
   try {
     const user = await first.loggedIn();
-    const deploying = user.deployProject({ yaml }).catch((err: unknown) => err);
+    // Logged in first: a login (scrypt) can take longer than the whole deploy.
     const watcher = await first.loggedIn();
+    const deploying = user.deployProject({ yaml }).catch((err: unknown) => err);
     for (let i = 0; i < 200 && !(await watcher.getProjectStatus({ yaml })).exists; i++)
       await new Promise((r) => setTimeout(r, 5));
     // close() lets the deploy stop between two emulator calls and answer before connections close.
