@@ -243,7 +243,7 @@ function listed(changes: readonly Change[]): string {
 
 /**
  * The error an apply that stopped part-way answers with: the emulator's (or the agent's) own,
- * plus what changed, in its message and as `data.applied`, `data.failed`, `data.restored` and
+ * plus what changed (when anything did), in its message and as `data.applied`, `data.failed`, `data.restored` and
  * `data.not_applied`. Bugs (plain errors) pass unchanged.
  */
 function reportOutcome(error: unknown, outcome: Outcome): unknown {
@@ -251,7 +251,7 @@ function reportOutcome(error: unknown, outcome: Outcome): unknown {
   const cause = toApiError(error, () => undefined);
   const applied = outcome.applied.filter((c) => !outcome.restored.includes(c));
   const parts = [
-    applied.length ? `Changed before it stopped: ${listed(applied)}.` : 'Nothing was changed.',
+    applied.length ? `Changed before it stopped: ${listed(applied)}.` : '',
     outcome.restored.length ? `Put back: ${listed(outcome.restored)}.` : '',
     outcome.notApplied ? `${outcome.notApplied} change(s) were not made; plan again to see what is left.` : '',
   ].filter(Boolean);
@@ -262,6 +262,8 @@ function reportOutcome(error: unknown, outcome: Outcome): unknown {
     restored: outcome.restored.map(toPlanAction),
     not_applied: outcome.notApplied,
   };
+  // With nothing changed (the first write failed), the emulator's message stands alone.
+  if (!applied.length && !outcome.restored.length) return new ApiError(cause.code, cause.message, data);
   const failedAt = outcome.failed ? ` (${outcome.failed.op} ${outcome.failed.kind} ${outcome.failed.name})` : '';
   return new ApiError(cause.code, `${cause.message}${failedAt} ${parts.join(' ')}`, data);
 }

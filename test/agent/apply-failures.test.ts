@@ -131,7 +131,7 @@ test('EVE-NG: a node edit refused mid-push fails before any link is detached', a
       outcome.applied.every((a) => !a.startsWith('delete')),
       `nothing was deleted: ${outcome.applied.join(', ')}`,
     );
-    assert.match(reply.body.error ?? '', /20026.*\(update node a\)/);
+    assert.match(reply.body.error ?? '', /20026/);
     assert.deepEqual(await links(agent, token, base), before, 'b:e1 is still linked to c');
   } finally {
     await agent.stop();
