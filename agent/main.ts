@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { isMainThread } from 'node:worker_threads';
 import { DEFAULT_PORT } from '../common/api/contract';
 import { EMULATOR_KINDS, type EmulatorKind } from './emulator/registry';
-import { DEFAULT_BOOT_MS, startAgent, type AgentOptions } from './server';
+import { DEFAULT_BOOT_MS, DEFAULT_WRITE_DELAY_MS, startAgent, type AgentOptions } from './server';
 import { addUserCommand } from './add-user';
 import {
   Credentials,
@@ -50,6 +50,8 @@ Options:
   --max-labs-per-user N
                         labs one user may own, whatever the emulator (default ${DEFAULT_LABS_PER_USER})
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
+  --write-delay-ms N    how long each write to the simulated emulator takes, in ms
+                        (default ${DEFAULT_WRITE_DELAY_MS}); slow writes let an apply be watched
   --max-validate-memory MB
                         heap of each thread validating a large document (default ${DEFAULT_WORKER_HEAP_MB})
   --max-validate-seconds S
@@ -78,6 +80,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
         'users-file': { type: 'string' },
         'data-dir': { type: 'string' },
         'boot-ms': { type: 'string' },
+        'write-delay-ms': { type: 'string' },
         'max-validate-memory': { type: 'string' },
         'max-validate-seconds': { type: 'string' },
         emulator: { type: 'string' },
@@ -129,6 +132,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
     usersFrom,
     dataDir,
     bootMs: integer('--boot-ms', v['boot-ms'], 600_000),
+    writeDelayMs: integer('--write-delay-ms', v['write-delay-ms'], 60_000),
     validateHeapMb: validateHeapMb(integer('--max-validate-memory', v['max-validate-memory'], 65_536)),
     validateSeconds: validateSeconds(integer('--max-validate-seconds', v['max-validate-seconds'], 3600)),
     emulator: v.emulator as EmulatorKind | undefined,

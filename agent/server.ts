@@ -145,7 +145,7 @@ export interface RunningAgent {
 }
 
 export const DEFAULT_BOOT_MS = 1500;
-const DEFAULT_WRITE_DELAY_MS = 3;
+export const DEFAULT_WRITE_DELAY_MS = 3;
 /** First byte of a TLS handshake record. */
 const TLS_HANDSHAKE = 0x16;
 /** Login is the only public call with a body, and a user name and password never need more. */

@@ -217,6 +217,12 @@ export interface EmulatorClient {
   runCommand?(path: string, id: number, command: string, timeoutMs: number, maxChars: number): Promise<CommandOutput>;
   /** Packet capture (decisions §14); absent where the emulator cannot capture. */
   readonly capture?: EmulatorCapture;
+  /**
+   * Resolves once every change made so far would survive a crash of the agent. Backends that save
+   * their labs a moment after a change (simulated, Linux) save now; omitted where each write is
+   * durable when it answers (EVE-NG writes the lab file). The agent acknowledges an apply only after it.
+   */
+  durable?(): Promise<void>;
 }
 
 /** One interface to capture on: a node's interface by its index, named `node:interface` in the capture. */

@@ -124,6 +124,11 @@ export class LabStore<L extends StoredLab = StoredLab> {
       this.saveTimer ??= setTimeout(() => this.saveNow(), Math.max(SAVE_DELAY_MS, this.lastSaveMs * SAVE_SPACING));
   }
 
+  /** Saves now if a change is waiting to be saved: what was changed so far survives a crash. */
+  flush(): void {
+    if (this.saveTimer && !this.closed) this.saveNow();
+  }
+
   /** Saves for the last time; later changes (a write that was under way) are not saved. */
   close(): void {
     this.saveNow();

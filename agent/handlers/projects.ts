@@ -45,6 +45,16 @@ function lockOf(ctx: AgentContext, path: string, live: EmuLab | undefined) {
   return { emulatorLock: live?.locked ?? false, midApply: ctx.activity.journal.isInterrupted(path) };
 }
 
+/** A pull would write a half-applied lab into the document: the apply must be finished first. */
+function refuseMidApplyPull(ctx: AgentContext, path: string): void {
+  const operation = ctx.activity.journal.interruptedOperation(path);
+  if (operation)
+    throw new ApiError(
+      'lab_locked_mid_apply',
+      `The ${operation} of lab ${path} was interrupted, so the lab is half-applied and pulling it now would drop from your document what was not applied yet. Push the document first (reconcile to_emu, or Apply This Plan): it finishes the apply from what the emulator has. Then pull.`,
+    );
+}
+
 function refuseBlocked(plan: ProjectPlan): void {
   if (plan.blocked.length) {
     const first = plan.blocked[0];
@@ -114,11 +124,15 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
   return ctx.activity.exclusive(path, 'deploy', async () => {
     const live = await client.getLab(path);
     if (live) ctx.owners.check(path, session.username);
-    ensureWritable(ctx, path, live, input.replace);
+    // A deploy never waits on an interrupted apply: it makes the lab afresh, or refuses an existing one.
+    ensureWritable(ctx, path, live, true);
     if (live && !input.replace) {
+      const interrupted = ctx.activity.journal.interruptedOperation(path);
       throw new ApiError(
         'lab_exists',
-        `Lab ${path} already exists. Reconcile it, or deploy with replace to rebuild it from scratch (its nodes are stopped and wiped).`,
+        interrupted
+          ? `Lab ${path} already exists, as an interrupted ${interrupted} left it. Push the document (reconcile to_emu) to finish it from what the emulator has, or deploy with replace to rebuild it from scratch (its nodes are stopped and wiped).`
+          : `Lab ${path} already exists. Reconcile it, or deploy with replace to rebuild it from scratch (its nodes are stopped and wiped).`,
       );
     }
     const observed = live && configsForDirection('to_emu', checked.desired, observedTopology(live));
@@ -151,17 +165,23 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
     );
 
     ctx.owners.claim(path, session.username, live !== undefined);
-    await ctx.activity.journaled(path, input.replace ? 'deploy (replace)' : 'deploy', async (signal) => {
-      if (live) await removeLab(client, live, true, signal);
-      await applyChanges({
-        client,
-        lab: path,
-        changes: fresh.changes,
-        desired: checked.desired,
-        observed: undefined,
-        signal,
-      });
-    });
+    await ctx.activity.journaled(
+      path,
+      input.replace ? 'deploy (replace)' : 'deploy',
+      client,
+      async (signal, progress) => {
+        if (live) await removeLab(client, live, true, signal);
+        await applyChanges({
+          client,
+          lab: path,
+          changes: fresh.changes,
+          desired: checked.desired,
+          observed: undefined,
+          signal,
+          progress,
+        });
+      },
+    );
     const deployed = await requireLab(client, path);
     return {
       lab: path,
@@ -213,6 +233,7 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
           'lab_not_found',
           `Lab ${path} does not exist on the emulator, so there is nothing to read back.`,
         );
+      refuseMidApplyPull(ctx, path);
       checkIdentity(plan, input.planIdentity);
       // Nothing to change: the client's text comes back byte for byte.
       const edited = diff.changes.length
@@ -226,12 +247,13 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
         : { yaml: requireYaml(input), files: input.files };
       return { ...reply(live), yaml: edited.yaml, files: edited.files };
     }
-    ensureWritable(ctx, path, live);
+    // A push is how an interrupted apply rolls forward: the diff comes from what the emulator has now.
+    ensureWritable(ctx, path, live, true);
     checkIdentity(plan, input.planIdentity);
     refuseBlocked(plan);
     ctx.owners.claim(path, session.username, live !== undefined);
-    if (diff.changes.length) {
-      await ctx.activity.journaled(path, 'reconcile', (signal) =>
+    if (diff.changes.length || ctx.activity.journal.isInterrupted(path)) {
+      await ctx.activity.journaled(path, 'reconcile', client, (signal, progress) =>
         applyChanges({
           client,
           lab: path,
@@ -239,6 +261,7 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
           desired: checked.desired,
           observed: live && observedTopology(live),
           signal,
+          progress,
         }),
       );
     }
@@ -263,7 +286,7 @@ export const destroyProject: SessionHandler = async ({ ctx, session, body }): Pr
       return { lab: path, status: 'destroyed', wiped: false, nodes: 0 };
     }
     ensureWritable(ctx, path, live, true);
-    await ctx.activity.journaled(path, 'destroy', (signal) => removeLab(client, live, input.wipe, signal));
+    await ctx.activity.journaled(path, 'destroy', client, (signal) => removeLab(client, live, input.wipe, signal));
     ctx.owners.release(path);
     return { lab: path, status: 'destroyed', wiped: input.wipe, nodes: live.nodes.length };
   });
@@ -302,7 +325,7 @@ export const importProject: SessionHandler = async ({ ctx, session, body }): Pro
       );
     }
     ctx.owners.claim(managed, session.username, false);
-    await ctx.activity.journaled(managed, 'import', () => client.cloneLab(source, managed));
+    await ctx.activity.journaled(managed, 'import', client, () => client.cloneLab(source, managed));
     const copy = await requireLab(client, managed);
     const catalogue = await loadCatalogue(client);
     const base = newDocumentText(name, copy.description);

@@ -3,12 +3,22 @@
  * independent changes of a stage side by side as far as the emulator allows
  * (EmulatorClient.maxConcurrentWrites). Stops between calls when the agent
  * shuts down (the apply journal then marks the lab as interrupted).
+ *
+ * The stages are ordered so that a failure leaves a consistent lab (decisions
+ * §4 "Applies"): first what only adds (the lab, networks, nodes, node edits,
+ * links onto free interfaces), then the deletes, then what needed them (a
+ * replaced node, a link onto an interface a delete freed). A link is made
+ * whole or not at all. When a step fails, the links deleted to make way that
+ * nothing took are put back, and the error says what changed.
  */
 import { EmuError, type EmulatorClient, type EmuNodeSpec } from '../emulator/backend';
+import { ApiError, toApiError } from '../http/api-error';
 import { runBounded } from './bounded';
-import type { Change } from './diff';
+import { applyOrder } from './apply-order';
+import { PRUNED_REASON, type Change } from './diff';
 import type { ObservedTopology } from './observed';
-import { sharedNodeFields, type Endpoint, type TopoNode, type Topology } from './topology';
+import { toPlanAction } from './plan';
+import { interfaceKeys, sharedNodeFields, type Endpoint, type TopoNode, type Topology } from './topology';
 
 /** Where nodes without a position go: a grid, in creation order. */
 function gridPosition(ordinal: number): { left: number; top: number } {
@@ -33,17 +43,6 @@ async function unlessGone(call: Promise<void>): Promise<void> {
   } catch (e) {
     if (!(e instanceof EmuError && e.kind === 'not_found')) throw e;
   }
-}
-
-/**
- * Which changes may run side by side: each stage starts when the one before has
- * finished. Deletes come first (links, then nodes, then networks, so a name
- * freed by a delete is free before a create takes it), then the lab, then
- * networks and nodes together, and links last, once both their ends exist.
- */
-function stageOf(change: Change): number {
-  if (change.op === 'delete') return { link: 0, node: 1, network: 2, lab: 2 }[change.kind];
-  return { lab: 3, network: 4, node: 4, link: 5 }[change.kind];
 }
 
 type Task = () => Promise<void>;
@@ -154,7 +153,7 @@ class ApplyRun {
   }
 
   private linkTask(change: Extract<Change, { kind: 'link' }>): Task {
-    const { client, lab, signal } = this;
+    const { client, lab } = this;
     const { a, b } = change.link;
     if (change.op === 'delete')
       return async () => {
@@ -166,37 +165,107 @@ class ApplyRun {
             await unlessGone(client.connectInterface(lab, this.nodeId(end.node), end.index, 0));
         }
       };
-    if ('node' in a && 'node' in b)
-      // A node-to-node link is a hidden bridge with the two interfaces on it, as EVE-NG draws it.
-      return async () => {
-        const bridge = await client.addNetwork(lab, {
-          name: `${a.node}-${b.node}`,
-          type: 'bridge',
-          visibility: false,
-          left: 0,
-          top: 0,
-        });
+    return () => this.makeLink(a, b);
+  }
+
+  /**
+   * Makes a link whole or not at all. A node-to-node link is a hidden bridge with the two
+   * interfaces on it, as EVE-NG draws it; when an attach fails (or the agent stops), the bridge
+   * goes again, which detaches the end that was on it.
+   */
+  async makeLink(a: Endpoint, b: Endpoint): Promise<void> {
+    const { client, lab, signal } = this;
+    if ('node' in a && 'node' in b) {
+      const bridge = await client.addNetwork(lab, {
+        name: `${a.node}-${b.node}`,
+        type: 'bridge',
+        visibility: false,
+        left: 0,
+        top: 0,
+      });
+      try {
         signal.throwIfAborted();
         await this.attach(a, bridge.id);
         signal.throwIfAborted();
         await this.attach(b, bridge.id);
-      };
+      } catch (e) {
+        await unlessGone(client.deleteNetwork(lab, bridge.id)).catch(() => undefined);
+        throw e;
+      }
+      return;
+    }
     const [end, net] = 'network' in a ? [b, a] : [a, b];
-    return async () => {
-      if ('network' in net) await this.attach(end, this.networkId(net.network));
-    };
+    if ('network' in net) await this.attach(end, this.networkId(net.network));
+  }
+
+  /** Whether the node or network of an endpoint has an emulator id (a delete of this apply may have removed it). */
+  has(end: Endpoint): boolean {
+    return 'network' in end ? this.networkIds.has(end.network) : this.nodeIds.has(end.node);
   }
 }
 
-/** Consecutive changes of one stage, in order; the diff already lists the stages in order. */
-function* stages(changes: Change[]): Generator<Change[]> {
-  for (let start = 0; start < changes.length;) {
-    const stage = stageOf(changes[start]);
-    let end = start;
-    while (end < changes.length && stageOf(changes[end]) === stage) end++;
-    yield changes.slice(start, end);
-    start = end;
+/** What an apply that stopped part-way did: the changes made, the one that failed, the links put back. */
+interface Outcome {
+  applied: Change[];
+  failed?: Change;
+  restored: Change[];
+  notApplied: number;
+}
+
+/**
+ * Puts back the links this apply deleted to make way (not the pruned ones) whose two ends are still
+ * there and whose interfaces nothing took: a failed apply then leaves them as they were.
+ */
+async function restoreLinks(run: ApplyRun, outcome: Outcome, created: Change[]): Promise<void> {
+  const taken = new Set(created.flatMap((c) => (c.kind === 'link' ? interfaceKeys(c.link) : [])));
+  const deleted = new Set(outcome.applied.filter((c) => c.op === 'delete' && c.kind !== 'link').map((c) => c.name));
+  const there = (end: Endpoint) => run.has(end) && !deleted.has('node' in end ? end.node : end.network);
+  for (const change of outcome.applied) {
+    if (change.kind !== 'link' || change.op !== 'delete' || change.reason === PRUNED_REASON) continue;
+    const { a, b } = change.link;
+    if (!there(a) || !there(b) || interfaceKeys(change.link).some((k) => taken.has(k))) continue;
+    try {
+      await run.makeLink(a, b);
+      outcome.restored.push(change);
+    } catch {
+      // Left as it is: the error reply lists the link among the changes made.
+    }
   }
+}
+
+function listed(changes: readonly Change[]): string {
+  const shown = changes
+    .slice(0, 10)
+    .map((c) => `${{ create: '+', update: '~', delete: '-' }[c.op]} ${c.kind} ${c.name}`)
+    .join(', ');
+  return changes.length > 10 ? `${shown} and ${changes.length - 10} more` : shown;
+}
+
+/**
+ * The error an apply that stopped part-way answers with: the emulator's (or the agent's) own,
+ * plus what changed (when anything did), in its message and as `data.applied`, `data.failed`, `data.restored` and
+ * `data.not_applied`. Bugs (plain errors) pass unchanged.
+ */
+function reportOutcome(error: unknown, outcome: Outcome): unknown {
+  if (!(error instanceof ApiError || error instanceof EmuError)) return error;
+  const cause = toApiError(error, () => undefined);
+  const applied = outcome.applied.filter((c) => !outcome.restored.includes(c));
+  const parts = [
+    applied.length ? `Changed before it stopped: ${listed(applied)}.` : '',
+    outcome.restored.length ? `Put back: ${listed(outcome.restored)}.` : '',
+    outcome.notApplied ? `${outcome.notApplied} change(s) were not made; plan again to see what is left.` : '',
+  ].filter(Boolean);
+  const data = {
+    ...(cause.data && typeof cause.data === 'object' ? cause.data : {}),
+    applied: applied.map(toPlanAction),
+    ...(outcome.failed ? { failed: toPlanAction(outcome.failed) } : {}),
+    restored: outcome.restored.map(toPlanAction),
+    not_applied: outcome.notApplied,
+  };
+  // With nothing changed (the first write failed), the emulator's message stands alone.
+  if (!applied.length && !outcome.restored.length) return new ApiError(cause.code, cause.message, data);
+  const failedAt = outcome.failed ? ` (${outcome.failed.op} ${outcome.failed.kind} ${outcome.failed.name})` : '';
+  return new ApiError(cause.code, `${cause.message}${failedAt} ${parts.join(' ')}`, data);
 }
 
 export async function applyChanges(input: {
@@ -206,17 +275,37 @@ export async function applyChanges(input: {
   desired: Topology;
   observed: ObservedTopology | undefined;
   signal: AbortSignal;
+  /** Called as steps finish: how many of how many (the apply journal keeps the count). */
+  progress?: (done: number, steps: number) => void;
 }): Promise<void> {
   const { client, signal } = input;
   const run = new ApplyRun(client, input.lab, input.desired, input.observed, signal);
   const limit = client.maxConcurrentWrites ?? 1;
-  for (const stage of stages(input.changes)) {
-    signal.throwIfAborted();
-    // Tasks are made when their stage starts: grid places count what the stages before left.
-    await runBounded(
-      stage.map((change) => run.taskOf(change)),
-      limit,
-      signal,
-    );
+  const outcome: Outcome = { applied: [], restored: [], notApplied: 0 };
+  const steps = input.changes.length;
+  try {
+    for (const stage of applyOrder(input.changes)) {
+      signal.throwIfAborted();
+      // Tasks are made when their stage starts: grid places count what the stages before left.
+      const tasks = stage.map((change) => {
+        const task = run.taskOf(change);
+        return async () => {
+          try {
+            await task();
+          } catch (e) {
+            outcome.failed ??= change;
+            throw e;
+          }
+          outcome.applied.push(change);
+          input.progress?.(outcome.applied.length, steps);
+        };
+      });
+      await runBounded(tasks, limit, signal);
+    }
+  } catch (e) {
+    outcome.notApplied = steps - outcome.applied.length;
+    const created = outcome.applied.filter((c) => c.op === 'create');
+    if (!signal.aborted) await restoreLinks(run, outcome, created);
+    throw reportOutcome(e, outcome);
   }
 }

@@ -55,7 +55,8 @@ export function changedNodeFields(desired: TopoNode, observed: TopoNode): Compar
   });
 }
 
-const PRUNED = 'not in the document (prune)';
+/** The reason of a delete that only prune asks for. */
+export const PRUNED_REASON = 'not in the document (prune)';
 
 /** A config change carries what it does to the node (node-configs.ts), from the observed side. */
 function configReason(fields: string[], observed: TopoNode): { reason?: string } {
@@ -147,7 +148,7 @@ function nodesToEmulator(desired: Topology, live: Pick<Topology, 'nodes'>, prune
   if (prune) {
     for (const node of onlyIn(live.nodes, desired.nodes)) {
       deleted.add(node.name);
-      deletes.push({ kind: 'node', op: 'delete', name: node.name, before: node, fields: [], reason: PRUNED });
+      deletes.push({ kind: 'node', op: 'delete', name: node.name, before: node, fields: [], reason: PRUNED_REASON });
     }
   }
   return { deletes, changes, replaced, deleted, unchanged };
@@ -173,7 +174,14 @@ function networksToEmulator(desired: Topology, live: Pick<Topology, 'networks'>,
   if (prune) {
     for (const network of onlyIn(live.networks, desired.networks)) {
       deleted.add(network.name);
-      deletes.push({ kind: 'network', op: 'delete', name: network.name, before: network, fields: [], reason: PRUNED });
+      deletes.push({
+        kind: 'network',
+        op: 'delete',
+        name: network.name,
+        before: network,
+        fields: [],
+        reason: PRUNED_REASON,
+      });
     }
   }
   return { deletes, changes, deleted, unchanged };
@@ -241,7 +249,7 @@ function removalReason(
     if (c.wantedInterfaces.has(`${e.node}#${e.index}`))
       return `${e.node}:${e.iface} is needed by a link in the document`;
   }
-  return c.prune ? 'not in the document (prune)' : undefined;
+  return c.prune ? PRUNED_REASON : undefined;
 }
 
 /** Changes to the document that make it describe the live lab. */

@@ -4,6 +4,7 @@
  * when its entry is out of date.
  */
 import { ApiError } from '../http/api-error';
+import type { EmulatorClient } from '../emulator/backend';
 import type { ApplyJournal } from './apply-journal';
 
 export class LabActivity {
@@ -24,7 +25,7 @@ export class LabActivity {
     this.shutdown.abort(
       new ApiError(
         'agent_stopping',
-        'The agent is stopping, so this operation stopped between two emulator calls. The lab may be half-changed: once the agent is back, it answers lab_locked_mid_apply until the lab is destroyed or deployed with replace.',
+        'The agent is stopping, so this operation stopped between two emulator calls. The lab may be half-changed: once the agent is back, push the document again (reconcile to_emu) to finish the change.',
       ),
     );
     await Promise.allSettled([...this.inFlight]);
@@ -61,20 +62,37 @@ export class LabActivity {
   }
 
   /**
-   * Runs an apply under the journal. The journal entry stays behind only when
-   * the agent stops mid-apply, which is exactly the case it exists for.
+   * Runs an apply under the journal: `run` reports its steps as they finish. The apply is
+   * acknowledged (the entry removed, the promise settled) only once the emulator says its state is
+   * durable, so a crash right after the reply loses nothing the reply announced. The entry stays
+   * behind only when the agent stops mid-apply, or when an apply meant to finish an interrupted one
+   * fails: the lab stays marked mid-apply until a push gets through.
    */
-  async journaled<T>(lab: string, operation: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async journaled<T>(
+    lab: string,
+    operation: string,
+    client: Pick<EmulatorClient, 'durable'>,
+    run: (signal: AbortSignal, progress: (done: number, steps: number) => void) => Promise<T>,
+  ): Promise<T> {
     const wasInterrupted = this.journal.isInterrupted(lab);
     this.journal.begin(lab, operation);
     try {
-      const result = await run(this.signal);
+      const result = await run(this.signal, (done, steps) => this.journal.progress(lab, done, steps));
+      await client.durable?.();
       this.journal.finish(lab);
       return result;
     } catch (e) {
-      // A clean failure leaves the lab as the emulator reports it; a lab that was already
-      // interrupted stays locked until an apply that clears it succeeds.
-      if (!this.signal.aborted && !wasInterrupted) this.journal.finish(lab);
+      // A clean failure leaves the lab as the emulator reports it (apply.ts orders the steps so).
+      const clean = !this.signal.aborted && !wasInterrupted;
+      if (
+        clean &&
+        (await client.durable?.().then(
+          () => true,
+          () => false,
+        )) !== false
+      )
+        this.journal.finish(lab);
+      else this.journal.abandon(lab);
       throw e;
     }
   }

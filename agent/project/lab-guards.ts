@@ -6,22 +6,26 @@ import type { AgentContext } from '../context';
 import type { EmulatorClient, EmuLab } from '../emulator/backend';
 import { ApiError } from '../http/api-error';
 
-/** Refuses changes to a lab the emulator locked, or that an interrupted apply left locked (unless this call clears it). */
+/**
+ * Refuses changes to a lab the emulator locked, or that an interrupted apply left half-applied
+ * (unless this call finishes or clears it: a push, a deploy, a destroy).
+ */
 export function ensureWritable(
   ctx: AgentContext,
   path: string,
   live: EmuLab | undefined,
-  clearsInterruptedApply = false,
+  finishesInterruptedApply = false,
 ): void {
   if (live?.locked)
     throw new ApiError(
       'lab_locked',
       `Lab ${path} is locked in the emulator; its owner must unlock it before it can be changed.`,
     );
-  if (!clearsInterruptedApply && ctx.activity.journal.isInterrupted(path)) {
+  const operation = ctx.activity.journal.interruptedOperation(path);
+  if (!finishesInterruptedApply && operation) {
     throw new ApiError(
       'lab_locked_mid_apply',
-      `An earlier change to lab ${path} was interrupted, so the lab may be half-applied. Destroy it, or deploy with replace to rebuild it.`,
+      `The ${operation} of lab ${path} was interrupted, so the lab may be half-applied. Push the document (reconcile to_emu, or Apply This Plan) to finish it from what the emulator has; or destroy the lab.`,
     );
   }
 }

@@ -9,6 +9,7 @@ import type { EmuLab } from '../emulator/backend';
 import { ApiError } from '../http/api-error';
 import type { Catalogue } from './catalogue';
 import { diffFromEmulator, diffToEmulator, type Diff } from './diff';
+import { withoutHalfMadeLinks } from './half-made-links';
 import { configsForDirection } from './node-configs';
 import { observedTopology } from './observed';
 import { buildPlan, type ProjectPlan } from './plan';
@@ -38,12 +39,15 @@ export async function planDocument(request: {
   const checked = checkedDocument(request.parse, input, catalogue);
   const { live, midApply } = await request.observe(checked.lab);
   const observed = live && configsForDirection(direction, checked.desired, observedTopology(live));
-  const diff: Diff =
-    direction === 'to_emu'
-      ? diffToEmulator(checked.desired, observed, input.prune)
-      : observed
-        ? diffFromEmulator(checked.desired, observed)
-        : { changes: [], unchanged: 0, kept: [] };
+  let diff: Diff = { changes: [], unchanged: 0, kept: [] };
+  if (direction === 'from_emu') {
+    if (observed) diff = diffFromEmulator(checked.desired, observed);
+  } else if (observed && midApply) {
+    // Rolling an interrupted apply forward: its half-made links go, the rest is an ordinary push.
+    const rolled = withoutHalfMadeLinks(observed);
+    diff = diffToEmulator(checked.desired, rolled.observed, input.prune);
+    diff.changes.unshift(...rolled.deletes);
+  } else diff = diffToEmulator(checked.desired, observed, input.prune);
   const plan = buildPlan({
     lab: checked.lab,
     direction,

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Direction, PlanAction, PlanData, PlanSummary } from '../../common/api/contract';
+import { applyOrder } from './apply-order';
 import type { Catalogue } from './catalogue';
 import type { Change, Diff } from './diff';
 import { endpointText, type TopoNode, type Topology } from './topology';
@@ -127,7 +128,7 @@ export function buildPlan(input: {
   unsupported: string[];
 }): ProjectPlan {
   const { diff, lock } = input;
-  const actions = diff.changes.map(toPlanAction);
+  const actions = applyOrder(diff.changes).flat().map(toPlanAction);
   const blocked: PlanAction[] = [];
   if (input.direction === 'to_emu') {
     for (const change of diff.changes) {
@@ -135,7 +136,8 @@ export function buildPlan(input: {
       if (reason) blocked.push({ ...toPlanAction(change), reason });
     }
   }
-  const locked = lock.emulatorLock || lock.midApply;
+  // An interrupted apply refuses a pull (it would drop what was not applied yet); a push finishes it.
+  const locked = lock.emulatorLock || (lock.midApply && input.direction === 'from_emu');
   const kindOrder = { lab: 0, network: 1, node: 2, link: 3 } as const;
   const opOrder = { create: 0, update: 1, delete: 2 } as const;
   const listed = [...diff.changes]
@@ -191,7 +193,12 @@ function planText(plan: ProjectPlan, input: { direction: Direction; diff: Diff; 
   if (input.lock.emulatorLock)
     lines.push('! The lab is locked in the emulator: nothing can be applied until its owner unlocks it.', '');
   if (input.lock.midApply)
-    lines.push('! An earlier apply was interrupted: destroy the lab or deploy with replace to clear it.', '');
+    lines.push(
+      input.direction === 'to_emu'
+        ? '! An earlier apply was interrupted: applying this plan finishes it (the plan compares the document with what the emulator has now).'
+        : '! An earlier apply was interrupted: push the document first to finish it; pulling now would drop from the document what was not applied yet.',
+      '',
+    );
   const blocked = new Map(plan.blocked.map((b) => [`${b.kind}:${b.op}:${b.name}`, b.reason]));
   for (const change of input.diff.changes) {
     let line = `  ${SYMBOL[change.op]} ${change.kind} ${change.name}`;

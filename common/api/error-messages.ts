@@ -15,7 +15,7 @@ export const ERROR_ADVICE: Readonly<Partial<Record<ErrorCode, string>>> = {
   lab_busy: 'Another operation is running on this lab. Wait for it to finish, then try again.',
   lab_locked: 'The lab is locked in the emulator. Unlock it there, then try again.',
   lab_locked_mid_apply:
-    'An earlier apply did not finish, so the lab is locked. Destroy the lab, or deploy it again choosing Replace.',
+    'An earlier apply did not finish, so the lab is half-applied. Push the document (Apply This Plan) to finish it, or destroy the lab.',
   browser_token_invalid: 'The console ticket was refused (used or expired). Reconnect to get a fresh one.',
   lab_not_found: 'This lab is not deployed on the emulator. Deploy it first.',
   node_not_running: 'The node is not running. Start it, wait for it to boot, then try again.',

@@ -63,7 +63,7 @@ async function interruptDeploy(dataDir: string, yaml: string): Promise<void> {
   await deploying;
 }
 
-test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) until destroy or deploy with replace', async () => {
+test('an agent stopped mid-deploy: exec and pull are refused (423) until a push finishes the deploy', async () => {
   const dataDir = makeDataDir();
   try {
     const yaml = chainLab('interrupted', NODES);
@@ -79,34 +79,65 @@ test('an agent stopped mid-apply leaves the lab locked (lab_locked_mid_apply) un
 
       for (const [path, body] of [
         ['/api/v1/projects/exec', { yaml, action: 'start' }],
-        ['/api/v1/projects/reconcile', { yaml }],
-        ['/api/v1/projects/deploy', { yaml }],
+        ['/api/v1/projects/reconcile', { yaml, direction: 'from_emu' }],
       ] as const) {
         const reply = await second.call('POST', path, body, again);
         assert.equal(reply.status, 423, path);
         assert.equal(reply.body.code, 'lab_locked_mid_apply', path);
+        assert.match(reply.body.error ?? '', /The deploy of lab .* was interrupted.*Push the document/, path);
       }
-      const plan = await second.call('POST', '/api/v1/projects/plan', { yaml }, again);
-      assert.equal(plan.body.data.locked, true);
-      assert.equal(plan.body.data.applicable, false);
+      // A deploy without replace still meets an existing lab, and says how to finish it.
+      const deploy = await second.call('POST', '/api/v1/projects/deploy', { yaml }, again);
+      assert.equal(deploy.status, 409);
+      assert.equal(deploy.body.code, 'lab_exists');
+      assert.match(deploy.body.error ?? '', /as an interrupted deploy left it\. Push the document/);
 
-      const rebuilt = await second.call('POST', '/api/v1/projects/deploy', { yaml, replace: true }, again);
-      assert.equal(rebuilt.status, 200, JSON.stringify(rebuilt.body));
-      assert.equal(rebuilt.body.data.nodes, NODES);
+      const plan = await second.call('POST', '/api/v1/projects/plan', { yaml }, again);
+      assert.equal(plan.body.data.locked, false);
+      assert.equal(plan.body.data.applicable, true);
+      assert.equal(plan.body.data.summary.delete, 0);
+      const pushed = await second.call('POST', '/api/v1/projects/reconcile', { yaml }, again);
+      assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
+      const done = await second.call('POST', '/api/v1/projects/status', { yaml }, again);
+      assert.equal(done.body.data.total, NODES);
+      assert.equal(done.body.data.locked, false);
       const exec = await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'stop' }, again);
       assert.equal(exec.status, 200);
     } finally {
-      await second.stop();
+      await second.close();
     }
 
-    // The lock also survives restarts until cleared, and destroy clears it too.
+    // The push cleared the mark for good: the next run starts with the lab free.
     const third = await startTestAgent({ dataDir });
     try {
       const t = await third.login();
       const plain = await third.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t);
-      assert.equal(plain.status, 200, 'deploy with replace cleared the lock for good');
+      assert.equal(plain.status, 200, 'the push cleared the mark for good');
+      const pull = await third.call('POST', '/api/v1/projects/reconcile', { yaml, direction: 'from_emu' }, t);
+      assert.equal(pull.status, 200);
     } finally {
       await third.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('deploy with replace also clears an interrupted apply', async () => {
+  const dataDir = makeDataDir();
+  try {
+    const yaml = chainLab('replaced', NODES);
+    await interruptDeploy(dataDir, yaml);
+    const second = await startTestAgent({ dataDir });
+    try {
+      const t = await second.login();
+      const rebuilt = await second.call('POST', '/api/v1/projects/deploy', { yaml, replace: true }, t);
+      assert.equal(rebuilt.status, 200, JSON.stringify(rebuilt.body));
+      assert.equal(rebuilt.body.data.nodes, NODES);
+      const exec = await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'stop' }, t);
+      assert.equal(exec.status, 200);
+    } finally {
+      await second.stop();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -21,7 +21,7 @@ test('an abort is a silent cancellation', () => {
 test('codes decide the message, not the agent text', () => {
   const d = describeError(new AgentError('lab_locked_mid_apply', 'locked: apply 3 of 7', 'deployProject', 423));
   assert.equal(d.kind, 'other');
-  assert.match(d.message, /Destroy the lab, or deploy it again choosing Replace/);
+  assert.match(d.message, /Push the document \(Apply This Plan\) to finish it, or destroy the lab/);
   assert.match(describeError(new AgentError('node_not_running', 'x', 'execConsole', 409)).message, /Start it/);
   assert.match(describeError(new AgentError('plan_stale', 'x', 'reconcileProject', 409)).message, /Plan again/);
 });

@@ -203,6 +203,11 @@ export class FakeEveServer {
   private readonly pod = new Map<number, PodNode>();
   /** Test control: logins of these users are taken over at once by "someone else" (one session per user). */
   private readonly stolen = new Set<string>();
+  /** Test control: requests to refuse (failNext), each once. */
+  private readonly failures: {
+    matches: (method: string, path: string, body: Record<string, unknown>) => boolean;
+    message: string;
+  }[] = [];
   /** Test control: every exchange the server saw, in order (method, path, status). */
   readonly seen: { method: string; path: string; status: number }[] = [];
   url = '';
@@ -252,6 +257,17 @@ export class FakeEveServer {
   labState(path: string): FakeLab | undefined {
     const lab = this.labs.get(path);
     return lab ? (JSON.parse(JSON.stringify(lab)) as FakeLab) : undefined;
+  }
+
+  /**
+   * Test control: the next request that `matches` fails with HTTP 400 and `message`, as EVE-NG
+   * answers a write it refuses, without changing anything.
+   */
+  failNext(
+    matches: (method: string, path: string, body: Record<string, unknown>) => boolean,
+    message = 'Injected failure (60000).',
+  ): void {
+    this.failures.push({ matches, message });
   }
 
   /** Holds a lab's file lock for `ms` (another EVE-NG process writing the lab). */
@@ -343,7 +359,10 @@ export class FakeEveServer {
     try {
       const text = Buffer.concat(chunks).toString('utf8');
       const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-      reply = await this.route(req, new URL(req.url ?? '/', 'http://x').pathname, body);
+      const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+      const failure = this.failures.findIndex((f) => f.matches(req.method ?? '', pathname, body));
+      reply =
+        failure < 0 ? await this.route(req, pathname, body) : fail(400, this.failures.splice(failure, 1)[0].message);
     } catch (e) {
       reply = fail(400, `Invalid request: ${(e as Error).message} (60000).`);
     }

@@ -166,13 +166,14 @@ test('lab_busy: a second long operation on a lab while the first is in flight', 
   }
 });
 
-test('lab_locked_mid_apply: an apply cut short by an agent stop locks the lab until replace', async () => {
+test('lab_locked_mid_apply: an apply cut short by an agent stop refuses exec and pull until a push finishes it', async () => {
   const first = await startTestAgent({ writeDelayMs: 60 });
   const yaml = labYaml('midapply');
   try {
     const user = await first.loggedIn();
-    const deploying = user.deployProject({ yaml }).catch((err: unknown) => err);
+    // Logged in first: a login (scrypt) can take longer than the whole deploy.
     const watcher = await first.loggedIn();
+    const deploying = user.deployProject({ yaml }).catch((err: unknown) => err);
     for (let i = 0; i < 200 && !(await watcher.getProjectStatus({ yaml })).exists; i++)
       await new Promise((r) => setTimeout(r, 5));
     // close() lets the deploy stop between two emulator calls and answer before connections close.
@@ -184,10 +185,14 @@ test('lab_locked_mid_apply: an apply cut short by an agent stop locks the lab un
     const second = await startTestAgent({ dataDir: first.dataDir });
     try {
       const again = await second.loggedIn();
-      await rejectsWith(again.deployProject({ yaml }), 'lab_locked_mid_apply', 'deployProject');
       await rejectsWith(again.execProject({ yaml, action: 'start' }), 'lab_locked_mid_apply', 'execProject');
-      const rebuilt = await again.deployProject({ yaml, replace: true });
-      assert.equal(rebuilt.nodes, 3);
+      await rejectsWith(
+        again.reconcileProject({ yaml, direction: 'from_emu' }),
+        'lab_locked_mid_apply',
+        'reconcileProject',
+      );
+      await again.reconcileProject({ yaml });
+      assert.equal((await again.getProjectStatus({ yaml })).total, 3);
     } finally {
       await second.stop();
     }

@@ -1,8 +1,8 @@
 /**
  * Crash clean-up: an agent killed with SIGKILL in the middle of a deploy
  * leaves namespaces and FRR processes behind; the next agent on the same data
- * directory removes exactly those, reports the lab as interrupted, and
- * destroy plus shutdown leave nothing.
+ * directory removes exactly those, reports the lab as interrupted, a push
+ * finishes the deploy, and destroy plus shutdown leave nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,8 +78,12 @@ test('kill -9 in the middle of a deploy, restart: leftovers are removed and noth
       assert.ok(!(await namespacesOf(prefix)).includes(stray), 'the stray namespace is removed on start');
       assert.equal(processAlive(sleeper.pid ?? 0), false, 'the process in it is killed');
       const again = await second.loggedIn();
-      // The interrupted deploy locks the lab until it is destroyed or replaced.
-      await failsWith(again.reconcileProject(sample), 'lab_locked_mid_apply');
+      // The interrupted deploy refuses a pull; a push finishes it from what the kernel has.
+      await failsWith(again.reconcileProject({ ...sample, direction: 'from_emu' }), 'lab_locked_mid_apply');
+      await again.reconcileProject(sample);
+      const plan = await again.planProject(sample);
+      assert.deepEqual(plan.actions, [], plan.text);
+      assert.equal((await again.getProjectStatus(sample)).locked, false);
       await again.destroyProject(sample);
       assert.deepEqual(await namespacesOf(prefix), []);
     } finally {

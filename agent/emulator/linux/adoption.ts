@@ -49,6 +49,8 @@ export async function adoptLabs(
       await realizer.unrealizeLab(lab);
       await realizer.realizeLab(lab);
     } else {
+      // A crash mid-apply can leave the kernel behind what was saved (a node made half-way).
+      const halfMade = new Set(await realizer.repairFabric(lab));
       for (const node of lab.nodes) {
         const ns = realizer.nodeNs(lab, node);
         if (node.status === EmuNodeStatus.running && live.has(ns) && alive(lab, node)) {
@@ -60,7 +62,7 @@ export async function adoptLabs(
         node.startedAt = undefined;
         // A node caught half-way (starting, stopping, or dead) gets a fresh namespace; a stopped one keeps its own.
         if (!live.has(ns)) await realizer.realizeNode(lab, node);
-        else if (wasRunning(node)) await realizer.reset(lab, node);
+        else if (wasRunning(node) || halfMade.has(node)) await realizer.reset(lab, node);
       }
     }
     if (running.length) adoption.running.set(lab.path, running);

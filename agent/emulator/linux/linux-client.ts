@@ -45,6 +45,8 @@ export interface LinuxLabs {
   onNode<T>(path: string, node: number | undefined, work: () => T | Promise<T>): Promise<T>;
   /** The labs changed: save them. */
   changed(): void;
+  /** Saves the labs now. */
+  flush(): void;
   lab(path: string): LinuxLab;
   maybeLab(path: string): LinuxLab | undefined;
   node(lab: LinuxLab, id: number): LinuxNode;
@@ -357,6 +359,11 @@ export class LinuxClient implements EmulatorClient {
     const result = await this.emu.realizer.exec(lab, node, command, timeoutMs, maxChars);
     this.emu.touched(lab, node);
     return result;
+  }
+
+  durable(): Promise<void> {
+    this.emu.flush();
+    return Promise.resolve();
   }
 
   labUrl(path: string): string {

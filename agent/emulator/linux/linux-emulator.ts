@@ -191,6 +191,11 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
     this.store.changed();
   }
 
+  /** Saves the labs now (the store otherwise saves a moment after a change). */
+  flush(): void {
+    this.store.flush();
+  }
+
   lab(path: string): LinuxLab {
     return this.store.get(path);
   }

@@ -11,7 +11,7 @@ import { mapBounded } from './bounded';
 import type { NodeLimits } from './cgroup';
 import { CommandError, runUntilExit } from './command';
 import { removeRouter } from './frr';
-import { addBridge, addNamespace, addVeth, deleteLink, deleteNamespace, setLinkUp, setMaster } from './kernel';
+import { addBridge, addNamespace, addVeth, deleteLink, deleteNamespace, links, setLinkUp, setMaster } from './kernel';
 import { INTERFACE_NAMES, type LinuxLab, type LinuxNode } from './linux-lab';
 import type { LinuxNames } from './names';
 import type { NodeKind } from './node-kind';
@@ -128,6 +128,30 @@ export class Realizer {
   async removeInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
     for (let index = from; index < to; index++)
       await deleteLink(this.fabricNs(lab), this.names.fabricPort(node.id, index));
+  }
+
+  /**
+   * Makes the fabric match the saved lab where a crash left it behind: bridges saved but never
+   * made are made, ports on another bridge than saved are moved. Returns the nodes with a port
+   * missing (made half-way): only a fresh namespace (reset) mends them.
+   */
+  async repairFabric(lab: LinuxLab): Promise<LinuxNode[]> {
+    const wired = new Map((await links(this.fabricNs(lab))).map((l) => [l.ifname, l.master]));
+    for (const network of lab.networks)
+      if (!wired.has(this.names.bridge(network.id))) await this.addNetwork(lab, network.id);
+    const broken: LinuxNode[] = [];
+    for (const node of lab.nodes) {
+      for (const [index, networkId] of node.links.entries()) {
+        const port = this.names.fabricPort(node.id, index);
+        const bridge = networkId ? this.names.bridge(networkId) : undefined;
+        if (!wired.has(port)) {
+          broken.push(node);
+          break;
+        }
+        if (wired.get(port) !== bridge) await this.connect(lab, node, index, networkId);
+      }
+    }
+    return broken;
   }
 
   async connect(lab: StoredLab, node: StoredNode, index: number, networkId: number): Promise<void> {

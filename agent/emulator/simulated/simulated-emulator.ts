@@ -79,6 +79,10 @@ export class SimulatedEmulator implements EmulatorBackend {
     this.store.changed();
   }
 
+  flush(): void {
+    this.store.flush();
+  }
+
   lab(path: string): StoredLab {
     return this.store.get(path);
   }
@@ -453,6 +457,10 @@ class SimulatedClient implements EmulatorClient {
     if (node.status !== EmuNodeStatus.starting && node.status !== EmuNodeStatus.running)
       throw new EmuError('refused', `${node.name} is not running, so its console does not answer.`);
     return this.emu.hub(lab, node).attach();
+  }
+
+  async durable(): Promise<void> {
+    this.emu.flush();
   }
 
   labUrl(path: string): string {

@@ -1,0 +1,172 @@
+/**
+ * Writes that fail part-way through a push leave a consistent lab: what only adds runs before
+ * any delete, a link deleted to make way is put back when its replacement fails, and the error
+ * says which objects changed. Against the simulated emulator (its session expiring mid-push) and
+ * the fake EVE-NG server (refusing a chosen request).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { journalFile } from '../../agent/project/apply-journal';
+import { startTestAgent, waitFor, type Reply, type TestAgent } from '../support/agent';
+
+/** a -- b -- c, on two-port Linux nodes. */
+function lab(name: string, extra: { nodes?: string; links?: string; aRam?: number } = {}): string {
+  return [
+    `name: ${name}`,
+    'defaults:',
+    '  template: linux',
+    '  ethernet: 2',
+    'nodes:',
+    `  a: {${extra.aRam ? ` ram: ${extra.aRam}` : ''} }`,
+    '  b: {}',
+    '  c: {}',
+    ...(extra.nodes ? [extra.nodes] : []),
+    'links:',
+    '  - endpoints: [a:e0, b:e0]',
+    extra.links ?? '  - endpoints: [b:e1, c:e0]',
+    '',
+  ].join('\n');
+}
+
+/** The same lab with a's RAM changed, node d added and b:e1 moved from c to d. */
+function changed(name: string, more = ''): string {
+  return lab(name, { aRam: 2048, nodes: `  d: {}\n${more}`, links: '  - endpoints: [b:e1, d:e0]' });
+}
+
+async function links(agent: TestAgent, token: string, yaml: string): Promise<string[]> {
+  const reply = await agent.call('POST', '/api/v1/projects/inspect', { yaml, refresh: true }, token);
+  return (reply.body.data.links as { name?: string; a?: string; b?: string }[])
+    .map((l) => l.name ?? `${l.a} -- ${l.b}`)
+    .sort();
+}
+
+function names(actions: { op: string; kind: string; name: string }[]): string[] {
+  return actions.map((a) => `${a.op} ${a.kind} ${a.name}`).sort();
+}
+
+function failedPush(reply: Reply): { applied: string[]; failed: string; restored: string[]; notApplied: number } {
+  assert.equal(reply.body.ok, false, JSON.stringify(reply.body));
+  const data = reply.body.data as {
+    applied: { op: string; kind: string; name: string }[];
+    failed?: { op: string; kind: string; name: string };
+    restored: { op: string; kind: string; name: string }[];
+    not_applied: number;
+  };
+  assert.ok(data, `the error carries what changed: ${JSON.stringify(reply.body)}`);
+  return {
+    applied: names(data.applied),
+    failed: data.failed ? names([data.failed])[0] : '',
+    restored: names(data.restored),
+    notApplied: data.not_applied,
+  };
+}
+
+test('simulated: a push cut short by the emulator (session expired) has deleted nothing, and says what it made', async () => {
+  const agent = await startTestAgent({ writeDelayMs: 50 });
+  try {
+    let token = await agent.login();
+    const base = lab('cutshort');
+    const deployed = await agent.call('POST', '/api/v1/projects/deploy', { yaml: base }, token);
+    assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
+    const before = await links(agent, token, base);
+    assert.deepEqual(before, ['a:e0 -- b:e0', 'b:e1 -- c:e0']);
+
+    // 64 more nodes: eight rounds of the simulated emulator's eight writes at once, about 0.4 s.
+    const more = Array.from({ length: 64 }, (_, i) => `  x${i}: {}`).join('\n');
+    const file = journalFile(agent.dataDir, deployed.body.data.lab as string);
+    const pushing = agent.call('POST', '/api/v1/projects/reconcile', { yaml: changed('cutshort', more) }, token);
+    await waitFor(async () => {
+      try {
+        return (JSON.parse(readFileSync(file, 'utf8')) as { done: number }).done >= 8;
+      } catch {
+        return false;
+      }
+    }, 'the journal to show 8 steps done');
+    agent.expireEmulatorSession();
+    const reply = await pushing;
+    assert.equal(reply.body.code, 'expired_emu_session', JSON.stringify(reply.body));
+    const outcome = failedPush(reply);
+    assert.ok(outcome.applied.length >= 8, `it made 8 or more objects: ${outcome.applied.join(', ')}`);
+    assert.ok(
+      outcome.applied.every((a) => !a.startsWith('delete')),
+      `nothing was deleted: ${outcome.applied.join(', ')}`,
+    );
+    assert.ok(outcome.notApplied > 0);
+    assert.match(reply.body.error ?? '', /Changed before it stopped: [+~] node .*; plan again to see what is left\./);
+
+    token = await agent.login();
+    assert.deepEqual(await links(agent, token, base), before, 'every link is still there');
+    const status = await agent.call('POST', '/api/v1/projects/status', { yaml: base }, token);
+    assert.equal(status.body.data.locked, false, 'a clean failure leaves no mid-apply mark');
+    // The next push makes the rest.
+    const again = await agent.call('POST', '/api/v1/projects/reconcile', { yaml: changed('cutshort', more) }, token);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.deepEqual(await links(agent, token, base), ['a:e0 -- b:e0', 'b:e1 -- d:e0']);
+  } finally {
+    await agent.stop();
+  }
+});
+
+test('EVE-NG: a node edit refused mid-push fails before any link is detached', async () => {
+  const agent = await startTestAgent({ emulator: 'eve-ng' });
+  try {
+    const fake = agent.fakeEve;
+    assert.ok(fake, 'the test agent runs against the fake EVE-NG server');
+    const token = await agent.login();
+    const base = lab('refusededit');
+    assert.equal((await agent.call('POST', '/api/v1/projects/deploy', { yaml: base }, token)).status, 200);
+    const before = await links(agent, token, base);
+
+    // EVE-NG refuses the edit of a (as it refused one-field edits with 20026).
+    fake.failNext(
+      (method, path, body) => method === 'PUT' && /\/nodes\/\d+$/.test(path) && body.name === 'a',
+      'Cannot edit node in the selected lab (20026).',
+    );
+    const reply = await agent.call('POST', '/api/v1/projects/reconcile', { yaml: changed('refusededit') }, token);
+    assert.equal(reply.status, 403, JSON.stringify(reply.body));
+    const outcome = failedPush(reply);
+    assert.equal(outcome.failed, 'update node a');
+    assert.ok(
+      outcome.applied.every((a) => !a.startsWith('delete')),
+      `nothing was deleted: ${outcome.applied.join(', ')}`,
+    );
+    assert.match(reply.body.error ?? '', /20026/);
+    assert.deepEqual(await links(agent, token, base), before, 'b:e1 is still linked to c');
+  } finally {
+    await agent.stop();
+  }
+});
+
+test('EVE-NG: when the link onto a freed interface fails, the link deleted to make way is put back', async () => {
+  const agent = await startTestAgent({ emulator: 'eve-ng' });
+  try {
+    const fake = agent.fakeEve;
+    assert.ok(fake, 'the test agent runs against the fake EVE-NG server');
+    const token = await agent.login();
+    const base = lab('putback');
+    const deployed = await agent.call('POST', '/api/v1/projects/deploy', { yaml: base }, token);
+    assert.equal(deployed.status, 200);
+    const path = deployed.body.data.lab as string;
+
+    // EVE-NG refuses to attach d's interface: the new link b:e1 -- d:e0 cannot be made.
+    const nodeId = (name: string) => fake.labState(path)?.nodes.find((n) => n.name === name)?.id;
+    fake.failNext((method, url) => {
+      const id = /\/nodes\/(\d+)\/interfaces$/.exec(url)?.[1];
+      return method === 'PUT' && id !== undefined && Number(id) === nodeId('d');
+    }, 'Failed to save interface (20034).');
+    const reply = await agent.call('POST', '/api/v1/projects/reconcile', { yaml: changed('putback') }, token);
+    const outcome = failedPush(reply);
+    assert.equal(outcome.failed, 'create link b:e1 -- d:e0');
+    assert.deepEqual(outcome.restored, ['delete link b:e1 -- c:e0']);
+    assert.deepEqual(outcome.applied, ['create node d', 'update node a'], 'what changed (and stayed changed)');
+    assert.match(reply.body.error ?? '', /Put back: - link b:e1 -- c:e0\./);
+    assert.deepEqual(await links(agent, token, base), ['a:e0 -- b:e0', 'b:e1 -- c:e0'], 'the old link is back');
+
+    // Nothing is left half-made: the plan shows exactly the link still to move.
+    const plan = (await agent.call('POST', '/api/v1/projects/plan', { yaml: changed('putback') }, token)).body.data;
+    assert.deepEqual(names(plan.actions), ['create link b:e1 -- d:e0', 'delete link b:e1 -- c:e0'], plan.text);
+  } finally {
+    await agent.stop();
+  }
+});
