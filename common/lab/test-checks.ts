@@ -45,7 +45,7 @@ export const CHECKS: Readonly<Record<CheckKind, CheckSpec>> = {
         required: true,
         doc: "What it pings: a node (its first IPv4 address, loopback last), `node:interface` (that interface's first IPv4 address) or an address.",
       },
-      count: { type: 'number', min: 1, max: 100, doc: 'How many pings each attempt sends (default 3).' },
+      count: { type: 'number', min: 1, max: 20, doc: 'How many pings each attempt sends (default 3).' },
       loss: { type: 'number', min: 0, max: 100, doc: 'The loss allowed, in percent (default 0).' },
     },
     example: 'ping: {from: h1, to: h2}',
