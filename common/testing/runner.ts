@@ -145,7 +145,7 @@ async function runOne(
   const durationMs = Date.now() - started;
   const seconds = (durationMs / 1000).toFixed(1);
   const message = verdict.passed
-    ? `${test.name}: ${check.kind} on ${node} passed (${verdict.actual})`
+    ? `${test.name}: ${check.kind} on ${node} passed on attempt ${attempts} in ${seconds} s (${verdict.actual})`
     : [
         `${test.name}: ${check.kind} on ${node} failed after ${attempts} attempt${attempts === 1 ? '' : 's'} in ${seconds} s` +
           (options.signal?.aborted ? ' (stopped)' : ''),
