@@ -135,7 +135,8 @@ function suggestion(doc: LabDocument): string {
 
 function unsupportedHint(family: ConsoleFamily, kind: string): string {
   if (family === 'frr' && kind === 'ping') return ': vtysh pings without a count; ping from a Linux host instead';
-  if (family === 'cisco') return ': write it as a command check, e.g. command: {node: r1, run: show ip ospf neighbor, matches: FULL}';
+  if (family === 'cisco')
+    return ': write it as a command check, e.g. command: {node: r1, run: show ip ospf neighbor, matches: FULL}';
   return '';
 }
 

@@ -61,12 +61,17 @@ function yamlString(value: string): string {
   return JSON.stringify(value);
 }
 
-/** Text for XML attributes and content; characters XML 1.0 cannot hold at all are dropped. */
+/** Text for XML attributes and content. */
 function xml(value: string): string {
-  return value
-    .replace(/[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  // Characters XML 1.0 cannot hold (controls but tab and line ends, lone surrogates) are dropped.
+  const kept = [...value].filter((c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return (
+      code === 9 ||
+      code === 10 ||
+      code === 13 ||
+      (code >= 0x20 && (code < 0xd800 || code > 0xdfff) && code !== 0xfffe && code !== 0xffff)
+    );
+  });
+  return kept.join('').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
