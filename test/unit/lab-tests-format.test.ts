@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseLab, updateLab } from '../../common/lab/parse';
 import { CHECKS, CHECK_KINDS } from '../../common/lab/test-checks';
 import { validateLab } from '../../common/lab/validate';
+import { labTestHover } from '../../server/lab-tests-hover';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const OSPF = readFileSync(join(ROOT, 'samples', 'ospf', 'ospf.lab.yaml'), 'utf8');
@@ -106,4 +107,15 @@ test('the JSON schema describes each check with the settings of the checks table
       if (param.type === 'number')
         assert.deepEqual([check.properties[name].minimum, check.properties[name].maximum], [param.min, param.max]);
   }
+});
+
+test('hover on a check names what it does, its settings and the consoles that run it', () => {
+  const doc = parseLab(OSPF);
+  const check = labTestHover(doc, OSPF.indexOf('route: {node: r1') + 2);
+  assert.match(
+    check?.markdown ?? '',
+    /^\*\*route\*\* check: [^]*- `prefix` \(required\)[^]*Runs on FRR's vtysh, a Linux shell\./,
+  );
+  assert.match(labTestHover(doc, OSPF.indexOf('nexthop') + 1)?.markdown ?? '', /^`nexthop` \(route\): /);
+  assert.equal(labTestHover(doc, OSPF.indexOf('h1 reaches h2') + 1), undefined);
 });
