@@ -126,7 +126,6 @@ export const TEST_KEYS = ['timeout'] as const;
 /** Seconds a check retries by default: OSPF with default timers converges within 40 s of a start. */
 export const DEFAULT_TEST_TIMEOUT_S = 60;
 export const TEST_TIMEOUT_LIMITS = { min: 1, max: 3600 };
-export const TEST_NAME_PATTERN = /^[^\n\r]{1,200}$/;
 
 /**
  * How a node's console behaves: FRR routers answer vtysh commands, Linux hosts and switches a
