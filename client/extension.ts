@@ -20,6 +20,7 @@ import { LabParses } from './project/lab-parses';
 import { createLog, logFailure } from './log';
 import type { Services } from './services';
 import { StatusBar } from './status-bar';
+import { LabTestsController } from './testing/lab-tests-controller';
 import { registerTopologyView } from './topology/register';
 import { registerConsolesView } from './views/consoles-tree';
 import { registerLabsView } from './views/labs-tree';
@@ -32,15 +33,16 @@ export function activate(context: vscode.ExtensionContext): void {
   const labViewsStale = new vscode.EventEmitter<void>();
   // Filled in below; the services only reach it from commands, which run after activate.
   const server: { client?: LabLanguageClient } = {};
-  const shown: { plans?: PlanDocuments } = {};
+  const shown: { plans?: PlanDocuments; tests?: LabTestsController } = {};
 
   const services: Services = {
     session,
     log,
     labParses: new LabParses(),
-    labStateChanged: (uri) => {
+    labStateChanged: (uri, change) => {
       server.client?.labStateChanged(uri);
       shown.plans?.labStateChanged(uri);
+      shown.tests?.labChanged(uri, change);
       labViewsStale.fire();
     },
     nodeStatesSeen: (uri, states) => server.client?.nodeStates(uri, states),
@@ -63,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const plans = new PlanDocuments(services);
   shown.plans = plans;
   const reports = new Reports(services);
+  shown.tests = new LabTestsController(services);
 
   context.subscriptions.push(
     log,
@@ -72,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): void {
     server.client,
     plans,
     reports,
+    shown.tests,
     trackContextKeys(session),
     session.onDidChange(() => server.client?.sessionChanged()),
     // The agent is back, or the session renewed: the server checks again what it shows, even with the same token.

@@ -4,13 +4,19 @@ import type { Session } from './connection/session';
 import type { Log } from './log';
 import type { LabParses } from './project/lab-parses';
 
+/** A change of a lab after which its tests may run (setting labAgent.tests.runAfter). */
+export type LabChange = 'deploy' | 'push' | 'start';
+
 export interface Services {
   session: Session;
   log: Log;
   /** Lab texts parsed once, for every view and command that loads a lab. */
   labParses: LabParses;
-  /** The lab's stored or live state changed: tell the language server and refresh the Labs and Consoles views. */
-  labStateChanged(uri: vscode.Uri): void;
+  /**
+   * The lab's stored or live state changed: tell the language server, refresh the Labs and Consoles
+   * views, mark its test results stale; `change` says when it was a deploy, push or start (tests may run).
+   */
+  labStateChanged(uri: vscode.Uri, change?: LabChange): void;
   /** The Labs view read the lab's node states (undefined: it could not): node lenses follow them. */
   nodeStatesSeen(uri: vscode.Uri, states: Record<string, string> | undefined): void;
   /** Fires when the Labs and Consoles views should load again. */

@@ -20,6 +20,8 @@ const bundles = [
   { ...common, entryPoints: ['client/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   { ...common, entryPoints: ['server/main.ts'], outfile: 'dist/server.js' },
   { ...common, entryPoints: ['agent/main.ts'], outfile: 'dist/agent.js' },
+  // The command line (package.json bin): lab-agent test LAB.lab.yaml.
+  { ...common, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The topology webview runs in the browser; its content security policy admits only these two files.
   {
     ...common,
@@ -52,7 +54,7 @@ if (watch) {
   if (!process.argv.includes('--bundles-only')) {
     // Tests import modules directly; tsc emits them to out/ (typecheck happens here too). Emptied
     // first, so a renamed or deleted test does not linger there and run again.
-    for (const dir of ['agent', 'client', 'common', 'server', 'test'])
+    for (const dir of ['agent', 'cli', 'client', 'common', 'server', 'test'])
       rmSync(`out/${dir}`, { recursive: true, force: true });
     execFileSync(process.execPath, tsc, { stdio: 'inherit' });
     // The webview has DOM types and no Node: type-checked on its own (esbuild bundles it).

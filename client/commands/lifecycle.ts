@@ -59,7 +59,7 @@ async function execute(
 
   const verb = { start: 'Starting', stop: 'Stopping', wipe: 'Wiping' }[action];
   const result = await withCancellableProgress(`${verb} ${what}…`, (signal) => client.execProject(request, { signal }));
-  services.labStateChanged(lab.uri);
+  services.labStateChanged(lab.uri, action === 'start' ? 'start' : undefined);
   const summary = summarizeBulk(result, action, node !== undefined ? `${lab.name}/${node}` : lab.name);
   services.log.info(summary.text);
   const show =

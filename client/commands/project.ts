@@ -119,7 +119,7 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
     data = await deploy(true);
   }
   await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
-  services.labStateChanged(lab.uri);
+  services.labStateChanged(lab.uri, 'deploy');
   services.log.info(`Deployed ${lab.name} as ${data.lab ?? '?'}: ${data.nodes ?? 0} nodes, ${data.links ?? 0} links`);
   const unsupported =
     data.unsupported && data.unsupported.length > 0

@@ -28,7 +28,7 @@ export async function pushLab(
     client.reconcileProject(request, { signal }),
   );
   await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
-  services.labStateChanged(lab.uri);
+  services.labStateChanged(lab.uri, 'push');
   const what = data.changed === false ? 'nothing to change' : planSummaryLine(data.summary);
   services.log.info(`Pushed ${lab.name}: ${what}`);
   void vscode.window.showInformationMessage(`Pushed ${lab.name} to the emulator: ${what}.`);

@@ -27,6 +27,7 @@ import type {
   LabLink,
   LabNetwork,
   LabNode,
+  LabTest,
   Located,
   NodeFields,
   PathAt,
@@ -138,6 +139,10 @@ export class ParsedLab implements LabDocument {
 
   get links(): LabLink[] {
     return this.elements.links;
+  }
+
+  get tests(): LabTest[] {
+    return this.census.tests;
   }
 
   forEachAsRead<K extends ElementKind>(
@@ -291,6 +296,7 @@ interface Census {
   name?: Located<string>;
   description?: Located<string>;
   defaults: NodeFields;
+  tests: LabTest[];
   /** Every format issue, with current ranges, in document order. */
   issues: FormatIssue[];
   /** Whether each section's pieces count. */
@@ -310,7 +316,7 @@ function censusOf(layout: Layout): Census {
     return true;
   });
   const names = { nodes: new Set<string>(), networks: new Set<string>() };
-  const census: Census = { defaults: {}, issues, counts, dropped: new Set(), names };
+  const census: Census = { defaults: {}, tests: [], issues, counts, dropped: new Set(), names };
   let sectionSeen = -1;
   const pieces = layout.pieces;
   for (let p = 0; p < pieces.length; p++) {
@@ -332,11 +338,12 @@ function censusOf(layout: Layout): Census {
     const { nodes, networks } = fragment;
     if (fragment.issues.length > 0) issues.push(...shiftIssues(fragment.issues, piece.delta, piece.linkShift));
     if (!sectionCounts) continue;
-    if (fragment.name || fragment.description || fragment.defaults) {
+    if (fragment.name || fragment.description || fragment.defaults || fragment.tests) {
       const current = shiftFragment(fragment, piece.delta, piece.linkShift);
       if (current.name) census.name = current.name;
       if (current.description) census.description = current.description;
       if (current.defaults) census.defaults = current.defaults;
+      if (current.tests) census.tests = current.tests;
     }
     for (let i = 0; i < nodes.length; i++) dropRepeat(nodes[i], piece, 'nodes', 'node', names.nodes, census);
     for (let i = 0; i < networks.length; i++)

@@ -6,7 +6,7 @@
  */
 import type { NODE_FIELD_NAMES } from './types';
 
-export const TOP_LEVEL_KEYS = ['name', 'description', 'defaults', 'nodes', 'networks', 'links'] as const;
+export const TOP_LEVEL_KEYS = ['name', 'description', 'defaults', 'nodes', 'networks', 'links', 'tests'] as const;
 export const NETWORK_KEYS = ['type'] as const;
 export const LINK_KEYS = ['endpoints'] as const;
 export const POSITION_KEYS = ['x', 'y'] as const;

@@ -133,7 +133,7 @@ function fromOutline(
         range: root.range,
         path: [],
         message:
-          'a lab file is a map with the keys name, description, defaults, nodes, networks and links, e.g. name: campus',
+          'a lab file is a map with the keys name, description, defaults, nodes, networks, links and tests, e.g. name: campus',
       });
     }
     return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], root, rootIssues, syntaxErrors });

@@ -14,7 +14,18 @@ import {
   TOP_LEVEL_KEYS,
   listInProse,
 } from './format';
-import type { OutlineEntry, OutlineItem, OutlineMap, OutlineScalar, OutlineValue } from './outline';
+import type { OutlineEntry, OutlineItem, OutlineMap, OutlineScalar } from './outline';
+import {
+  checkKey,
+  isEmpty,
+  missingValue,
+  readText,
+  readWholeNumber,
+  uniqueEntries,
+  unknownKey,
+  wrongType,
+} from './read-values';
+import { readTests } from './read-tests';
 import { resolveNode } from './resolve';
 import {
   NODE_FIELD_NAMES,
@@ -22,6 +33,7 @@ import {
   type LabLink,
   type LabNetwork,
   type LabNode,
+  type LabTest,
   type LinkEndpoint,
   type Located,
   type NodeFieldName,
@@ -37,6 +49,8 @@ export interface Fragment {
   nodes: LabNode[];
   networks: LabNetwork[];
   links: LabLink[];
+  /** Set by a `tests` entry. */
+  tests?: LabTest[];
   issues: FormatIssue[];
 }
 
@@ -99,6 +113,9 @@ export function readTopLevelEntry(entry: OutlineEntry, defaults: NodeFields): Fr
         return fragment;
       }
       value.items.forEach((item, index) => fragment.links.push(readLinkItem(item, index, issues)));
+      return fragment;
+    case 'tests':
+      fragment.tests = readTests(entry, issues);
       return fragment;
     default:
       issues.push({
@@ -330,114 +347,6 @@ function readPosition(
   return { value: { x, y }, range: value.range, keyRange: entry.keyRange };
 }
 
-function readWholeNumber(
-  entry: OutlineEntry,
-  path: Path,
-  issues: FormatIssue[],
-  name: string,
-  example: string,
-): Located<number> | undefined {
-  const value = entry.value;
-  if (isEmpty(value)) {
-    missingValue(entry, path, issues, example);
-    return undefined;
-  }
-  if (value?.kind === 'scalar' && typeof value.value === 'number' && Number.isInteger(value.value)) {
-    return { value: value.value, range: value.range, keyRange: entry.keyRange };
-  }
-  wrongType(entry, path, issues, `${name} must be a whole number, e.g. ${example}`);
-  return undefined;
-}
-
-function readText(
-  entry: OutlineEntry,
-  path: Path,
-  issues: FormatIssue[],
-  example: string,
-): Located<string> | undefined {
-  const value = entry.value;
-  if (isEmpty(value) || (value?.kind === 'scalar' && value.text.trim() === '')) {
-    missingValue(entry, path, issues, example);
-    return undefined;
-  }
-  if (value?.kind === 'scalar') return { value: value.text, range: value.range, keyRange: entry.keyRange };
-  wrongType(entry, path, issues, `${entry.key} must be text, e.g. ${example}`);
-  return undefined;
-}
-
-/** The entries of a map, reporting keys that are written twice (the first one counts) and keys that are not plain words. */
-function uniqueEntries(map: OutlineMap, path: Path, owner: string, issues: FormatIssue[]): OutlineEntry[] {
-  const seen = new Set<string>();
-  const result: OutlineEntry[] = [];
-  for (const entry of map.entries) {
-    if (!checkKey(entry, [...path, entry.key], issues, 'keys are plain words such as template or cpu')) continue;
-    if (seen.has(entry.key)) {
-      issues.push({
-        code: 'duplicate-key',
-        range: entry.keyRange,
-        path: [...path, entry.key],
-        message: `${entry.key} is set twice in ${owner}; keep one`,
-      });
-      continue;
-    }
-    seen.add(entry.key);
-    result.push(entry);
-  }
-  return result;
-}
-
-function checkKey(entry: OutlineEntry, path: Path, issues: FormatIssue[], hint: string): boolean {
-  if (!entry.oddKey) return true;
-  issues.push({
-    code: 'bad-key',
-    range: entry.keyRange.start === entry.keyRange.end ? entry.range : entry.keyRange,
-    path,
-    message: `this key cannot be read; ${hint}`,
-  });
-  return false;
-}
-
-function unknownKey(
-  entry: OutlineEntry,
-  path: Path,
-  issues: FormatIssue[],
-  owner: string,
-  accepted: readonly string[],
-): void {
-  issues.push({
-    code: 'unknown-key',
-    range: entry.keyRange,
-    path,
-    message: `${owner} has no setting "${entry.key}"; ${accepted.length === 1 ? `the only key is ${accepted[0]}` : `the keys are ${listInProse(accepted, 'and')}`}`,
-  });
-}
-
-function missingValue(entry: OutlineEntry, path: Path, issues: FormatIssue[], example: string): void {
-  issues.push({
-    code: 'missing-value',
-    range: entry.range,
-    path,
-    message: `${entry.key} has no value; write e.g. ${example}`,
-  });
-}
-
-function wrongType(entry: OutlineEntry, path: Path, issues: FormatIssue[], message: string): void {
-  const value = entry.value;
-  if (value?.kind === 'opaque') {
-    issues.push({
-      code: value.reason === 'alias' ? 'unsupported-alias' : 'too-deep',
-      range: value.range,
-      path,
-      message:
-        value.reason === 'alias'
-          ? 'aliases (*name) are not supported in lab files; write the value out (use defaults for values every node shares)'
-          : 'this value is nested far deeper than a lab file needs; ' + message,
-    });
-    return;
-  }
-  issues.push({ code: 'wrong-type', range: value?.range ?? entry.range, path, message });
-}
-
 const NODES_SHAPE = 'nodes must be a map from node names to their settings, e.g. nodes: {r1: {template: vios}}';
 const NETWORKS_SHAPE =
   'networks must be a map from network names to their settings, e.g. networks: {mgmt: {type: pnet1}}';
@@ -451,10 +360,6 @@ function mapEntries(entry: OutlineEntry, path: Path, issues: FormatIssue[], shap
     return [];
   }
   return value.entries;
-}
-
-function isEmpty(value: OutlineValue | undefined): boolean {
-  return value === undefined || (value.kind === 'scalar' && value.value === null);
 }
 
 function isNodeFieldName(name: string): name is NodeFieldName {

@@ -9,9 +9,11 @@ import type {
   ElementKind,
   ElementOf,
   FormatIssue,
+  LabCheck,
   LabLink,
   LabNetwork,
   LabNode,
+  LabTest,
   LinkEndpoint,
   Located,
   NodeFields,
@@ -39,6 +41,7 @@ export function shiftFragment(fragment: Fragment, delta: number, linkIndexDelta 
   if (fragment.name) shifted.name = shiftLocated(fragment.name, delta);
   if (fragment.description) shifted.description = shiftLocated(fragment.description, delta);
   if (fragment.defaults) shifted.defaults = shiftFields(fragment.defaults, delta);
+  if (fragment.tests) shifted.tests = fragment.tests.map((test) => shiftTest(test, delta));
   return shifted;
 }
 
@@ -66,6 +69,27 @@ function shiftLocated<T>(located: Located<T>, delta: number): Located<T> {
     range: shiftRange(located.range, delta),
     keyRange: shiftRange(located.keyRange, delta),
   };
+}
+
+function shiftTest(test: LabTest, delta: number): LabTest {
+  const shifted: LabTest = {
+    name: test.name,
+    nameRange: shiftRange(test.nameRange, delta),
+    range: shiftRange(test.range, delta),
+  };
+  if (test.timeout) shifted.timeout = shiftLocated(test.timeout, delta);
+  const check = test.check;
+  if (check) {
+    const params: LabCheck['params'] = {};
+    for (const name in check.params) params[name] = shiftLocated(check.params[name], delta);
+    shifted.check = {
+      kind: check.kind,
+      keyRange: shiftRange(check.keyRange, delta),
+      range: shiftRange(check.range, delta),
+      params,
+    };
+  }
+  return shifted;
 }
 
 function shiftFields(fields: NodeFields, delta: number): NodeFields {

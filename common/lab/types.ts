@@ -1,3 +1,5 @@
+import type { CheckKind } from './test-checks';
+
 /**
  * The lab document model: what a `*.lab.yaml` file says, with every piece mapped
  * back to its source range. The format is documented in docs/lab-format.md.
@@ -98,6 +100,28 @@ export interface LabLink {
   endpoints: LinkEndpoint[];
 }
 
+/** One check of a test: `ping: {from: h1, to: h2}` (common/lab/test-checks.ts lists the kinds). */
+export interface LabCheck {
+  kind: CheckKind;
+  /** The check's key (`ping`). */
+  keyRange: Range;
+  /** Key through value. */
+  range: Range;
+  /** The settings as written that fit the check (text or whole numbers). */
+  params: Record<string, Located<string | number>>;
+}
+
+/** An entry of `tests:`: its name and one check. */
+export interface LabTest {
+  name: string;
+  nameRange: Range;
+  range: Range;
+  /** Absent when the test names no check it can read (an issue says why). */
+  check?: LabCheck;
+  /** Seconds the check retries; absent: DEFAULT_TEST_TIMEOUT_S. */
+  timeout?: Located<number>;
+}
+
 export interface SyntaxError {
   message: string;
   range: Range;
@@ -135,6 +159,8 @@ export interface LabDocument {
   nodes: LabNode[];
   networks: LabNetwork[];
   links: LabLink[];
+  /** The `tests:` entries, in document order (the first of a repeated name only). */
+  tests: LabTest[];
   syntaxErrors: SyntaxError[];
   formatIssues: FormatIssue[];
   /**
@@ -166,6 +192,17 @@ export interface ElementOf {
   links: LabLink;
 }
 export type ElementKind = keyof ElementOf;
+
+/** A finding of the checks (validate.ts, validate-tests.ts), also the shape of the agent's validate diagnostics. */
+export interface LocalDiagnostic {
+  range: Range;
+  message: string;
+  severity: 'error' | 'warning';
+  /** Stable machine code, e.g. `unknown-node`; docs/lab-format.md lists them. */
+  code: string;
+  /** Keys and list indexes from the document root to the offending value. */
+  path?: (string | number)[];
+}
 
 /** An edit of a document's text: the characters [start, end) are replaced by `text`. */
 export interface TextChange {

@@ -20,17 +20,19 @@ import {
   listInProse,
 } from './format';
 import { shiftRange } from './outline';
-import type { ElementOf, LabDocument, LabLink, LabNetwork, LabNode, LinkEndpoint, NodeFields, Range } from './types';
+import { validateTests } from './validate-tests';
+import type {
+  ElementOf,
+  LabDocument,
+  LocalDiagnostic,
+  LabLink,
+  LabNetwork,
+  LabNode,
+  LinkEndpoint,
+  NodeFields,
+} from './types';
 
-export interface LocalDiagnostic {
-  range: Range;
-  message: string;
-  severity: 'error' | 'warning';
-  /** Stable machine code, e.g. `unknown-node`; docs/lab-format.md lists them. */
-  code: string;
-  /** Keys and list indexes from the document root to the offending value. */
-  path?: (string | number)[];
-}
+export type { LocalDiagnostic } from './types';
 
 type Path = (string | number)[];
 
@@ -149,6 +151,8 @@ export class LabChecks {
       for (let i = 0; i < keys.length; i++) this.release(keys[i], link);
     });
     if (this.repeated.size > 0) this.reportInterfacesInUse(out);
+    // Tests are few and read nodes by name: checked afresh at each version.
+    out.pushAll(validateTests(doc), 0, 0);
     return { shown: out.shown, total: out.shown.length + out.uncounted };
   }
 

@@ -10,6 +10,7 @@ import type { Iface, TemplateDetail } from '../../common/api/contract';
 import { findNetwork, findNode, interfacesInUse, linkAt, type EndpointUse } from '../../common/lab/lookup';
 import type { LabNode, Located, LinkEndpoint } from '../../common/lab/types';
 import type { Catalogue } from '../catalogue';
+import { labTestHover } from '../lab-tests-hover';
 import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
 
@@ -23,6 +24,9 @@ export class HoverService {
     const offset = file.offsetAt(position);
     const endpoint = linkAt(file.model, offset)?.endpoint;
     if (endpoint && endpoint.text !== '') return this.endpointHover(file, endpoint, token);
+    const test = labTestHover(file.model, offset);
+    if (test)
+      return { range: file.toLspRange(test.range), contents: { kind: MarkupKind.Markdown, value: test.markdown } };
     const template = templateAt(file, offset);
     if (template) return this.templateHover(file, template);
     return null;

@@ -256,7 +256,7 @@ test('shape problems are issues on the exact key or value, naming what is accept
     assert.ok(issue, `${code} @ ${where} in ${JSON.stringify(issues, null, 1)}`);
     return issue;
   };
-  assert.match(find('unknown-key', 'colour').message, /name, description, defaults, nodes, networks and links/);
+  assert.match(find('unknown-key', 'colour').message, /name, description, defaults, nodes, networks, links and tests/);
   assert.equal(find('unknown-key', 'colour').path, 'colour');
   assert.match(find('wrong-type', 'two').message, /cpu must be a whole number, e\.g\. cpu: 2/);
   assert.equal(find('wrong-type', 'two').path, 'nodes.r1.cpu');
@@ -316,7 +316,7 @@ test('a document that is not a map says what a lab file is', () => {
   const text = '- r1\n- r2\n';
   const doc = parseLab(text);
   assert.equal(doc.formatIssues[0].code, 'wrong-type');
-  assert.match(doc.formatIssues[0].message, /name, description, defaults, nodes, networks and links/);
+  assert.match(doc.formatIssues[0].message, /name, description, defaults, nodes, networks, links and tests/);
   assert.deepEqual(doc.nodes, []);
 });
 

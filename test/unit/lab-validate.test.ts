@@ -47,7 +47,7 @@ test('an unknown key is reported on the key, naming the accepted keys', () => {
   const text = lab('links: []\ncolour: red\n');
   const d = only(text, 'unknown-key');
   assert.equal(text.slice(d.range.start, d.range.end), 'colour');
-  assert.match(d.message, /name, description, defaults, nodes, networks and links/);
+  assert.match(d.message, /name, description, defaults, nodes, networks, links and tests/);
   assert.deepEqual(d.path, ['colour']);
 });
 
