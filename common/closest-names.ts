@@ -22,7 +22,7 @@ export function closestNames(wanted: string, names: Iterable<string>, count = 3)
 }
 
 /** The edit distance of two strings (optimal string alignment), or bound + 1 once it is sure to exceed `bound`. */
-export function editDistance(a: string, b: string, bound = Infinity): number {
+function editDistance(a: string, b: string, bound = Infinity): number {
   let before = new Array<number>(b.length + 1).fill(0);
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

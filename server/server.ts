@@ -98,7 +98,9 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: [':', ' '] },
+        // Words trigger completion through editor.quickSuggestions (package.json turns it on for strings: the
+        // YAML grammar reads a half-typed key or value as one); these are the characters that start a new slot.
+        completionProvider: { triggerCharacters: [':', ' ', '[', ','] },
         hoverProvider: true,
         definitionProvider: true,
         documentSymbolProvider: true,

@@ -14,7 +14,7 @@ import {
 } from 'vscode-languageserver/node';
 import { closestNames } from '../../common/closest-names';
 import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/lookup';
-import type { Range } from '../../common/lab/types';
+import { NODE_FIELD_NAMES, type Range } from '../../common/lab/types';
 import type { Catalogue } from '../catalogue';
 import type { LabFile } from '../documents';
 
@@ -169,7 +169,7 @@ function raiseEthernet(file: LabFile, diagnostic: Diagnostic): CodeAction[] {
   const text = file.model.text;
   const nameLineEnd = text.indexOf('\n', node.nameRange.end);
   if (nameLineEnd < 0) return [];
-  const firstField = Object.values(node.fields).find((f) => f !== undefined);
+  const firstField = NODE_FIELD_NAMES.map((name) => node.fields[name]).find((f) => f !== undefined);
   const column = firstField
     ? firstField.keyRange.start - (text.lastIndexOf('\n', firstField.keyRange.start) + 1)
     : node.nameRange.start - (text.lastIndexOf('\n', node.nameRange.start) + 1) + 2;
