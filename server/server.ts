@@ -4,6 +4,7 @@
  * take the server down.
  */
 import {
+  CodeActionKind,
   ResponseError,
   TextDocumentSyncKind,
   type Connection,
@@ -25,6 +26,7 @@ import { LabDocuments, type LabFile } from './documents';
 import { Log } from './log';
 import type { MessageQueue } from './message-queue';
 import { RemoteAgent } from './remote-agent';
+import { CodeActionService } from './services/code-actions';
 import { CodeLensService } from './services/code-lens';
 import { CompletionService } from './services/completion';
 import { findDefinition } from './services/definition';
@@ -44,6 +46,7 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   const clientSupports = { codeLensRefresh: false, completionEditRangeDefault: false };
   const completion = new CompletionService(catalogue, () => clientSupports.completionEditRangeDefault);
   const hover = new HoverService(catalogue);
+  const codeActions = new CodeActionService(catalogue);
   // A config a lab names changed on disk: its agent diagnostics and its plan are asked for again.
   const configs = new ConfigFiles((uri) => {
     const file = documents.get(uri);
@@ -95,12 +98,15 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: [':', ' '] },
+        // Words trigger completion through editor.quickSuggestions (package.json turns it on for strings: the
+        // YAML grammar reads a half-typed key or value as one); these are the characters that start a new slot.
+        completionProvider: { triggerCharacters: [':', ' ', '[', ','] },
         hoverProvider: true,
         definitionProvider: true,
         documentSymbolProvider: true,
         renameProvider: { prepareProvider: true },
         codeLensProvider: { resolveProvider: true },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       },
       serverInfo: { name: 'lab-yaml' },
     };
@@ -147,6 +153,9 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   );
   connection.onRenameRequest((params) =>
     withFile('rename', params.textDocument.uri, null, (file) => renameSymbol(file, params.position, params.newName)),
+  );
+  connection.onCodeAction((params) =>
+    withFile('codeAction', params.textDocument.uri, [], (file) => codeActions.provide(file, params)),
   );
   connection.onCodeLens((params) =>
     withFile('codeLens', params.textDocument.uri, [], (file) => codeLens.provide(file)),

@@ -336,7 +336,9 @@ function censusOf(layout: Layout): Census {
     }
     const fragment = piece.fragment;
     const { nodes, networks } = fragment;
-    if (fragment.issues.length > 0) issues.push(...shiftIssues(fragment.issues, piece.delta, piece.linkShift));
+    // A loop, not push(...spread): one piece (a one-line flow map of 300,000 nodes) may hold more issues than the stack takes.
+    if (fragment.issues.length > 0)
+      for (const issue of shiftIssues(fragment.issues, piece.delta, piece.linkShift)) issues.push(issue);
     if (!sectionCounts) continue;
     if (fragment.name || fragment.description || fragment.defaults || fragment.tests) {
       const current = shiftFragment(fragment, piece.delta, piece.linkShift);

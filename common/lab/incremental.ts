@@ -35,7 +35,7 @@ import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type 
 import { readTopLevelEntry } from './read';
 import { regionsOf } from './unsettled';
 import { resolveNode } from './resolve';
-import type { NodeFields, Range, SyntaxError, TextChange } from './types';
+import { NODE_FIELD_NAMES, type NodeFields, type Range, type SyntaxError, type TextChange } from './types';
 import { ownCopy, parseYaml, syntaxErrorsOf } from './yaml-text';
 
 /** The updated document by a shortcut, or undefined when a full parse is needed. */
@@ -456,19 +456,28 @@ function defaultsOf(layout: Layout): NodeFields {
 
 /**
  * New pieces were read against the previous defaults; when the defaults
- * themselves were re-read (a new outline; shifting keeps it), every node is
- * resolved again.
+ * themselves changed, every node is resolved again. Re-read is not changed: a
+ * window that starts at the first node re-reads the defaults before it, and
+ * resolving 10,000 nodes again for that cost more than the rest of the edit.
  */
 function withCurrentDefaults(layout: Layout, previous: Layout): Layout {
   const current = defaultsPiece(layout);
-  if (current?.outline === defaultsPiece(previous)?.outline) return layout;
+  const before = defaultsPiece(previous);
+  // Shifting keeps the outline; a piece re-read gets a new one, whose values may still be the same.
+  if (current?.outline === before?.outline) return layout;
   const defaults = current?.fragment.defaults ?? {};
+  if (sameValues(defaults, before?.fragment.defaults ?? {})) return layout;
   const pieces = layout.pieces.map((piece): Piece => {
     if (piece.fragment.nodes.length === 0) return piece;
     const nodes = piece.fragment.nodes.map((node) => ({ ...node, resolved: resolveNode(node.fields, defaults) }));
     return { ...piece, fragment: { ...piece.fragment, nodes } };
   });
   return { ...layout, pieces };
+}
+
+/** Whether two sets of node defaults give every node the same resolved values (resolving reads values alone). */
+function sameValues(a: NodeFields, b: NodeFields): boolean {
+  return NODE_FIELD_NAMES.every((name) => JSON.stringify(a[name]?.value) === JSON.stringify(b[name]?.value));
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   POSITION_LIMITS,
   listInProse,
 } from './format';
+import { closestNames } from '../closest-names';
 import { shiftRange } from './outline';
 import { validateTests } from './validate-tests';
 import type {
@@ -87,7 +88,6 @@ export class LabChecks {
   private readonly repeated = new Set<string>();
   /** Bumped whenever the node or network names change, or the names an unknown node's message suggests. */
   private namesVersion = 0;
-  private suggested = '';
 
   check(doc: LabDocument, limit: number): { shown: LocalDiagnostic[]; total: number } {
     const run = ++this.run;
@@ -118,11 +118,8 @@ export class LabChecks {
     this.checkEach(doc, 'networks', this.networks, run, renamed, checkNetwork, out);
     const nodes = doc.namesOf('nodes');
     const networks = doc.namesOf('networks');
-    const suggested = suggestions(nodes);
-    if (renamed.length > 0 || suggested !== this.suggested) {
-      this.namesVersion++;
-      this.suggested = suggested;
-    }
+    // Messages name the closest nodes: any change of names may change them.
+    if (renamed.length > 0) this.namesVersion++;
     let order = 0;
     doc.forEachAsRead('links', (link, delta, indexShift) => {
       let checked = this.links.get(link);
@@ -133,7 +130,7 @@ export class LabChecks {
           const keys = interfaceKeys(link);
           for (let i = 0; i < keys.length; i++) this.hold(keys[i], link);
         }
-        checked.findings = checkLink(link, nodes, networks, suggested);
+        checked.findings = checkLink(link, nodes, networks);
         checked.namesVersion = this.namesVersion;
       }
       checked.seen = run;
@@ -448,7 +445,6 @@ function checkLink(
   link: LabLink,
   nodes: ReadonlySet<string>,
   networks: ReadonlySet<string>,
-  suggested: string,
 ): readonly LocalDiagnostic[] {
   const out: LocalDiagnostic[] = [];
   const endpoints = link.endpoints;
@@ -462,7 +458,7 @@ function checkLink(
     });
   }
   for (let index = 0; index < endpoints.length; index++)
-    checkEndpoint(endpoints[index], link.index, index, nodes, networks, suggested, out);
+    checkEndpoint(endpoints[index], link.index, index, nodes, networks, out);
   if (endpoints.length === 2) {
     const a = endpoints[0];
     const b = endpoints[1];
@@ -521,7 +517,6 @@ function checkEndpoint(
   index: number,
   nodes: ReadonlySet<string>,
   networks: ReadonlySet<string>,
-  suggested: string,
   out: LocalDiagnostic[],
 ): void {
   const node = endpoint.node;
@@ -542,7 +537,7 @@ function checkEndpoint(
         code: 'unknown-node',
         message: networks.has(node)
           ? `${node} is a network, which has no interfaces; write just ${node}`
-          : `${node} is not a node of this lab; define it under nodes${suggested}`,
+          : `${node} is not a node of this lab; define it under nodes${suggestions(node, nodes)}`,
       });
     }
     if (endpoint.interface === '') {
@@ -570,13 +565,8 @@ function checkEndpoint(
   }
 }
 
-/** ", or use one of: r1, r2, …" with at most a handful of names. */
-function suggestions(nodes: ReadonlySet<string>): string {
-  const names: string[] = [];
-  for (const name of nodes) {
-    if (names.length === 5) break;
-    names.push(name);
-  }
-  if (names.length === 0) return '';
-  return `, or use one of: ${names.join(', ')}${nodes.size > names.length ? ', …' : ''}`;
+/** ", or did you mean r4?" with the closest names (never the first few of many, which may miss the one meant). */
+function suggestions(wanted: string, nodes: ReadonlySet<string>): string {
+  const names = closestNames(wanted, nodes, 5);
+  return names.length === 0 ? '' : `, or did you mean ${listInProse(names, 'or')}?`;
 }

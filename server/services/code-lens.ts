@@ -19,12 +19,15 @@ import { LabCommand, type LensCommandArgs } from '../../common/commands';
 const PLAN_TIMEOUT_MS = 30_000;
 const MAX_REASON_LENGTH = 500;
 /**
- * Nodes with Start, Stop and Console lenses at most (the first ones): every lens crosses the
- * wire at each version although the editor draws only those in view, so a lab of 300,000 nodes
- * would send about 200 MB. The lab's own lenses always come; past this, node actions are in the
- * Labs view and the command palette.
+ * Nodes with Start, Stop and Console lenses at most (the first ones). VS Code asks for every
+ * lens of the document at each version, holds them all and draws only those in view, so every
+ * lens crosses the wire at every edit: 10,000 nodes made 30,004 lenses (over half a second a
+ * request), while a screen shows a few dozen. 1,000 nodes (3,004 lenses, about 0.6 MB) keep a
+ * request within a frame or two; the lab's own lenses always come, and past the cap node
+ * actions are in the Labs view and the command palette. Resolving node lenses lazily would not
+ * help: an unresolved lens still crosses the wire with its range.
  */
-const MAX_NODES_WITH_LENSES = 10_000;
+const MAX_NODES_WITH_LENSES = 1000;
 
 interface PlanLensData {
   uri: string;

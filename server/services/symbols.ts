@@ -16,6 +16,19 @@ import type { LabFile } from '../documents';
  */
 const MAX_SYMBOL_TEXT = 200;
 
+/**
+ * Elements listed per section at most (the first ones), as yaml-language-server
+ * (`yaml.maxItemsComputed`) and VS Code's own JSON support (`json.maxItemsComputed`,
+ * 5,000 symbols) bound their outlines: the editor asks for the whole outline after
+ * every edit and the reply crosses the wire whole, about 220 bytes a symbol, while
+ * the outline shows a screenful and the breadcrumbs one path. At 10,000 nodes the
+ * full outline was 30,505 symbols (6.8 MB, over half a second a request); capped,
+ * it is about 2,500. Past the cap the section's symbol still spans the section
+ * (its detail says how many are listed), so the breadcrumbs show `nodes` there,
+ * and Go to Definition and search still find every element.
+ */
+const MAX_SYMBOLS_PER_SECTION = 1000;
+
 /** The outline of the current version, computed once per version. */
 export function documentSymbols(file: LabFile): DocumentSymbol[] {
   return file.cached('documentSymbols', outline);
@@ -52,14 +65,16 @@ function outline(file: LabFile): DocumentSymbol[] {
   ): void => {
     const children: DocumentSymbol[] = [];
     let span: Range | undefined;
+    let count = 0;
     model.forEachAsRead(section, (element, delta, indexShift) => {
       const range = shiftRange(element.range, delta);
-      children.push(child(element, range, delta, indexShift));
+      if (++count <= MAX_SYMBOLS_PER_SECTION) children.push(child(element, range, delta, indexShift));
       span = span ? cover(span, range) : range;
     });
     const own = model.rangeOfPath([section]);
     if (own === undefined || span === undefined) return;
-    result.push(symbol(section, SymbolKind.Namespace, cover(span, own), own, `${children.length}`, children));
+    const detail = count > children.length ? `${count} (the first ${children.length} listed)` : `${count}`;
+    result.push(symbol(section, SymbolKind.Namespace, cover(span, own), own, detail, children));
   };
   group('nodes', (node, range, delta) =>
     symbol(node.name, SymbolKind.Object, range, shiftRange(node.nameRange, delta), node.resolved.template),

@@ -1,6 +1,6 @@
 /**
- * Replies stay bounded on huge documents (issue 29): the outline cuts long values, code lenses
- * stop at the node cap, and a lab of more nodes than LabChecks once handled (130,000: the
+ * Replies stay bounded on huge documents (issue 29): the outline cuts long values and lists
+ * 1,000 elements a section, code lenses stop at the same node cap, and a lab of more nodes than LabChecks once handled (130,000: the
  * spread of renamed names overflowed the stack) gets its diagnostics on open.
  */
 import { after, before, test } from 'node:test';
@@ -15,7 +15,7 @@ before(async () => {
 });
 after(() => client.stop());
 
-test('a description of a megabyte is cut in the outline; lenses stop at 10,000 nodes', async () => {
+test('a description of a megabyte is cut in the outline; the outline lists 1,000 nodes and lenses stop there', async () => {
   const uri = 'file:///huge/long.lab.yaml';
   const nodes = Array.from({ length: 12_000 }, (_, i) => `  n${i}:\n    template: vios\n`).join('');
   await client.open(uri, `name: long\ndescription: ${'d'.repeat(1024 * 1024)}\nnodes:\n${nodes}`);
@@ -23,12 +23,19 @@ test('a description of a megabyte is cut in the outline; lenses stop at 10,000 n
   const description = symbols.find((s) => s.name === 'description');
   assert.equal(description?.detail?.length, 200);
   assert.ok(description?.detail?.endsWith('…'));
+  // The first 1,000 nodes, and the section spans them all: the breadcrumbs show `nodes` past the cap.
+  const nodesSymbol = symbols.find((s) => s.name === 'nodes');
+  assert.equal(nodesSymbol?.children?.length, 1000);
+  assert.equal(nodesSymbol?.children?.at(-1)?.name, 'n999');
+  assert.equal(nodesSymbol?.detail, '12000 (the first 1000 listed)');
+  assert.equal(nodesSymbol?.range.end.line, 2 + 2 * 12_000);
   // Node lenses need a session (logged out there is one Log In lens); nothing answers on port 1,
   // and the lenses are listed without asking the agent.
   await client.notify(SessionChangedNotification, { session: { baseUrl: 'https://127.0.0.1:1', token: 'unused' } });
   const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-  // The plan (resolved later), Deploy, Reconcile and Destroy, then Start, Stop and Console for each of the first 10,000 nodes.
-  assert.equal(lenses.length, 4 + 3 * 10_000);
+  // The plan (resolved later), Deploy, Reconcile and Destroy, then Start, Stop and Console for each of the first 1,000 nodes.
+  assert.equal(lenses.length, 4 + 3 * 1000);
+  assert.equal(lenses.at(-1)?.range.start.line, 3 + 2 * 999);
   await client.close(uri);
   await client.notify(SessionChangedNotification, { session: null });
 });

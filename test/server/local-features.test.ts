@@ -166,6 +166,11 @@ test('endpoint names in a block list of endpoints', async () => {
   assert.deepEqual(labels(list), ['r1', 'r2', 'sw1', 'mgmt']);
 });
 
+test('completion is triggered by the characters that start a slot: a value, an endpoint list, the next endpoint', () => {
+  const provider = client.initializeResult?.capabilities.completionProvider;
+  assert.deepEqual(provider?.triggerCharacters, [':', ' ', '[', ',']);
+});
+
 test('endpoint names inside an unfinished flow or block list of endpoints (no closing bracket yet)', async () => {
   const base =
     'name: typing\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nnetworks:\n  lan:\n    type: bridge\nlinks:\n';

@@ -309,6 +309,33 @@ test('an edit of the defaults resolves every node again', () => {
   assertSameAsFullParse(renamed, 'node edit above the defaults');
 });
 
+test('a window that re-reads the defaults unchanged resolves no node again', () => {
+  // A space typed into the first node's indentation: the window starts at the piece before it, the defaults.
+  const previous = parseLab(generateLab(40, { seed: 3 }));
+  assert.ok(previous.text.indexOf('\ndefaults:') < previous.text.indexOf('\nnodes:'), 'the defaults come first');
+  const at = previous.text.indexOf('\n', previous.text.indexOf('\nnodes:') + 1 + '\nnodes:'.length) + 1;
+  const updated = updateLab(previous, { start: at, end: at, text: ' ' });
+  assert.equal(readBy(updated), 'window');
+  assertSameAsFullParse(updated, 'a space in the first node');
+  const asRead = (doc: LabDocument): unknown[] => {
+    const nodes: unknown[] = [];
+    assert.ok(doc instanceof ParsedLab);
+    doc.forEachAsRead('nodes', (node) => nodes.push(node));
+    return nodes;
+  };
+  const before = asRead(previous);
+  const after = asRead(updated);
+  // Every node the window did not re-read (it reads a few) is the object read before: none was resolved again.
+  const kept = after.filter((node) => before.includes(node)).length;
+  assert.ok(kept >= before.length - 8, `${kept} of ${before.length} nodes kept`);
+  // Changing a default does resolve them all again.
+  const ram = updated.text.indexOf('ram: ', updated.text.indexOf('\ndefaults:'));
+  if (ram >= 0 && ram < updated.text.indexOf('\nnodes:')) {
+    const changed = updateLab(updated, { start: ram + 5, end: ram + 5, text: '1' });
+    assertSameAsFullParse(changed, 'a default changed');
+  }
+});
+
 test('updateLab leaves the previous document as it was', () => {
   const previous = parseLab(generateLab(20, { seed: 9 }));
   const before = observe(previous);

@@ -84,7 +84,7 @@ test('an endpoint naming an unknown node or network is reported on the name', ()
   assert.deepEqual(findings(lab('links:\n  - endpoints: [r1:Gi0/0, lan9]\n')), ['unknown-network @ lan9']);
   assert.match(
     only(lab('links:\n  - endpoints: [r9:Gi0/0, r2:Gi0/0]\n'), 'unknown-node').message,
-    /r9 is not a node of this lab.*r1, r2/,
+    /r9 is not a node of this lab.*did you mean r1 or r2\?/,
   );
 });
 

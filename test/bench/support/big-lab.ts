@@ -1,7 +1,8 @@
 /**
  * The 10,000-node lab of the language server bench (#14): the time from
  * didOpen to the first diagnostics, and documentSymbol and codeLens p95 right
- * after an edit (the outline and the lenses refresh as the user types), ours
+ * after an edit (the outline and the lenses refresh as the user types) and
+ * again on the same version (as an outside run measured them), ours
  * against yaml-language-server in the same run, taking turns. Every wait is
  * bounded: the baseline may be very slow on a lab this size.
  */
@@ -14,6 +15,13 @@ import { percentile, since } from './stats';
 
 export const BIG_LAB_NODES = 10_000;
 const SAMPLES = 3;
+/**
+ * The issue's 50 ms for the outline and the lenses at this size, as a ratio: the outside run
+ * (2026-11-26) measured yaml-language-server's outline of this lab at 224 ms (645 ms was 2.88×
+ * it), and 50 / 224 is 0.22. A ratio to the baseline's outline in the same run follows the
+ * machine's speed, which a fixed number of milliseconds would not.
+ */
+const OUTLINE_RATIO = 0.22;
 /** Longest wait for one answer or the first diagnostics; the baseline past it has no figure rather than a wrong one. */
 const WAIT_MS = 60_000;
 
@@ -45,39 +53,59 @@ export async function benchBigLab(
   const before = text.slice(0, at);
   const editAt: Position = { line: before.split('\n').length - 1, character: at - (before.lastIndexOf('\n') + 1) };
   let edits = 0;
+  // yaml-language-server's outline on the same versions: the yardstick of both figures below (it has no lenses).
+  let theirOutline: Record<'after an edit' | 'unchanged', number[]> = { 'after an edit': [], unchanged: [] };
   for (const [method, params] of [
     ['textDocument/documentSymbol', { textDocument: { uri } }],
     ['textDocument/codeLens', { textDocument: { uri } }],
   ] as const) {
-    const times: Record<'ours' | 'theirs', number[]> = { ours: [], theirs: [] };
-    let answered = true;
-    for (let i = 0; i <= SAMPLES && answered; i++) {
+    const afterEdit: Record<'ours' | 'theirs', number[]> = { ours: [], theirs: [] };
+    // The same request again on the version just answered, as the outside run asks it: what a per-version cache leaves.
+    const unchanged: Record<'ours' | 'theirs', number[]> = { ours: [], theirs: [] };
+    // A server that let a request pass WAIT_MS is asked no more; the other one's figures still count.
+    const answered = { ours: true, theirs: true };
+    for (let i = 0; i <= SAMPLES && answered.ours; i++) {
       const value = ++edits % 2 === 1 ? '7' : '8';
       for (const [who, server] of [
         ['ours', ours],
         ['theirs', theirs],
       ] as const) {
+        if (!answered[who]) continue;
         const version = await server.change(uri, [
           { range: { start: editAt, end: { ...editAt, character: editAt.character + 1 } }, text: value },
         ]);
-        const start = performance.now();
-        const answer = await bounded(server.request<unknown>(method, params));
-        if (answer === undefined) answered = false;
-        // The first round warms up.
-        else if (i > 0) times[who].push(since(start));
+        for (const times of [afterEdit, unchanged]) {
+          const start = performance.now();
+          const answer = await bounded(server.request<unknown>(method, params));
+          if (answer === undefined) answered[who] = false;
+          // The first round warms up.
+          else if (i > 0) times[who].push(since(start));
+        }
         // Its checks of the new version done, the server leaves the machine to the other one.
         await bounded(server.waitForPublication(uri, 0, (p) => p.version === version, WAIT_MS));
       }
     }
     const name = method.split('/')[1];
-    report({
-      name: `lsp ${name} p95 after an edit (${size})`,
-      value: percentile(times.ours, 95),
-      unit: 'ms',
-      baseline: { name: baseline, value: percentile(times.theirs, 95) },
-      targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
-      note: answered ? `${times.ours.length} requests each, taking turns` : `a request took over ${WAIT_MS / 1000} s`,
-    });
+    if (name === 'documentSymbol') theirOutline = { 'after an edit': afterEdit.theirs, unchanged: unchanged.theirs };
+    for (const [when, times] of [
+      ['after an edit', afterEdit],
+      ['unchanged', unchanged],
+    ] as const) {
+      report({
+        name: `lsp ${name} p95 ${when} (${size})`,
+        value: percentile(times.ours, 95),
+        unit: 'ms',
+        baseline: {
+          name: name === 'documentSymbol' ? baseline : `${baseline} documentSymbol`,
+          value: percentile(name === 'documentSymbol' ? times.theirs : theirOutline[when], 95),
+        },
+        targets: [{ on: 'ratio', op: '<=', limit: OUTLINE_RATIO }],
+        note:
+          answered.ours && answered.theirs
+            ? `${times.ours.length} requests each, taking turns${name === 'codeLens' ? `; ${baseline} has no lenses: its outline on the same versions is the yardstick` : ''}`
+            : `${answered.ours ? baseline : 'ours'}: a request took over ${WAIT_MS / 1000} s; ${times.ours.length} of ours`,
+      });
+    }
   }
   return { uri, text };
 }

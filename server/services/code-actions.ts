@@ -1,0 +1,178 @@
+/**
+ * Quick fixes for the diagnostics that have an obvious one, each an edit of
+ * just the text that is wrong: a node, network, template, image or interface
+ * name replaced by the closest names (edit distance) that exist, from the
+ * document or the agent's catalogue; `ethernet` raised for an interface past
+ * the node's count. The closest comes first and is the preferred fix.
+ */
+import {
+  CodeActionKind,
+  type CodeAction,
+  type CodeActionParams,
+  type Diagnostic,
+  type Range as LspRange,
+} from 'vscode-languageserver/node';
+import { closestNames } from '../../common/closest-names';
+import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/lookup';
+import { NODE_FIELD_NAMES, type Range } from '../../common/lab/types';
+import type { Catalogue } from '../catalogue';
+import type { LabFile } from '../documents';
+
+/** Fixes offered per diagnostic at most. */
+const MAX_FIXES = 3;
+
+/** A replacement of the text in `range` by one of the names, as a fix of `diagnostic`. */
+interface Replacement {
+  range: Range;
+  names: string[];
+  /** "node", "template", …: said in the title. */
+  what: string;
+}
+
+export class CodeActionService {
+  constructor(private readonly catalogue: Catalogue) {}
+
+  async provide(file: LabFile, params: CodeActionParams): Promise<CodeAction[]> {
+    const only = params.context.only;
+    if (only && !only.some((kind) => CodeActionKind.QuickFix.startsWith(kind))) return [];
+    const actions: CodeAction[] = [];
+    for (const diagnostic of params.context.diagnostics) {
+      const fixes = await this.fixesOf(file, diagnostic);
+      actions.push(...fixes);
+    }
+    return actions;
+  }
+
+  private async fixesOf(file: LabFile, diagnostic: Diagnostic): Promise<CodeAction[]> {
+    const model = file.model;
+    const start = file.offsetAt(diagnostic.range.start);
+    switch (diagnostic.code) {
+      case 'unknown-node': {
+        const endpoint = linkAt(model, start)?.endpoint;
+        if (!endpoint?.node || !endpoint.nodeRange) return [];
+        const names = closestNames(
+          endpoint.node,
+          mapAsRead(model, 'nodes', (n) => n.name),
+          MAX_FIXES,
+        );
+        return replacements(file, diagnostic, { range: endpoint.nodeRange, names, what: 'node' });
+      }
+      case 'unknown-network': {
+        const endpoint = linkAt(model, start)?.endpoint;
+        if (endpoint?.network === undefined) return [];
+        const names = closestNames(
+          endpoint.network,
+          mapAsRead(model, 'networks', (n) => n.name),
+          MAX_FIXES,
+        );
+        return replacements(file, diagnostic, { range: endpoint.range, names, what: 'network' });
+      }
+      case 'unknown-template': {
+        const written = valueAt(file, diagnostic);
+        const templates = await this.catalogue.templates();
+        if (!written || !templates) return [];
+        const names = closestNames(written.text, idsOf(templates), MAX_FIXES);
+        return replacements(file, diagnostic, { range: written.range, names, what: 'template' });
+      }
+      case 'unknown-image': {
+        const written = valueAt(file, diagnostic);
+        const template = nodeAt(file, diagnostic)?.resolved.template;
+        const images = template === undefined ? undefined : await this.catalogue.templateImages(template);
+        if (!written || !images?.images) return [];
+        const names = closestNames(written.text, idsOf(images.images), MAX_FIXES);
+        return replacements(file, diagnostic, { range: written.range, names, what: 'image' });
+      }
+      case 'unknown-interface':
+        return this.interfaceFixes(file, diagnostic, start);
+      case 'interface-out-of-range':
+        return raiseEthernet(file, diagnostic);
+      default:
+        return [];
+    }
+  }
+
+  /** The free interfaces of the endpoint's node closest to the one written. */
+  private async interfaceFixes(file: LabFile, diagnostic: Diagnostic, start: number): Promise<CodeAction[]> {
+    const model = file.model;
+    const endpoint = linkAt(model, start)?.endpoint;
+    if (!endpoint?.node || !endpoint.interface || !endpoint.interfaceRange) return [];
+    const node = findNode(model, endpoint.node);
+    if (!node?.resolved.template) return [];
+    const all = await this.catalogue.interfaces(node.resolved.template, node.resolved.ethernet);
+    if (!all) return [];
+    const used = interfacesInUse(model, endpoint.node, endpoint.range.start);
+    const free = all.flatMap((i) => (typeof i.name === 'string' && !used.has(i.name) ? [i.name] : []));
+    const names = closestNames(endpoint.interface, free, MAX_FIXES);
+    return replacements(file, diagnostic, { range: endpoint.interfaceRange, names, what: 'interface' });
+  }
+}
+
+function idsOf(entries: readonly { id?: string }[]): string[] {
+  return entries.flatMap((e) => (typeof e.id === 'string' ? [e.id] : []));
+}
+
+function replacements(file: LabFile, diagnostic: Diagnostic, replacement: Replacement): CodeAction[] {
+  const range = file.toLspRange(replacement.range);
+  return replacement.names.map((name, i) =>
+    fix(file, diagnostic, `Change ${replacement.what} to ${name}`, range, name, i === 0),
+  );
+}
+
+function fix(
+  file: LabFile,
+  diagnostic: Diagnostic,
+  title: string,
+  range: LspRange,
+  newText: string,
+  preferred: boolean,
+): CodeAction {
+  return {
+    title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [diagnostic],
+    isPreferred: preferred,
+    edit: { changes: { [file.uri]: [{ range, newText }] } },
+  };
+}
+
+/** The scalar value a diagnostic is on (an agent finding located at `template: …` or `image: …`), as written. */
+function valueAt(file: LabFile, diagnostic: Diagnostic): { text: string; range: Range } | undefined {
+  const start = file.offsetAt(diagnostic.range.start);
+  const end = file.offsetAt(diagnostic.range.end);
+  const text = file.model.text.slice(start, end);
+  // Located on the value: one word, no line break (a finding on a whole node has no single value to change).
+  if (text === '' || /[\s:]/.test(text)) return undefined;
+  return { text, range: { start, end } };
+}
+
+/** The node whose lines hold the diagnostic. */
+function nodeAt(file: LabFile, diagnostic: Diagnostic) {
+  const path = file.model.pathAt(file.offsetAt(diagnostic.range.start))?.path;
+  return path?.[0] === 'nodes' && typeof path[1] === 'string' ? findNode(file.model, path[1]) : undefined;
+}
+
+/**
+ * "Raise ethernet to N" for an interface past the node's count: the agent's
+ * message says N; the node's own `ethernet` is changed, or one is added under
+ * its name when it inherits the count.
+ */
+function raiseEthernet(file: LabFile, diagnostic: Diagnostic): CodeAction[] {
+  const message = typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
+  const wanted = /Raise ethernet to at least (\d+)/.exec(message)?.[1];
+  const endpoint = linkAt(file.model, file.offsetAt(diagnostic.range.start))?.endpoint;
+  const node = endpoint?.node ? findNode(file.model, endpoint.node) : undefined;
+  if (!wanted || !node) return [];
+  const title = `Raise ethernet of ${node.name} to ${wanted}`;
+  const own = node.fields.ethernet;
+  if (own) return [fix(file, diagnostic, title, file.toLspRange(own.range), wanted, true)];
+  // A new line after the node's name line, indented as its first field (or two spaces further).
+  const text = file.model.text;
+  const nameLineEnd = text.indexOf('\n', node.nameRange.end);
+  if (nameLineEnd < 0) return [];
+  const firstField = NODE_FIELD_NAMES.map((name) => node.fields[name]).find((f) => f !== undefined);
+  const column = firstField
+    ? firstField.keyRange.start - (text.lastIndexOf('\n', firstField.keyRange.start) + 1)
+    : node.nameRange.start - (text.lastIndexOf('\n', node.nameRange.start) + 1) + 2;
+  const at = file.toLspRange({ start: nameLineEnd, end: nameLineEnd });
+  return [fix(file, diagnostic, title, at, `\n${' '.repeat(column)}ethernet: ${wanted}`, true)];
+}
