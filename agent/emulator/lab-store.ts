@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { EmuError, type EmuNodeSpec, type EmuNodeStatus } from './backend';
+import { EmuError, EmuNodeStatus, type EmuNodeSpec } from './backend';
 import { writeFileAtomic } from '../storage/atomic-file';
 
 /** A node as the emulator keeps it: what it was made of, plus its runtime state. */
@@ -49,6 +49,19 @@ const STATE_FILE = 'emulator-state.json';
 const SAVE_DELAY_MS = 25;
 /** Under a stream of changes, saving takes at most about a fifth of the time (a big lab takes a while to write). */
 const SAVE_SPACING = 4;
+
+/** A node made from its spec and added to `lab`: the lab's next id, stopped, no interface connected. */
+export function addStoredNode<N extends StoredNode>(lab: { nodes: N[]; nextNodeId: number }, spec: EmuNodeSpec): N {
+  const node = {
+    ...spec,
+    id: lab.nextNodeId++,
+    status: EmuNodeStatus.stopped,
+    links: new Array<number>(Math.max(0, spec.ethernet)).fill(0),
+  } as N;
+  if (spec.config === undefined) delete node.config;
+  lab.nodes.push(node);
+  return node;
+}
 
 /**
  * The node or network with `id`. Ids are handed out in increasing order and lists keep that

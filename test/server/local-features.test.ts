@@ -76,7 +76,7 @@ test('top-level keys are offered at column 0, without those already written', as
   const text = 'name: x\nno';
   await client.open(uri, text);
   const list = await complete(uri, text, 'no', 2);
-  assert.deepEqual(labels(list).sort(), ['defaults', 'description', 'links', 'networks', 'nodes']);
+  assert.deepEqual(labels(list).sort(), ['defaults', 'description', 'links', 'networks', 'nodes', 'tests']);
   const nodes = list.items.find((i) => i.label === 'nodes');
   assert.ok(nodes);
   assert.deepEqual(editOf(list, nodes), {

@@ -26,6 +26,7 @@ import { QUOTAS } from './quotas';
 import type { Realizer } from './realizer';
 import type { LinuxHost } from './system';
 import type { Places } from '../../places';
+import { addStoredNode } from '../lab-store';
 
 /** Grace for a graceful stop, and for auto's graceful attempt before it powers off. */
 export const GRACEFUL_MS = 10_000;
@@ -156,14 +157,7 @@ export class LinuxClient implements EmulatorClient {
           'refused',
           `Lab ${path} has ${lab.nodes.length} nodes, the most a lab may have on this agent; ${spec.name} was not added.`,
         );
-      const node: LinuxNode = {
-        ...spec,
-        id: lab.nextNodeId++,
-        status: EmuNodeStatus.stopped,
-        links: new Array<number>(Math.max(0, spec.ethernet)).fill(0),
-      };
-      if (spec.config === undefined) delete node.config;
-      lab.nodes.push(node);
+      const node = addStoredNode(lab, spec);
       this.emu.changed();
       await this.emu.realizer.realizeNode(lab, node);
       return this.emu.observeNode(lab, node);

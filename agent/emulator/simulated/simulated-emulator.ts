@@ -24,7 +24,7 @@ import { findTemplate, ICONS, NAT_ONLY, NETWORK_TYPES, TEMPLATES } from './catal
 import { ConsoleHub } from './console-hub';
 import type { DeviceView } from './device-cli';
 import { exampleLabs } from './example-labs';
-import { findById, LabStore, pruneHiddenNetworks, type StoredLab, type StoredNode } from '../lab-store';
+import { addStoredNode, findById, LabStore, pruneHiddenNetworks, type StoredLab, type StoredNode } from '../lab-store';
 
 export const EMU_SESSION_IDLE_MS = 60 * 60 * 1000;
 const EMU_VERSION = '5.0.1-24';
@@ -312,14 +312,7 @@ class SimulatedClient implements EmulatorClient {
     await this.write();
     const lab = this.emu.writableLab(path);
     this.emu.template(spec.template);
-    const node: StoredNode = {
-      ...spec,
-      id: lab.nextNodeId++,
-      status: EmuNodeStatus.stopped,
-      links: new Array<number>(Math.max(0, spec.ethernet)).fill(0),
-    };
-    if (spec.config === undefined) delete node.config;
-    lab.nodes.push(node);
+    const node = addStoredNode(lab, spec);
     this.emu.changed();
     return this.emu.toEmuNode(node);
   }
