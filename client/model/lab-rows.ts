@@ -206,3 +206,13 @@ function isPlainFileOf(lab: LabFileInfo): boolean {
 export function isSettling(view: LabLiveView): boolean {
   return (view.status?.nodes ?? []).some((n) => TRANSITIONAL.has(String(n.state)));
 }
+
+/** Each node's state by name, when the live lab was read; undefined otherwise. */
+export function nodeStatesOf(live: LabLiveView): Record<string, string> | undefined {
+  const nodes = live.status?.nodes;
+  if (live.error !== undefined || !Array.isArray(nodes)) return undefined;
+  const states: Record<string, string> = {};
+  for (const node of nodes)
+    if (typeof node.name === 'string' && typeof node.state === 'string') states[node.name] = node.state;
+  return states;
+}

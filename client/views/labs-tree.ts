@@ -9,7 +9,14 @@ import { registerGuarded } from '../commands/guard';
 import { isLabActionAllowed } from '../model/capabilities';
 import { targetOfArg } from '../model/command-args';
 import { describeError } from '../model/errors';
-import { isSettling, labRow, type LabFileInfo, type LabLiveView, type LabRowData } from '../model/lab-rows';
+import {
+  isSettling,
+  labRow,
+  nodeStatesOf,
+  type LabFileInfo,
+  type LabLiveView,
+  type LabRowData,
+} from '../model/lab-rows';
 import { rowsFingerprint, type TreeRow } from '../model/tree-row';
 import { AwayReport } from '../project/away-report';
 import { loadLab, observationPayload } from '../project/lab-context';
@@ -112,16 +119,6 @@ class LabsTree extends LiveTree<Row> {
     this.clearFileTimer();
     super.dispose();
   }
-}
-
-/** Each node's state by name, when the live lab was read; undefined otherwise. */
-function nodeStatesOf(live: LabLiveView): Record<string, string> | undefined {
-  const nodes = live.status?.nodes;
-  if (live.error !== undefined || !Array.isArray(nodes)) return undefined;
-  const states: Record<string, string> = {};
-  for (const node of nodes)
-    if (typeof node.name === 'string' && typeof node.state === 'string') states[node.name] = node.state;
-  return states;
 }
 
 export function registerLabsView(services: Services): vscode.Disposable[] {
