@@ -10,49 +10,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordedExchange } from '../../agent/emulator/eveng/recorder';
-import { readRecording, ReplayServer } from './replay-server';
-import { fullScenarioAgent, runFullScenario, StepClock } from './scenario';
+import { readRecording } from './replay-server';
+import { recordedOutcome, replayFullScenario, type RecordedOutcome } from './scenario-replay';
 
 const DIR = join(__dirname, '..', '..', '..', 'test', 'eveng', 'recordings', 'eve-ce');
 const LAB = '/api/labs/lab-agent/scen-a.unl';
 
-interface Outcome {
-  server: string;
-  steps: { step: string; ok: boolean; result?: unknown; error?: string }[];
-  runtime: string[];
-}
+const outcome = (): RecordedOutcome => recordedOutcome(DIR);
 
-function outcome(): Outcome {
-  assert.ok(existsSync(join(DIR, 'outcome.json')), `${DIR}/outcome.json ships with the repository`);
-  return JSON.parse(readFileSync(join(DIR, 'outcome.json'), 'utf8')) as Outcome;
-}
-
-test('the eve-ce recording (EVE-NG Community 6.2.0-4) replays: every step as recorded, every exchange used', async () => {
-  const recorded = outcome();
-  const replay = new ReplayServer(readRecording(DIR));
-  const url = await replay.listen();
-  const dataDir = mkdtempSync(join(tmpdir(), 'eve-ce-replay-'));
-  try {
-    const clock = new StepClock();
-    const agent = await fullScenarioAgent(dataDir, url, clock);
-    let steps;
-    try {
-      steps = await runFullScenario(agent, clock, { vmx: true, r2Ram: 1536 });
-    } finally {
-      await agent.close();
-    }
-    assert.deepEqual(replay.misses, []);
-    assert.equal(replay.used.size, replay.exchanges.length, 'every recorded exchange was asked for');
-    assert.deepEqual(steps, recorded.steps);
-  } finally {
-    await replay.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+test('the eve-ce recording (EVE-NG Community 6.2.0-4) replays: every step as recorded, every exchange used', () =>
+  replayFullScenario(DIR, { vmx: true, r2Ram: 1536 }));
 
 test('the eve-ce recording: what EVE-NG Community 6.2.0-4 did with the adapter’s requests', () => {
   const run = outcome();

@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAnswer } from '../../agent/emulator/eveng/envelope';
@@ -21,7 +21,8 @@ import {
 import { parseInterfaces, parseNetworks, parseNode } from '../../agent/emulator/eveng/lab-client';
 import { itemsOf, record } from '../../agent/emulator/eveng/envelope';
 import { readRecording, ReplayServer } from './replay-server';
-import { fullScenarioAgent, runFullScenario, runScenario, scenarioAgent, StepClock } from './scenario';
+import { runScenario, scenarioAgent } from './scenario';
+import { recordedOutcome, replayFullScenario } from './scenario-replay';
 
 const RECORDINGS = join(__dirname, '..', '..', '..', 'test', 'eveng', 'recordings');
 const SHIPPED = 'fake-community';
@@ -94,36 +95,8 @@ test(`the ${SHIPPED} recording replays: same outcome, every exchange used, nothi
 /** The recording made against UNetLab's own API code (make-recording.ts --unetlab). */
 const UNETLAB = 'unetlab';
 
-interface UnetlabOutcome {
-  server: string;
-  steps: { step: string; ok: boolean; result?: unknown; error?: string }[];
-  runtime: string[];
-}
-
-test(`the ${UNETLAB} recording (UNetLab's own code) replays: every step as recorded, every exchange used`, async () => {
-  const dir = join(RECORDINGS, UNETLAB);
-  assert.ok(existsSync(join(dir, 'outcome.json')), `${dir}/outcome.json ships with the repository`);
-  const recorded = JSON.parse(readFileSync(join(dir, 'outcome.json'), 'utf8')) as UnetlabOutcome;
-  const replay = new ReplayServer(readRecording(dir));
-  const url = await replay.listen();
-  const dataDir = mkdtempSync(join(tmpdir(), 'eve-replay-'));
-  try {
-    const clock = new StepClock();
-    const agent = await fullScenarioAgent(dataDir, url, clock);
-    let steps;
-    try {
-      steps = await runFullScenario(agent, clock);
-    } finally {
-      await agent.close();
-    }
-    assert.deepEqual(replay.misses, []);
-    assert.equal(replay.used.size, replay.exchanges.length, 'every recorded exchange was asked for');
-    assert.deepEqual(steps, recorded.steps);
-  } finally {
-    await replay.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+test(`the ${UNETLAB} recording (UNetLab's own code) replays: every step as recorded, every exchange used`, () =>
+  replayFullScenario(join(RECORDINGS, UNETLAB)));
 
 /**
  * What the unetlab recording shows about the adapter against UNetLab's own code, as recorded
@@ -132,7 +105,7 @@ test(`the ${UNETLAB} recording (UNetLab's own code) replays: every step as recor
  */
 test(`the ${UNETLAB} recording: what the real code did with the adapter's requests`, () => {
   const dir = join(RECORDINGS, UNETLAB);
-  const outcome = JSON.parse(readFileSync(join(dir, 'outcome.json'), 'utf8')) as UnetlabOutcome;
+  const outcome = recordedOutcome(dir);
   const exchanges = readRecording(dir);
   const step = (name: string) => {
     const found = outcome.steps.find((s) => s.step === name);
