@@ -28,7 +28,7 @@ export default tseslint.config(
       // Modules loaded on first use to keep activation and startup fast (each require says why).
       '@typescript-eslint/no-require-imports': [
         'error',
-        { allow: ['^undici$', '^vscode-languageclient/node$', '/common/lab/parse$', '/common/protocol$'] },
+        { allow: ['^undici$', '^vscode-languageclient/node$', '/common/lab/parse/parse$', '/common/protocol$'] },
       ],
       // Forwarding a caught value to reject() is right; what this rule is for is reject('a string').
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],

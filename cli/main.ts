@@ -10,13 +10,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AgentClient, AgentError } from '../common/api/client';
 import type { ProjectPayload } from '../common/api/contract';
-import { parseLab } from '../common/lab/parse';
-import { LineIndex } from '../common/lab/positions';
+import { parseLab } from '../common/lab/parse/parse';
+import { LineIndex } from '../common/lab/model/positions';
 import { buildProjectPayload } from '../common/project/payload';
 import { writeLabState } from '../common/project/state-file';
 import { toJUnit, toTap } from '../common/testing/report';
 import { runLabTests } from '../common/testing/runner';
-import { validateLab } from '../common/lab/validate';
+import { validateLab } from '../common/lab/rules/validate';
 
 const USAGE = `Usage: lab-agent test LAB.lab.yaml [options]
 

@@ -11,7 +11,7 @@ import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigFileCache } from '../common/project/config-cache';
 import { configNames, isInsideFolder } from '../common/project/payload';
-import type { LabDocument } from '../common/lab/types';
+import type { LabDocument } from '../common/lab/model/types';
 import type { Log } from './log';
 
 /** Events of one save come in bursts: a lab hears of them once, this long after the first. */

@@ -17,8 +17,8 @@ import type {
   TextDocumentContentChangeEvent,
 } from 'vscode-languageserver/node';
 import type { ProjectDiagnostic, ProjectPayload } from '../common/api/contract';
-import { parseLab, updateLab } from '../common/lab/parse';
-import type { LabDocument, Range, TextChange } from '../common/lab/types';
+import { parseLab, updateLab } from '../common/lab/parse/parse';
+import type { LabDocument, Range, TextChange } from '../common/lab/model/types';
 import { documentLimitProblem } from '../common/project/document-limits';
 import { buildProjectPayload } from '../common/project/payload';
 import { UserFileError } from '../common/project/user-file';

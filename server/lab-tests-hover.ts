@@ -3,8 +3,8 @@
  * key (`ping`) what it does, its settings and the console families that run
  * it; on a setting, what it holds.
  */
-import { CHECKS, FAMILY_CHECKS, FAMILY_NAMES, isCheckKind, type ConsoleFamily } from '../common/lab/test-checks';
-import type { LabDocument, Range } from '../common/lab/types';
+import { CHECKS, FAMILY_CHECKS, FAMILY_NAMES, isCheckKind, type ConsoleFamily } from '../common/lab/rules/test-checks';
+import type { LabDocument, Range } from '../common/lab/model/types';
 
 export function labTestHover(doc: LabDocument, offset: number): { range: Range; markdown: string } | undefined {
   const at = doc.pathAt(offset);

@@ -5,10 +5,10 @@
  * keeps the user's layout and comments; a document written in a shape these
  * edits cannot handle line by line gets a message instead of a rewrite.
  */
-import { insertLinesAfter, removeLines, type OffsetEdit } from '../common/lab/line-edits';
+import { insertLinesAfter, removeLines, type OffsetEdit } from '../common/lab/model/line-edits';
 import { lineEnd, lineStartOf } from '../common/text-lines';
-import { findNetwork, findNode } from '../common/lab/lookup';
-import type { LabDocument, LabNode } from '../common/lab/types';
+import { findNetwork, findNode } from '../common/lab/model/lookup';
+import type { LabDocument, LabNode } from '../common/lab/model/types';
 import type { TopologyChange } from '../common/protocol';
 
 export type EditOutcome = { edits: OffsetEdit[] } | { error: string };

@@ -5,8 +5,8 @@
  * name only the nodes asked for.
  */
 import type { Iface, InterfacesPreviewData, LinkCompletionsData } from '../../common/api/contract';
-import { compileEthFormat, type EthFormat } from '../../common/lab/eth-format';
-import type { LabDocument } from '../../common/lab/types';
+import { compileEthFormat, type EthFormat } from '../../common/lab/rules/eth-format';
+import type { LabDocument } from '../../common/lab/model/types';
 import { invalidRequest } from '../http/api-error';
 import { optionalBoolean, optionalObject, optionalString, rejectLocalPaths } from '../http/fields';
 import { loadCatalogue, type Catalogue } from '../project/catalogue';

@@ -35,7 +35,7 @@ import { buildPlan, type ProjectPlan } from '../project/plan';
 import { checkIdentity, planDocument, type PlannedDocument } from '../project/plan-document';
 import { checkedDocument, labOf, readDirection, readProjectInput, requireYaml } from '../project/project-input';
 import { validateBody } from '../project/validate-body';
-import { parseLab } from '../../common/lab/parse';
+import { parseLab } from '../../common/lab/parse/parse';
 import type { LoginSession } from '../sessions';
 import type { SessionHandler } from './handler';
 

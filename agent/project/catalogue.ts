@@ -2,7 +2,7 @@
  * The emulator's catalogue (templates, icons, network types) in the form the
  * project logic looks things up in, fetched once per request.
  */
-import { compileEthFormat, type EthFormat } from '../../common/lab/eth-format';
+import { compileEthFormat, type EthFormat } from '../../common/lab/rules/eth-format';
 import type { EmulatorClient, EmuIcon, EmuNetworkType, EmuTemplate } from '../emulator/backend';
 
 export interface Catalogue {

@@ -4,8 +4,8 @@
  * so that it compares equal to what the emulator reports after a deploy.
  * Parts of the document that do not validate are left out; validate reports them.
  */
-import { DEFAULT_NETWORK_TYPE } from '../../common/lab/format';
-import type { LabDocument } from '../../common/lab/types';
+import { DEFAULT_NETWORK_TYPE } from '../../common/lab/rules/format';
+import type { LabDocument } from '../../common/lab/model/types';
 import type { Catalogue } from './catalogue';
 import { makeLink, type Endpoint, type TopoLink, type TopoNetwork, type TopoNode, type Topology } from './topology';
 

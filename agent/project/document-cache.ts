@@ -4,8 +4,8 @@
  * stretch, only that stretch is re-read (updateLab), so completion stays fast
  * on labs with thousands of nodes.
  */
-import { parseLab, updateLab } from '../../common/lab/parse';
-import type { LabDocument } from '../../common/lab/types';
+import { parseLab, updateLab } from '../../common/lab/parse/parse';
+import type { LabDocument } from '../../common/lab/model/types';
 import { documentLimitProblem } from '../../common/project/document-limits';
 import { DocumentRefused } from './document-limits';
 

@@ -5,7 +5,7 @@
  * from a document that has only a name.
  */
 import { isMap, isSeq, parseDocument, Document, YAMLMap, type Node as YamlNode } from 'yaml';
-import type { LabDocument, LabNode } from '../../common/lab/types';
+import type { LabDocument, LabNode } from '../../common/lab/model/types';
 import type { Catalogue } from './catalogue';
 import type { Change } from './diff';
 import { LineEditor } from './text-edits';

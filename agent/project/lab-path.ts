@@ -4,7 +4,7 @@
  * document's name as /lab-agent/<name>.unl.
  */
 import { isLabPath, labPathProblem } from '../../common/api/lab-path';
-import { parseLab } from '../../common/lab/parse';
+import { parseLab } from '../../common/lab/parse/parse';
 import { ApiError, invalidRequest } from '../http/api-error';
 
 export const MANAGED_ROOT = '/lab-agent/';

@@ -4,7 +4,7 @@
  * main thread for the lab through `observe`.
  */
 import type { Direction } from '../../common/api/contract';
-import type { LabDocument } from '../../common/lab/types';
+import type { LabDocument } from '../../common/lab/model/types';
 import type { EmuLab } from '../emulator/backend';
 import { ApiError } from '../http/api-error';
 import type { Catalogue } from './catalogue';

@@ -4,7 +4,7 @@
  */
 import { cappedDiagnostics } from '../../common/project/document-limits';
 import type { Direction, ProjectDiagnostic } from '../../common/api/contract';
-import type { LabDocument } from '../../common/lab/types';
+import type { LabDocument } from '../../common/lab/model/types';
 import { ApiError, invalidRequest } from '../http/api-error';
 import {
   optionalBoolean,

@@ -8,7 +8,13 @@
  */
 import { isMap, isScalar, isSeq, stringify, type Document, type Pair, type YAMLMap } from 'yaml';
 import { lineStartOf } from '../../common/text-lines';
-import { applyEdits, indentAt, insertLinesAfter, removeLines, type OffsetEdit } from '../../common/lab/line-edits';
+import {
+  applyEdits,
+  indentAt,
+  insertLinesAfter,
+  removeLines,
+  type OffsetEdit,
+} from '../../common/lab/model/line-edits';
 
 type Path = readonly (string | number)[];
 

@@ -2,7 +2,7 @@
  * One shape for a lab's topology, whether it comes from the document (desired)
  * or from the emulator (observed), so the two can be compared field by field.
  */
-import { NODE_FIELD_NAMES, type NodeFieldName } from '../../common/lab/types';
+import { NODE_FIELD_NAMES, type NodeFieldName } from '../../common/lab/model/types';
 import type { EmuNodeSpec } from '../emulator/backend';
 
 /** The settings a node has alike in a lab document and on the emulator, copied as they are both ways. */

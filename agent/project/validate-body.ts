@@ -1,6 +1,6 @@
 import type { ValidateData } from '../../common/api/contract';
-import { parseLab } from '../../common/lab/parse';
-import type { LabDocument } from '../../common/lab/types';
+import { parseLab } from '../../common/lab/parse/parse';
+import type { LabDocument } from '../../common/lab/model/types';
 import type { Body } from '../http/fields';
 import type { Catalogue } from './catalogue';
 import { cappedDiagnostics, documentLimitProblem } from '../../common/project/document-limits';

@@ -4,9 +4,9 @@
  * icons, network types and the interface names each template produces.
  */
 import type { ProjectDiagnostic } from '../../common/api/contract';
-import { validateLab } from '../../common/lab/validate';
-import type { LabDocument, LabNode, NodeFieldName } from '../../common/lab/types';
-import { DEFAULT_NETWORK_TYPE, listInProse } from '../../common/lab/format';
+import { validateLab } from '../../common/lab/rules/validate';
+import type { LabDocument, LabNode, NodeFieldName } from '../../common/lab/model/types';
+import { DEFAULT_NETWORK_TYPE, listInProse } from '../../common/lab/rules/format';
 import type { EmuTemplate } from '../emulator/backend';
 import type { Catalogue } from './catalogue';
 import { labPathForName } from './lab-path';

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../common/api/client';
 import type { DeployData, ReconcileData, ValidateData } from '../../common/api/contract';
-import { LineIndex } from '../../common/lab/positions';
+import { LineIndex } from '../../common/lab/model/positions';
 import { isLabActionAllowed } from '../model/capabilities';
 import { nodeStatesOf } from '../model/lab-rows';
 import { booleanArg, directionOf, fieldOf } from '../model/command-args';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ConsolePayload, ProjectPayload } from '../../common/api/contract';
-import type { LabDocument } from '../../common/lab/types';
+import type { LabDocument } from '../../common/lab/model/types';
 import { buildProjectPayload } from '../../common/project/payload';
 import { readLabState, setAsideLabState, writeLabState, type LabStateFile } from '../../common/project/state-file';
 import { UserFileError } from '../../common/project/user-file';

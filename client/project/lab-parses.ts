@@ -3,8 +3,8 @@
  * and topology views load the same lab at each refresh, and a 2,000-node lab
  * takes up to a second to parse, so a text already parsed is not parsed again.
  */
-import type * as labParse from '../../common/lab/parse';
-import type { LabDocument } from '../../common/lab/types';
+import type * as labParse from '../../common/lab/parse/parse';
+import type { LabDocument } from '../../common/lab/model/types';
 
 /** Labs kept; the views show every lab of the workspace, commands touch one or two. */
 const KEPT = 16;
@@ -20,7 +20,7 @@ export class LabParses {
     let doc = cached?.text === text ? cached.doc : undefined;
     if (doc === undefined) {
       // Required on first use: the YAML parser behind it is slow to load, and activation does not need it.
-      const { parseLab } = require('../../common/lab/parse') as typeof labParse;
+      const { parseLab } = require('../../common/lab/parse/parse') as typeof labParse;
       doc = parseLab(text);
     }
     this.parsed.set(uri, { text, doc });

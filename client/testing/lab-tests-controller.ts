@@ -8,8 +8,8 @@
  * start; an edit of a lab marks its results stale.
  */
 import * as vscode from 'vscode';
-import { LineIndex } from '../../common/lab/positions';
-import type { LabDocument, Range } from '../../common/lab/types';
+import { LineIndex } from '../../common/lab/model/positions';
+import type { LabDocument, Range } from '../../common/lab/model/types';
 import { runLabTests } from '../../common/testing/runner';
 import { consolePayload, loadLab } from '../project/lab-context';
 import { findLabFiles, isLabFileName, watchLabFiles } from '../project/workspace-labs';

@@ -6,7 +6,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { MAX_BODY_BYTES, type ProjectPayload } from '../api/contract';
-import type { LabDocument } from '../lab/types';
+import type { LabDocument } from '../lab/model/types';
 import type { ConfigFileCache } from './config-cache';
 import { readLabState } from './state-file';
 import { readUserFile, UserFileError } from './user-file';

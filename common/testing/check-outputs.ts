@@ -6,7 +6,7 @@
  * never a pass and never an exception. docs/lab-format.md "Tests" documents
  * the same mapping.
  */
-import type { CheckKind, ConsoleFamily } from '../lab/test-checks';
+import type { CheckKind, ConsoleFamily } from '../lab/rules/test-checks';
 
 export interface Verdict {
   passed: boolean;

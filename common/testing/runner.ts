@@ -9,7 +9,7 @@
  */
 import { AgentError, type AgentClient } from '../api/client';
 import type { ProjectPayload } from '../api/contract';
-import { findNode } from '../lab/lookup';
+import { findNode } from '../lab/model/lookup';
 import {
   CHECKS,
   DEFAULT_TEST_TIMEOUT_S,
@@ -17,9 +17,9 @@ import {
   parsePingTarget,
   type CheckKind,
   type ConsoleFamily,
-} from '../lab/test-checks';
-import type { LabDocument, LabTest } from '../lab/types';
-import { validateTests } from '../lab/validate-tests';
+} from '../lab/rules/test-checks';
+import type { LabDocument, LabTest } from '../lab/model/types';
+import { validateTests } from '../lab/rules/validate-tests';
 import {
   addressCommand,
   checkCommand,

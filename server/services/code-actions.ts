@@ -13,8 +13,8 @@ import {
   type Range as LspRange,
 } from 'vscode-languageserver/node';
 import { closestNames } from '../../common/closest-names';
-import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/lookup';
-import { NODE_FIELD_NAMES, type Range } from '../../common/lab/types';
+import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/model/lookup';
+import { NODE_FIELD_NAMES, type Range } from '../../common/lab/model/types';
 import type { Catalogue } from '../catalogue';
 import type { LabFile } from '../documents';
 

@@ -8,7 +8,7 @@
  */
 import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } from 'vscode-languageserver/node';
 import type { PlanData } from '../../common/api/contract';
-import { shiftRange } from '../../common/lab/outline';
+import { shiftRange } from '../../common/lab/parse/outline';
 import { projectPayload, type LabDocuments, type LabFile } from '../documents';
 import type { ConfigFiles } from '../config-files';
 import type { Log } from '../log';

@@ -5,8 +5,8 @@
  * only the current line's text is looked at, for its indentation and for the
  * word under the cursor, because a half-typed line is often not YAML yet.
  */
-import { findNode, findNetwork, lastStartingAtOrBefore, linkAt, type LinkAt } from '../../common/lab/lookup';
-import type { LabDocument, LabLink, LabNode, LinkEndpoint, Range } from '../../common/lab/types';
+import { findNode, findNetwork, lastStartingAtOrBefore, linkAt, type LinkAt } from '../../common/lab/model/lookup';
+import type { LabDocument, LabLink, LabNode, LinkEndpoint, Range } from '../../common/lab/model/types';
 import { lineStartOf } from '../../common/text-lines';
 
 export type ValueField = 'template' | 'image' | 'icon' | 'console';

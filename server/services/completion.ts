@@ -12,9 +12,9 @@ import {
   type TextEdit,
 } from 'vscode-languageserver/node';
 import type { Iface } from '../../common/api/contract';
-import { CONSOLE_TYPES, LINK_KEYS, NETWORK_KEYS, NUMBER_FIELDS, TOP_LEVEL_KEYS } from '../../common/lab/format';
-import { findNode, interfacesInUse, mapAsRead } from '../../common/lab/lookup';
-import { NODE_FIELD_NAMES } from '../../common/lab/types';
+import { CONSOLE_TYPES, LINK_KEYS, NETWORK_KEYS, NUMBER_FIELDS, TOP_LEVEL_KEYS } from '../../common/lab/rules/format';
+import { findNode, interfacesInUse, mapAsRead } from '../../common/lab/model/lookup';
+import { NODE_FIELD_NAMES } from '../../common/lab/model/types';
 import type { Catalogue } from '../catalogue';
 import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';

@@ -2,7 +2,7 @@
  * Go to definition: from a link endpoint to the node (or network) it names.
  */
 import type { Location, Position } from 'vscode-languageserver/node';
-import { findNetwork, findNode, linkAt } from '../../common/lab/lookup';
+import { findNetwork, findNode, linkAt } from '../../common/lab/model/lookup';
 import type { LabFile } from '../documents';
 
 export function findDefinition(file: LabFile, position: Position): Location | null {

@@ -9,7 +9,7 @@
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver/node';
 import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { ProjectDiagnostic } from '../../common/api/contract';
-import { LabChecks, validateLab, type LocalDiagnostic } from '../../common/lab/validate';
+import { LabChecks, validateLab, type LocalDiagnostic } from '../../common/lab/rules/validate';
 import { MAX_DIAGNOSTICS } from '../../common/project/document-limits';
 import { lineEnd } from '../../common/text-lines';
 import type { AgentProblem } from '../agent-problems';

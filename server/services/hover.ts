@@ -7,8 +7,8 @@
  */
 import { MarkupKind, type CancellationToken, type Hover, type Position } from 'vscode-languageserver/node';
 import type { Iface, TemplateDetail } from '../../common/api/contract';
-import { findNetwork, findNode, interfacesInUse, linkAt, type EndpointUse } from '../../common/lab/lookup';
-import type { LabNode, Located, LinkEndpoint } from '../../common/lab/types';
+import { findNetwork, findNode, interfacesInUse, linkAt, type EndpointUse } from '../../common/lab/model/lookup';
+import type { LabNode, Located, LinkEndpoint } from '../../common/lab/model/types';
 import type { Catalogue } from '../catalogue';
 import { labTestHover } from '../lab-tests-hover';
 import { untilCancelled } from '../cancellation';

@@ -9,9 +9,9 @@ import {
   type TextEdit,
   type WorkspaceEdit,
 } from 'vscode-languageserver/node';
-import { ELEMENT_NAME_PATTERN } from '../../common/lab/format';
-import type { LabDocument, Range } from '../../common/lab/types';
-import { findNetwork, findNode, linkAt } from '../../common/lab/lookup';
+import { ELEMENT_NAME_PATTERN } from '../../common/lab/rules/format';
+import type { LabDocument, Range } from '../../common/lab/model/types';
+import { findNetwork, findNode, linkAt } from '../../common/lab/model/lookup';
 import type { LabFile } from '../documents';
 
 interface RenameTarget {

@@ -6,8 +6,8 @@
  * every change.
  */
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver/node';
-import { shiftRange } from '../../common/lab/outline';
-import type { ElementKind, ElementOf, Located, Range } from '../../common/lab/types';
+import { shiftRange } from '../../common/lab/parse/outline';
+import type { ElementKind, ElementOf, Located, Range } from '../../common/lab/model/types';
 import type { LabFile } from '../documents';
 
 /**

@@ -4,8 +4,8 @@
  * edits behind the view's changes, and a node's free interfaces from the
  * same catalogue answer completion uses.
  */
-import { findNode, interfacesInUse, mapAsRead } from '../../common/lab/lookup';
-import { shiftRange } from '../../common/lab/outline';
+import { findNode, interfacesInUse, mapAsRead } from '../../common/lab/model/lookup';
+import { shiftRange } from '../../common/lab/parse/outline';
 import type {
   FreeInterfacesResult,
   TopologyChange,

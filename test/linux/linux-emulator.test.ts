@@ -10,8 +10,8 @@ import type { AgentClient } from '../../common/api/client';
 import { openConsole } from '../../common/api/client';
 import type { BulkResult } from '../../common/api/contract';
 import { attachTelnet } from '../../common/telnet';
-import { parseLab } from '../../common/lab/parse';
-import { validateLab } from '../../common/lab/validate';
+import { parseLab } from '../../common/lab/parse/parse';
+import { validateLab } from '../../common/lab/rules/validate';
 import { startTestAgent, type TestAgent } from '../support/agent';
 import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileEthFormat, interfaceIndex, interfaceNames } from '../../common/lab/eth-format';
+import { compileEthFormat, interfaceIndex, interfaceNames } from '../../common/lab/rules/eth-format';
 
 test('a single counter starts at the number in braces', () => {
   assert.deepEqual(interfaceNames('Gi0/{0}', 3), ['Gi0/0', 'Gi0/1', 'Gi0/2']);

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLab, updateLab } from '../../common/lab/parse';
-import type { TextChange } from '../../common/lab/types';
-import type { LabDocument } from '../../common/lab/types';
-import { ParsedLab } from '../../common/lab/document';
+import { parseLab, updateLab } from '../../common/lab/parse/parse';
+import type { TextChange } from '../../common/lab/model/types';
+import type { LabDocument } from '../../common/lab/model/types';
+import { ParsedLab } from '../../common/lab/model/document';
 import { generateLab } from '../support/generate-lab';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLab, updateLab } from '../../common/lab/parse';
-import { findNetwork, findNode, interfacesInUse, lastStartingAtOrBefore, linkAt } from '../../common/lab/lookup';
-import { LineIndex } from '../../common/lab/positions';
+import { parseLab, updateLab } from '../../common/lab/parse/parse';
+import { findNetwork, findNode, interfacesInUse, lastStartingAtOrBefore, linkAt } from '../../common/lab/model/lookup';
+import { LineIndex } from '../../common/lab/model/positions';
 
 const TEXT = `name: t
 nodes:

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLab } from '../../common/lab/parse';
-import { readPlainOutline } from '../../common/lab/plain-outline';
-import type { LabDocument, Range } from '../../common/lab/types';
+import { parseLab } from '../../common/lab/parse/parse';
+import { readPlainOutline } from '../../common/lab/parse/plain-outline';
+import type { LabDocument, Range } from '../../common/lab/model/types';
 import { generateLab } from '../support/generate-lab';
 import { withUnclosedBracket } from '../support/typing';
 

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildOutline } from '../../common/lab/outline';
-import { readPlainOutline } from '../../common/lab/plain-outline';
-import { parseYaml } from '../../common/lab/yaml-text';
+import { buildOutline } from '../../common/lab/parse/outline';
+import { readPlainOutline } from '../../common/lab/parse/plain-outline';
+import { parseYaml } from '../../common/lab/parse/yaml-text';
 import { generateLab } from '../support/generate-lab';
 
 /** Whether the reader took the text; fails when its outline differs from the parser's or the parser finds errors. */

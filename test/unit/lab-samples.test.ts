@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import { parse as parseYamlValue } from 'yaml';
 import { ICONS, findTemplate } from '../../agent/emulator/simulated/catalogue';
-import { compileEthFormat } from '../../common/lab/eth-format';
+import { compileEthFormat } from '../../common/lab/rules/eth-format';
 import {
   CONSOLE_TYPES,
   ELEMENT_NAME_PATTERN,
@@ -14,11 +14,11 @@ import {
   NETWORK_KEYS,
   POSITION_KEYS,
   TOP_LEVEL_KEYS,
-} from '../../common/lab/format';
-import { interfacesInUse } from '../../common/lab/lookup';
-import { parseLab } from '../../common/lab/parse';
-import { NODE_FIELD_NAMES, type LabDocument } from '../../common/lab/types';
-import { validateLab } from '../../common/lab/validate';
+} from '../../common/lab/rules/format';
+import { interfacesInUse } from '../../common/lab/model/lookup';
+import { parseLab } from '../../common/lab/parse/parse';
+import { NODE_FIELD_NAMES, type LabDocument } from '../../common/lab/model/types';
+import { validateLab } from '../../common/lab/rules/validate';
 import { generateLab } from '../support/generate-lab';
 
 const ROOT = join(__dirname, '../../..');

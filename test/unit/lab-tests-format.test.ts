@@ -9,9 +9,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLab, updateLab } from '../../common/lab/parse';
-import { CHECKS, CHECK_KINDS } from '../../common/lab/test-checks';
-import { validateLab } from '../../common/lab/validate';
+import { parseLab, updateLab } from '../../common/lab/parse/parse';
+import { CHECKS, CHECK_KINDS } from '../../common/lab/rules/test-checks';
+import { validateLab } from '../../common/lab/rules/validate';
 import { labTestHover } from '../../server/lab-tests-hover';
 
 const ROOT = join(__dirname, '..', '..', '..');

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
-import { parseLab, updateLab } from '../../common/lab/parse';
-import { LineIndex } from '../../common/lab/positions';
-import type { TextChange } from '../../common/lab/types';
-import { LabChecks, validateLab, validateLabUpTo, type LocalDiagnostic } from '../../common/lab/validate';
+import { parseLab, updateLab } from '../../common/lab/parse/parse';
+import { LineIndex } from '../../common/lab/model/positions';
+import type { TextChange } from '../../common/lab/model/types';
+import { LabChecks, validateLab, validateLabUpTo, type LocalDiagnostic } from '../../common/lab/rules/validate';
 import { generateLab } from '../support/generate-lab';
 import { TypingSimulator } from '../support/typing';
 

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyEdits, indentAt, insertLinesAfter, removeLines } from '../../common/lab/line-edits';
+import { applyEdits, indentAt, insertLinesAfter, removeLines } from '../../common/lab/model/line-edits';
 
 const after = (text: string, edit: Parameters<typeof applyEdits>[1][number]) => applyEdits(text, [edit]);
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, open, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseLab } from '../../common/lab/parse';
+import { parseLab } from '../../common/lab/parse/parse';
 import { buildProjectPayload } from '../../common/project/payload';
 import { statePathFor, writeLabState } from '../../common/project/state-file';
 import { UserFileError } from '../../common/project/user-file';

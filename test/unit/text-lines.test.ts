@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lineEnd, lineStartOf } from '../../common/text-lines';
-import { indentAt, removeLines } from '../../common/lab/line-edits';
+import { indentAt, removeLines } from '../../common/lab/model/line-edits';
 import { sameValue } from '../../common/same-value';
 
 test('lineStartOf: offset 0 is line 0 even when the text starts with a line break', () => {

@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseLab } from '../../common/lab/parse';
+import { parseLab } from '../../common/lab/parse/parse';
 import type { TopologyChange } from '../../common/protocol';
-import { applyEdits } from '../../common/lab/line-edits';
+import { applyEdits } from '../../common/lab/model/line-edits';
 import { topologyEdits } from '../../server/topology-edits';
 
 const SAMPLE = readFileSync(join(__dirname, '..', '..', '..', 'samples', 'campus.lab.yaml'), 'utf8');

@@ -9,7 +9,7 @@
  * so that they read back exactly as a lab document writes them (EVE-NG's own
  * labels such as vMX's "em2 / ge-0/0/0" are not names a document can use).
  */
-import { compileEthFormat, type EthFormat } from '../../../common/lab/eth-format';
+import { compileEthFormat, type EthFormat } from '../../../common/lab/rules/eth-format';
 import { EmuError, type EmuTemplate } from '../backend';
 
 /** IOL port groups hold four interfaces; group x port y is EVE-NG interface x + 16·y. */

@@ -22,7 +22,7 @@
  * interfaces dropped) the hidden network is deleted too, as the web UI does.
  */
 import type { Duplex } from 'node:stream';
-import type { EthFormat } from '../../../common/lab/eth-format';
+import type { EthFormat } from '../../../common/lab/rules/eth-format';
 import {
   EmuError,
   type EmuInterface,

@@ -1,5 +1,5 @@
 /** A lab and its nodes as the Linux emulator keeps them, and the names their interfaces get. */
-import { compileEthFormat } from '../../../common/lab/eth-format';
+import { compileEthFormat } from '../../../common/lab/rules/eth-format';
 import type { StoredLab, StoredNode } from '../lab-store';
 import { ETH_FORMAT } from './catalogue';
 

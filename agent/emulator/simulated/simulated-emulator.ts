@@ -6,7 +6,7 @@
  */
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { compileEthFormat } from '../../../common/lab/eth-format';
+import { compileEthFormat } from '../../../common/lab/rules/eth-format';
 import {
   EmuError,
   EmuNodeStatus,

@@ -5,11 +5,11 @@
  * what only the lab as a whole can tell (unknown nodes, checks a node's
  * console cannot run, patterns that do not compile) is validate-tests.ts's.
  */
-import { listInProse } from './format';
+import { listInProse } from '../rules/format';
 import type { OutlineEntry } from './outline';
 import { isEmpty, missingValue, readText, readWholeNumber, uniqueEntries, unknownKey, wrongType } from './read-values';
-import { CHECK_KINDS, CHECKS, TEST_KEYS, TEST_TIMEOUT_LIMITS, isCheckKind, type CheckKind } from './test-checks';
-import type { FormatIssue, LabCheck, LabTest, Located } from './types';
+import { CHECK_KINDS, CHECKS, TEST_KEYS, TEST_TIMEOUT_LIMITS, isCheckKind, type CheckKind } from '../rules/test-checks';
+import type { FormatIssue, LabCheck, LabTest, Located } from '../model/types';
 
 const TESTS_SHAPE =
   'tests must be a map from test names to one check each, e.g. tests: {h1 reaches h2: {ping: {from: h1, to: h2}}}';

@@ -17,7 +17,7 @@ import type {
   LinkEndpoint,
   Located,
   NodeFields,
-} from './types';
+} from '../model/types';
 
 /**
  * The fragment moved by `delta` characters; links also renumbered by

@@ -7,10 +7,10 @@
  * regions can then be re-read piece by piece, so one unclosed bracket at the
  * top no longer makes every keystroke below it a full parse.
  */
-import { lastStartingAtOrBefore, type Layout } from './document';
+import { lastStartingAtOrBefore, type Layout } from '../model/document';
 import { itemsOf } from './layout';
 import { buildOutline, sameEntry, sameItem, type OutlineEntry, type OutlineItem } from './outline';
-import type { Range, SyntaxError } from './types';
+import type { Range, SyntaxError } from '../model/types';
 import { parseYaml } from './yaml-text';
 
 /** Past this many clusters of errors, the document counts as unsettled as a whole: checking each costs more. */

@@ -3,9 +3,9 @@
  * when a value does not fit: shared by the readers of the lab's elements
  * (read.ts) and of its tests (read-tests.ts).
  */
-import { listInProse } from './format';
+import { listInProse } from '../rules/format';
 import type { OutlineEntry, OutlineMap, OutlineValue } from './outline';
-import type { FormatIssue, Located } from './types';
+import type { FormatIssue, Located } from '../model/types';
 
 type Path = (string | number)[];
 

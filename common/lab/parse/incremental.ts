@@ -28,14 +28,21 @@
  *    whole text reads differently after it, and nothing short of reading it
  *    shows how.
  */
-import { ParsedLab, lastStartingAtOrBefore, linkIndexOf, type Layout, type Piece, type Section } from './document';
+import {
+  ParsedLab,
+  lastStartingAtOrBefore,
+  linkIndexOf,
+  type Layout,
+  type Piece,
+  type Section,
+} from '../model/document';
 import { addItems, addSections, hasPlainKey, itemsOf, readItem, type LayoutDraft } from './layout';
-import { lineStartOf } from '../text-lines';
+import { lineStartOf } from '../../text-lines';
 import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
 import { readTopLevelEntry } from './read';
 import { regionsOf } from './unsettled';
-import { resolveNode } from './resolve';
-import { NODE_FIELD_NAMES, type NodeFields, type Range, type SyntaxError, type TextChange } from './types';
+import { resolveNode } from '../model/resolve';
+import { NODE_FIELD_NAMES, type NodeFields, type Range, type SyntaxError, type TextChange } from '../model/types';
 import { ownCopy, parseYaml, syntaxErrorsOf } from './yaml-text';
 
 /** The updated document by a shortcut, or undefined when a full parse is needed. */

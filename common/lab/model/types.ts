@@ -1,4 +1,4 @@
-import type { CheckKind } from './test-checks';
+import type { CheckKind } from '../rules/test-checks';
 
 /**
  * The lab document model: what a `*.lab.yaml` file says, with every piece mapped

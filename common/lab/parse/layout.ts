@@ -5,11 +5,11 @@
  * the next piece's first line, so pieces can be cut out of the text and
  * re-read alone.
  */
-import type { Layout, Piece, Section } from './document';
+import type { Layout, Piece, Section } from '../model/document';
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineValue } from './outline';
 import { emptyFragment, readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
-import type { NodeFields } from './types';
-import { lineStartOf } from '../text-lines';
+import type { NodeFields } from '../model/types';
+import { lineStartOf } from '../../text-lines';
 
 /** Sections and pieces being laid out, in document order. */
 export interface LayoutDraft {

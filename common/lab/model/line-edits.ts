@@ -5,7 +5,7 @@
  * (server/topology-edits.ts) both change a document this way, so that only the
  * lines that must change do and the user's layout and comments stay.
  */
-import { lineEnd, lineStartOf } from '../text-lines';
+import { lineEnd, lineStartOf } from '../../text-lines';
 
 /** Replace [start, end) of the text with `text`. */
 export interface OffsetEdit {

@@ -6,7 +6,7 @@
  * lets the incremental reparse keep re-read pieces and shift them cheaply.
  */
 import { isAlias, isMap, isScalar, isSeq, Scalar, type Node as YamlNode, type CST } from 'yaml';
-import type { PathAt, Range } from './types';
+import type { PathAt, Range } from '../model/types';
 
 export interface OutlineScalar {
   kind: 'scalar';

@@ -5,7 +5,7 @@
  * so asking after an edit does not copy the whole lab. Offset lookups count
  * the end of a range as inside, so a cursor just after `r1:` is on that endpoint.
  */
-import { shiftElement } from './shift';
+import { shiftElement } from '../parse/shift';
 import type { ElementKind, ElementOf, LabDocument, LabLink, LabNetwork, LabNode, LinkEndpoint } from './types';
 
 export interface EndpointUse {

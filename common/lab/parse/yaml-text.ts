@@ -5,7 +5,7 @@
  * keys left to the model, which reports them per node and per setting.
  */
 import { parseDocument, type Document } from 'yaml';
-import type { SyntaxError } from './types';
+import type { SyntaxError } from '../model/types';
 
 export function parseYaml(src: string): Document.Parsed {
   // Each syntax error is an Error, and text broken while typing has hundreds: their stack traces, which

@@ -19,8 +19,8 @@ import {
   POSITION_LIMITS,
   listInProse,
 } from './format';
-import { closestNames } from '../closest-names';
-import { shiftRange } from './outline';
+import { closestNames } from '../../closest-names';
+import { shiftRange } from '../parse/outline';
 import { validateTests } from './validate-tests';
 import type {
   ElementOf,
@@ -31,9 +31,9 @@ import type {
   LabNode,
   LinkEndpoint,
   NodeFields,
-} from './types';
+} from '../model/types';
 
-export type { LocalDiagnostic } from './types';
+export type { LocalDiagnostic } from '../model/types';
 
 type Path = (string | number)[];
 

@@ -15,10 +15,10 @@ import {
   type OutlineEntry,
   type OutlineItem,
   type OutlineValue,
-} from './outline';
+} from '../parse/outline';
 import { mapAsRead } from './lookup';
-import type { Fragment } from './read';
-import { shiftElement, shiftFragment, shiftIssues } from './shift';
+import type { Fragment } from '../parse/read';
+import { shiftElement, shiftFragment, shiftIssues } from '../parse/shift';
 import type {
   ElementKind,
   ElementOf,

@@ -4,7 +4,7 @@
  * engineer. docs/lab-format.md describes the same rules in prose, and
  * syntaxes/lab.schema.json encodes them for the YAML extension.
  */
-import type { NODE_FIELD_NAMES } from './types';
+import type { NODE_FIELD_NAMES } from '../model/types';
 
 export const TOP_LEVEL_KEYS = ['name', 'description', 'defaults', 'nodes', 'networks', 'links', 'tests'] as const;
 export const NETWORK_KEYS = ['type'] as const;

@@ -5,14 +5,14 @@
  * way. Neither ever throws: a broken or half-typed document yields what could
  * be read plus syntax errors.
  */
-import { ParsedLab } from './document';
-import { MAX_LAB_TEXT_LENGTH } from './format';
+import { ParsedLab } from '../model/document';
+import { MAX_LAB_TEXT_LENGTH } from '../rules/format';
 import { reparse } from './incremental';
 import { layoutOf } from './layout';
-import { lineStartOf } from '../text-lines';
+import { lineStartOf } from '../../text-lines';
 import { buildOutline, type OutlineValue } from './outline';
 import { readPlainOutline, type PlainReading } from './plain-outline';
-import type { FormatIssue, LabDocument, SyntaxError, TextChange } from './types';
+import type { FormatIssue, LabDocument, SyntaxError, TextChange } from '../model/types';
 import { unsettledRegions } from './unsettled';
 import { parseYaml, syntaxErrorsOf } from './yaml-text';
 

@@ -13,7 +13,7 @@ import {
   POSITION_KEYS,
   TOP_LEVEL_KEYS,
   listInProse,
-} from './format';
+} from '../rules/format';
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineScalar } from './outline';
 import {
   checkKey,
@@ -26,7 +26,7 @@ import {
   wrongType,
 } from './read-values';
 import { readTests } from './read-tests';
-import { resolveNode } from './resolve';
+import { resolveNode } from '../model/resolve';
 import {
   NODE_FIELD_NAMES,
   type FormatIssue,
@@ -38,7 +38,7 @@ import {
   type Located,
   type NodeFieldName,
   type NodeFields,
-} from './types';
+} from '../model/types';
 
 /** What one piece of the document contributes to the model. */
 export interface Fragment {

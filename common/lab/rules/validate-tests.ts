@@ -5,7 +5,7 @@
  * runs on the agent; docs/lab-format.md "Tests" lists the codes.
  */
 import { listInProse } from './format';
-import { findNode } from './lookup';
+import { findNode } from '../model/lookup';
 import {
   ADDRESS_FAMILIES,
   CHECKS,
@@ -15,7 +15,7 @@ import {
   parsePingTarget,
   type ConsoleFamily,
 } from './test-checks';
-import type { LabDocument, LabNode, LabTest, LocalDiagnostic, Located } from './types';
+import type { LabDocument, LabNode, LabTest, LocalDiagnostic, Located } from '../model/types';
 
 export function validateTests(doc: LabDocument): LocalDiagnostic[] {
   const tests = doc.tests;
