@@ -15,7 +15,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Commands, handlers and language services are peers: what two of them share lives in a module of its own ' +
-        '(client/project/, agent/project/, server/), not in one of the peers.',
+        '(client/labs/, agent/domain/, server/), not in one of the peers.',
       from: { path: '^(client/commands|agent/handlers|server/services)/[^/]+$' },
       to: {
         path: '^$1/[^/]+$',
@@ -31,10 +31,10 @@ module.exports = {
       severity: 'error',
       comment:
         "Each emulator backend is a folder of its own, as containerlab's runtimes are: it imports no other backend " +
-        "and nothing of the agent's domain (agent/project/) or HTTP layer; what backends share lives in agent/emulator/.",
+        "and nothing of the agent's domain (agent/domain/) or HTTP layer; what backends share lives in agent/emulator/.",
       from: { path: '^agent/emulator/([^/]+)/' },
       to: {
-        path: '^agent/(emulator/[^/]+/|project/|http/|handlers/)',
+        path: '^agent/(emulator/[^/]+/|domain/|http/|handlers/)',
         pathNot: '^agent/emulator/$1/',
       },
     },

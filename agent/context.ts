@@ -5,8 +5,8 @@
 import type { EmulatorBackend } from './emulator/backend';
 import type { ConsoleTickets } from './console/tickets';
 import type { ConsoleRunner } from './console/console-runner';
-import type { LabActivity } from './project/lab-activity';
-import type { LabOwners } from './project/lab-owners';
+import type { LabActivity } from './domain/lab-activity';
+import type { LabOwners } from './domain/lab-owners';
 import type { SessionStore } from './sessions';
 import type { Credentials } from './users';
 import type { LoginThrottle } from './login-throttle';

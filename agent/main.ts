@@ -21,8 +21,8 @@ import {
   type AgentUser,
 } from './users';
 import { EVE_NG_FLAGS, EVE_NG_USAGE, eveNgFromFlags } from './emulator/eveng/command-line';
-import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_SECONDS, MIN_WORKER_HEAP_MB } from './project/validate-workers';
-import { DEFAULT_LABS_PER_USER } from './project/lab-owners';
+import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_SECONDS, MIN_WORKER_HEAP_MB } from './domain/validate-workers';
+import { DEFAULT_LABS_PER_USER } from './domain/lab-owners';
 
 const USAGE = `Usage: node dist/agent.js [options]
        node dist/agent.js add-user NAME [--data-dir DIR | --users-file FILE]

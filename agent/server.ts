@@ -60,11 +60,11 @@ import { BodyBudgets, BodyTooLargeError, parseObject, readBody, readJsonObject, 
 import { answerClientError } from './http/client-error';
 import { sendData, sendDataJson, sendError } from './http/respond';
 import { RouteTable } from './http/routes';
-import { ApplyJournal } from './project/apply-journal';
-import { loadCatalogueData, type CatalogueData } from './project/catalogue';
-import { ValidateWorkers } from './project/validate-workers';
-import { LabActivity } from './project/lab-activity';
-import { LabOwners } from './project/lab-owners';
+import { ApplyJournal } from './domain/apply-journal';
+import { loadCatalogueData, type CatalogueData } from './domain/catalogue';
+import { ValidateWorkers } from './domain/validate-workers';
+import { LabActivity } from './domain/lab-activity';
+import { LabOwners } from './domain/lab-owners';
 import { SessionStore, type LoginSession } from './sessions';
 import { loadOrCreateCertificate } from './tls';
 import { prepareDataDir } from './storage/data-dir';

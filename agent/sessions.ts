@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { SESSION_IDLE_MS } from '../common/api/contract';
 import type { EmulatorClient } from './emulator/backend';
-import { DocumentCache } from './project/document-cache';
-import { SharedReads } from './project/shared-reads';
+import { DocumentCache } from './domain/document-cache';
+import { SharedReads } from './domain/shared-reads';
 import { ApiError } from './http/api-error';
 
 export interface LoginSession {

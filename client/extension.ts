@@ -16,7 +16,7 @@ import { registerConsoleExec } from './consoles/exec';
 import { registerConsoleTerminals } from './consoles/terminal';
 import { trackContextKeys } from './context-keys';
 import { LabLanguageClient } from './language-client';
-import { LabParses } from './project/lab-parses';
+import { LabParses } from './labs/lab-parses';
 import { createLog, logFailure } from './log';
 import type { Services } from './services';
 import { StatusBar } from './status-bar';

@@ -2,7 +2,7 @@
 import type * as vscode from 'vscode';
 import type { Session } from './connection/session';
 import type { Log } from './log';
-import type { LabParses } from './project/lab-parses';
+import type { LabParses } from './labs/lab-parses';
 
 /** A change of a lab after which its tests may run (setting labAgent.tests.runAfter). */
 export type LabChange = 'deploy' | 'push' | 'start';

@@ -9,8 +9,8 @@
  */
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ConfigFileCache } from '../common/project/config-cache';
-import { configNames, isInsideFolder } from '../common/project/payload';
+import { ConfigFileCache } from '../common/project-files/config-cache';
+import { configNames, isInsideFolder } from '../common/project-files/payload';
 import type { LabDocument } from '../common/lab/model/types';
 import type { Log } from './log';
 

@@ -19,9 +19,9 @@ import type {
 import type { ProjectDiagnostic, ProjectPayload } from '../common/api/contract';
 import { parseLab, updateLab } from '../common/lab/parse/parse';
 import type { LabDocument, Range, TextChange } from '../common/lab/model/types';
-import { documentLimitProblem } from '../common/project/document-limits';
-import { buildProjectPayload } from '../common/project/payload';
-import { UserFileError } from '../common/project/user-file';
+import { documentLimitProblem } from '../common/project-files/document-limits';
+import { buildProjectPayload } from '../common/project-files/payload';
+import { UserFileError } from '../common/project-files/user-file';
 import type { AgentProblem } from './agent-problems';
 import type { ConfigFiles } from './config-files';
 import type { Log } from './log';
@@ -200,7 +200,7 @@ export class LabDocuments {
  * read (its nesting and alias limits), or why a file it needs was refused
  * (reported like an agent failure).
  */
-export async function projectPayload(
+export async function documentPayload(
   file: LabFile,
   configs: ConfigFiles,
 ): Promise<{ payload: ProjectPayload } | { problem: AgentProblem } | { refused: ProjectDiagnostic }> {

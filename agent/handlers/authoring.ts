@@ -9,7 +9,7 @@ import { compileEthFormat, type EthFormat } from '../../common/lab/rules/eth-for
 import type { LabDocument } from '../../common/lab/model/types';
 import { invalidRequest } from '../http/api-error';
 import { optionalBoolean, optionalObject, optionalString, rejectLocalPaths } from '../http/fields';
-import { loadCatalogue, type Catalogue } from '../project/catalogue';
+import { loadCatalogue, type Catalogue } from '../domain/catalogue';
 import type { SessionHandler, SessionRequest } from './handler';
 
 interface Subject {

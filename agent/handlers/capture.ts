@@ -3,8 +3,8 @@ import { CAPTURE_LIMITS, operationPath, type CaptureStartData } from '../../comm
 import { CaptureFilterError, EmuNodeStatus, type CaptureTarget, type EmuLab } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
-import { requireLab } from '../project/lab-guards';
-import { labOf, readProjectInput } from '../project/project-input';
+import { requireLab } from '../domain/lab-guards';
+import { labOf, readProjectInput } from '../domain/project-input';
 import type { SessionHandler } from './handler';
 
 const TARGET_PATTERN = /^([^:\s]+):([^:\s]+)$/;

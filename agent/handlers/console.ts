@@ -10,8 +10,8 @@ import {
 import { EmuError, EmuNodeStatus, type EmuLab, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
-import { requireLab } from '../project/lab-guards';
-import { labOf, readProjectInput } from '../project/project-input';
+import { requireLab } from '../domain/lab-guards';
+import { labOf, readProjectInput } from '../domain/project-input';
 import { commandProblem } from '../console/console-command';
 import type { AgentContext } from '../context';
 import type { LoginSession } from '../sessions';

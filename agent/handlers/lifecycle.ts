@@ -3,9 +3,9 @@ import { emptyBulkResult, type BulkResult } from '../../common/api/contract';
 import { EmuError, EmuNodeStatus, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString } from '../http/fields';
-import { labOf, readProjectInput, readStopmode } from '../project/project-input';
-import { ensureWritable, requireLab } from '../project/lab-guards';
-import { runBounded } from '../project/bounded';
+import { labOf, readProjectInput, readStopmode } from '../domain/project-input';
+import { ensureWritable, requireLab } from '../domain/lab-guards';
+import { runBounded } from '../domain/bounded';
 import type { SessionHandler } from './handler';
 
 const ACTIONS = ['start', 'stop', 'wipe'] as const;

@@ -7,9 +7,9 @@ import * as vscode from 'vscode';
 import type { BulkResult, ProjectPayload } from '../../common/api/contract';
 import { summarizeBulk, type LifecycleAction } from '../model/bulk-summary';
 import { fieldOf, STOP_MODES, stopModeOf, type StopMode } from '../model/command-args';
-import { allowedClient } from '../project/gate';
-import { projectPayload, PromptCancelled, resolveLab, resolveNode } from '../project/lab-context';
-import { withCancellableProgress } from '../project/progress';
+import { allowedClient } from '../labs/gate';
+import { labPayload, PromptCancelled, resolveLab, pickNodeName } from '../labs/lab-context';
+import { withCancellableProgress } from '../labs/progress';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
 import { LabCommand } from '../../common/commands';
@@ -49,10 +49,10 @@ async function execute(
   const client = allowedClient(services.session, action, lab);
   const node =
     scope === 'node'
-      ? await resolveNode(lab, given, `${action[0].toUpperCase()}${action.slice(1)} which node?`)
+      ? await pickNodeName(lab, given, `${action[0].toUpperCase()}${action.slice(1)} which node?`)
       : undefined;
   const what = node !== undefined ? `${lab.name}/${node}` : `all nodes of ${lab.name}`;
-  const request: ProjectPayload & { action: LifecycleAction } = { ...(await projectPayload(lab)), action };
+  const request: ProjectPayload & { action: LifecycleAction } = { ...(await labPayload(lab)), action };
   if (node !== undefined) request.node = node;
   if (action === 'stop') request.stopmode = await chooseStopMode(arg, what);
   if (action === 'wipe') await confirmWipe(arg, what);

@@ -13,10 +13,10 @@ import { ReadOnlyDocuments } from '../documents/read-only-documents';
 import { isLabActionAllowed } from '../model/capabilities';
 import { booleanArg, fieldOf, targetOfArg } from '../model/command-args';
 import { planApplyBlocker, planDeletes, planSummaryLine, renderPlan } from '../model/plan-text';
-import { allowedClient } from '../project/gate';
-import { loadLab, projectPayload, PromptCancelled, resolveLab } from '../project/lab-context';
-import { withCancellableProgress } from '../project/progress';
-import { pushLab } from '../project/push';
+import { allowedClient } from '../labs/gate';
+import { loadLab, labPayload, PromptCancelled, resolveLab } from '../labs/lab-context';
+import { withCancellableProgress } from '../labs/progress';
+import { pushLab } from '../labs/push';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
 import { LabCommand } from '../../common/commands';
@@ -91,7 +91,7 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
     const { lab } = await resolveLab(arg, this.services.labParses);
     const client = allowedClient(this.services.session, 'plan', lab);
     const prune = booleanArg(fieldOf(arg, 'prune')) ?? pruneByDefault;
-    const payload = { ...(await projectPayload(lab)), ...(prune ? { prune: true } : {}) };
+    const payload = { ...(await labPayload(lab)), ...(prune ? { prune: true } : {}) };
     const plan = await withCancellableProgress(`Planning ${lab.name}…`, (signal) =>
       client.planProject(payload, { signal }),
     );

@@ -13,18 +13,18 @@ import { isLabActionAllowed } from '../model/capabilities';
 import { nodeStatesOf } from '../model/lab-rows';
 import { booleanArg, directionOf, fieldOf } from '../model/command-args';
 import { validationLines } from '../model/report-text';
-import { applyPulledContent } from '../project/apply-pulled';
-import { allowedClient } from '../project/gate';
+import { applyPulledContent } from '../labs/apply-pulled';
+import { allowedClient } from '../labs/gate';
 import {
   observationPayload,
-  projectPayload,
+  labPayload,
   PromptCancelled,
   resolveLab,
   storeLabState,
   type LabContext,
-} from '../project/lab-context';
-import { withCancellableProgress } from '../project/progress';
-import { pushLab } from '../project/push';
+} from '../labs/lab-context';
+import { withCancellableProgress } from '../labs/progress';
+import { pushLab } from '../labs/push';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
 import { LabCommand } from '../../common/commands';
@@ -35,10 +35,10 @@ async function confirm(arg: unknown, message: string, detail: string, action: st
   if (choice !== action) throw new PromptCancelled();
 }
 
-export async function validateLab(services: Services, arg: unknown): Promise<ValidateData> {
+export async function validateOnAgent(services: Services, arg: unknown): Promise<ValidateData> {
   const { lab } = await resolveLab(arg, services.labParses);
   const client = allowedClient(services.session, 'validate', lab);
-  const payload = await projectPayload(lab);
+  const payload = await labPayload(lab);
   const data = await withCancellableProgress(`Validating ${lab.name}…`, (signal) =>
     client.validateProject(payload, { signal }),
   );
@@ -105,7 +105,7 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
       'Deploy',
     );
   }
-  const payload = await projectPayload(lab);
+  const payload = await labPayload(lab);
   const deploy = (replacing: boolean): Promise<DeployData> =>
     withCancellableProgress(`${replacing ? 'Replacing' : 'Deploying'} ${lab.name}…`, (signal) =>
       client.deployProject(replacing ? { ...payload, replace: true } : payload, { signal }),
@@ -192,7 +192,7 @@ async function choosePrune(arg: unknown, lab: LabContext): Promise<boolean> {
 
 async function pullLab(services: Services, lab: LabContext): Promise<ReconcileData> {
   const client = allowedClient(services.session, 'reconcileFromEmu', lab);
-  const payload = await projectPayload(lab);
+  const payload = await labPayload(lab);
   const data = await withCancellableProgress(`Pulling ${lab.name} from the emulator…`, (signal) =>
     client.reconcileProject({ ...payload, direction: 'from_emu' }, { signal }),
   );
@@ -276,7 +276,7 @@ async function destroyLab(services: Services, arg: unknown): Promise<unknown> {
     if (choice === undefined) throw new PromptCancelled();
     wipe = choice === destroy;
   }
-  const payload = await projectPayload(lab);
+  const payload = await labPayload(lab);
   const data = await withCancellableProgress(`Destroying ${lab.name}…`, (signal) =>
     client.destroyProject(wipe ? payload : { ...payload, wipe: false }, { signal }),
   );
@@ -288,7 +288,7 @@ async function destroyLab(services: Services, arg: unknown): Promise<unknown> {
 
 export function registerProjectCommands(services: Services): vscode.Disposable[] {
   return [
-    registerGuarded(services, LabCommand.validate, 'Validate', (arg) => validateLab(services, arg)),
+    registerGuarded(services, LabCommand.validate, 'Validate', (arg) => validateOnAgent(services, arg)),
     registerGuarded(services, LabCommand.deploy, 'Deploy', (arg) => deployLab(services, arg)),
     registerGuarded(services, LabCommand.reconcile, 'Reconcile', (arg) => reconcileLab(services, arg)),
     registerGuarded(services, LabCommand.reconcileToEmu, 'Push to the emulator', (arg) =>

@@ -8,9 +8,9 @@ import type { InspectionData, OpenData, ProjectStatusData } from '../../common/a
 import { ReadOnlyDocuments } from '../documents/read-only-documents';
 import { booleanArg, fieldOf } from '../model/command-args';
 import { renderInspection, renderOpen, renderStatus } from '../model/report-text';
-import { allowedClient } from '../project/gate';
-import { loadLab, observationPayload, resolveLab, type LabContext } from '../project/lab-context';
-import { withCancellableProgress } from '../project/progress';
+import { allowedClient } from '../labs/gate';
+import { loadLab, observationPayload, resolveLab, type LabContext } from '../labs/lab-context';
+import { withCancellableProgress } from '../labs/progress';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
 import { LabCommand } from '../../common/commands';

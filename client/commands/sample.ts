@@ -12,7 +12,7 @@ import type { Services } from '../services';
 import { registerGuarded } from './guard';
 import { LabCommand } from '../../common/commands';
 import { fieldOf } from '../model/command-args';
-import { PromptCancelled } from '../project/lab-context';
+import { PromptCancelled } from '../labs/lab-context';
 
 interface Sample {
   /** Path under samples/. */

@@ -12,16 +12,16 @@ import type { ConsoleExecData, ConsoleExecManyData, ConsoleExecResult } from '..
 import { registerGuarded } from '../commands/guard';
 import { isLabActionAllowed } from '../model/capabilities';
 import { fieldOf, nodeListOf, stringArg, targetOfArg } from '../model/command-args';
-import { allowedClient } from '../project/gate';
+import { allowedClient } from '../labs/gate';
 import {
   consolePayload,
   observationPayload,
   PromptCancelled,
   resolveLab,
-  resolveNode,
+  pickNodeName,
   type LabContext,
-} from '../project/lab-context';
-import { withCancellableProgress } from '../project/progress';
+} from '../labs/lab-context';
+import { withCancellableProgress } from '../labs/progress';
 import type { Services } from '../services';
 import { consoleFamily, errorLookingLine, execManySummary } from '../model/output-errors';
 import { LabCommand } from '../../common/commands';
@@ -83,7 +83,7 @@ class ConsoleExec {
   async one(arg: unknown): Promise<ConsoleExecData> {
     const { lab, node: given } = await resolveLab(arg, this.services.labParses);
     const client = allowedClient(this.services.session, 'consoleExec', lab);
-    const node = await resolveNode(lab, given, 'Run a command on which node?');
+    const node = await pickNodeName(lab, given, 'Run a command on which node?');
     const command = await askCommand(arg, `${lab.name}/${node}`);
     const timeout = timeoutOf(arg);
     const payload = await consolePayload(lab, {

@@ -12,8 +12,8 @@ import { logFailure } from '../log';
 import { ConsoleInputGuard, keyWhileDisconnected } from '../model/console-input';
 import { ConsoleOutput, disconnectedBanner } from '../model/console-output';
 import { describeError } from '../model/errors';
-import { allowedClient } from '../project/gate';
-import { consolePayload, loadLab, resolveLab, resolveNode } from '../project/lab-context';
+import { allowedClient } from '../labs/gate';
+import { consolePayload, loadLab, resolveLab, pickNodeName } from '../labs/lab-context';
 import type { Services } from '../services';
 import { LabCommand } from '../../common/commands';
 
@@ -149,7 +149,7 @@ class ConsoleTerminals implements vscode.Disposable {
   async show(arg: unknown): Promise<string> {
     const { lab, node: given } = await resolveLab(arg, this.services.labParses);
     allowedClient(this.services.session, 'consoleAttach', lab);
-    const node = await resolveNode(lab, given, 'Open the console of which node?');
+    const node = await pickNodeName(lab, given, 'Open the console of which node?');
     const name = `${lab.name}/${node}`;
     const key = `${lab.uri.toString()}#${node}`;
     const existing = this.open.get(key);

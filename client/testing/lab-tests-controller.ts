@@ -11,8 +11,8 @@ import * as vscode from 'vscode';
 import { LineIndex } from '../../common/lab/model/positions';
 import type { LabDocument, Range } from '../../common/lab/model/types';
 import { runLabTests } from '../../common/testing/runner';
-import { consolePayload, loadLab } from '../project/lab-context';
-import { findLabFiles, isLabFileName, watchLabFiles } from '../project/workspace-labs';
+import { consolePayload, loadLab } from '../labs/lab-context';
+import { findLabFiles, isLabFileName, watchLabFiles } from '../labs/workspace-labs';
 import type { LabChange, Services } from '../services';
 
 export class LabTestsController implements vscode.Disposable {

@@ -5,7 +5,7 @@
  */
 import { isLabActionAllowed } from '../model/capabilities';
 import { describeError } from '../model/errors';
-import { loadLab, observationPayload, projectPayload } from '../project/lab-context';
+import { loadLab, observationPayload, labPayload } from '../labs/lab-context';
 import type { Services } from '../services';
 import type { LiveInfo } from './graph-model';
 import type * as vscode from 'vscode';
@@ -45,7 +45,7 @@ export async function fetchLiveInfo(
     if (lab.doc.syntaxErrors.length > 0) info.planError = 'fix the YAML syntax errors first.';
     else {
       try {
-        info.plan = await session.agent().planProject(await projectPayload(lab), { timeoutMs: PLAN_TIMEOUT_MS });
+        info.plan = await session.agent().planProject(await labPayload(lab), { timeoutMs: PLAN_TIMEOUT_MS });
       } catch (err) {
         info.planError = failed(err);
       }

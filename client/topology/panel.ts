@@ -14,7 +14,7 @@ import {
   type TopologyData,
 } from '../../common/protocol';
 import { reportFailure } from '../commands/guard';
-import { PromptCancelled } from '../project/lab-context';
+import { PromptCancelled } from '../labs/lab-context';
 import type { LabLanguageClient } from '../language-client';
 import { describeError } from '../model/errors';
 import { isSettling } from '../model/lab-rows';

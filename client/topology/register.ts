@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { registerGuarded } from '../commands/guard';
 import type { LabLanguageClient } from '../language-client';
-import { resolveLab } from '../project/lab-context';
+import { resolveLab } from '../labs/lab-context';
 import type { Services } from '../services';
 import { TopologyPanel } from './panel';
 

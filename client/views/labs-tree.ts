@@ -18,9 +18,9 @@ import {
   type LabRowData,
 } from '../model/lab-rows';
 import { rowsFingerprint, type TreeRow } from '../model/tree-row';
-import { AwayReport } from '../project/away-report';
-import { loadLab, observationPayload } from '../project/lab-context';
-import { findLabFiles, watchLabFiles } from '../project/workspace-labs';
+import { AwayReport } from '../labs/away-report';
+import { loadLab, observationPayload } from '../labs/lab-context';
+import { findLabFiles, watchLabFiles } from '../labs/workspace-labs';
 import type { Services } from '../services';
 import { LiveTree } from './agent-tree';
 import { messageRow } from './row-item';

@@ -9,7 +9,7 @@
 import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } from 'vscode-languageserver/node';
 import type { PlanData } from '../../common/api/contract';
 import { shiftRange } from '../../common/lab/parse/outline';
-import { projectPayload, type LabDocuments, type LabFile } from '../documents';
+import { documentPayload, type LabDocuments, type LabFile } from '../documents';
 import type { ConfigFiles } from '../config-files';
 import type { Log } from '../log';
 import type { RemoteAgent } from '../remote-agent';
@@ -162,7 +162,7 @@ export class CodeLensService {
         tooltip: 'The plan needs a document without syntax errors.',
         keep: true,
       };
-    const built = await projectPayload(file, this.configs);
+    const built = await documentPayload(file, this.configs);
     if ('refused' in built)
       return {
         title: `Plan: ${shortReason('invalid_lab')}`,

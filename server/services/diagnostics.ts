@@ -10,11 +10,11 @@ import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-lan
 import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { ProjectDiagnostic } from '../../common/api/contract';
 import { LabChecks, validateLab, type LocalDiagnostic } from '../../common/lab/rules/validate';
-import { MAX_DIAGNOSTICS } from '../../common/project/document-limits';
+import { MAX_DIAGNOSTICS } from '../../common/project-files/document-limits';
 import { lineEnd } from '../../common/text-lines';
 import type { AgentProblem } from '../agent-problems';
 import type { ConfigFiles } from '../config-files';
-import { projectPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
+import { documentPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
 import type { RemoteAgent } from '../remote-agent';
 
@@ -128,7 +128,7 @@ export class DiagnosticsService {
   }
 
   private async validate(file: LabFile, version: number, signal: AbortSignal): Promise<void> {
-    const built = await projectPayload(file, this.configs);
+    const built = await documentPayload(file, this.configs);
     if (signal.aborted) return;
     if ('refused' in built) {
       // What the agent would answer, without sending it a document it does not read.

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { journalFile } from '../../agent/project/apply-journal';
+import { journalFile } from '../../agent/domain/apply-journal';
 import { startTestAgent, waitFor, type Reply, type TestAgent } from '../support/agent';
 
 /** a -- b -- c, on two-port Linux nodes. */

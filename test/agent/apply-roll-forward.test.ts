@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { journalFile, type JournalEntry } from '../../agent/project/apply-journal';
+import { journalFile, type JournalEntry } from '../../agent/domain/apply-journal';
 import { chainLab, loginTo, makeDataDir, rawCall, spawnAgent, waitFor, type AgentProcess } from '../support/agent';
 
 /** What the running lab has before the push that is cut short. */

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
-import { MAX_ALIASES, MAX_DIAGNOSTICS, MAX_FLOW_NESTING } from '../../common/project/document-limits';
+import { MAX_ALIASES, MAX_DIAGNOSTICS, MAX_FLOW_NESTING } from '../../common/project-files/document-limits';
 import { generatedProject } from '../bench/support/labs';
 import { chainLab, rawCall, startTestAgent, type TestAgent } from '../support/agent';
 

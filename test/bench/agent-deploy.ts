@@ -11,10 +11,10 @@
  *   document cache, without the agent's HTTP and worker hand-off.
  */
 import type { AgentClient } from '../../common/api/client';
-import { catalogueOf } from '../../agent/project/catalogue';
-import { DocumentCache } from '../../agent/project/document-cache';
-import { planDocument } from '../../agent/project/plan-document';
-import { readProjectInput } from '../../agent/project/project-input';
+import { catalogueOf } from '../../agent/domain/catalogue';
+import { DocumentCache } from '../../agent/domain/document-cache';
+import { planDocument } from '../../agent/domain/plan-document';
+import { readProjectInput } from '../../agent/domain/project-input';
 import { ICONS, NETWORK_TYPES, TEMPLATES } from '../../agent/emulator/simulated/catalogue';
 import { startAgentProcess } from './support/agent-process';
 import { fitToAgent, generatedProject, type GeneratedProject } from './support/labs';

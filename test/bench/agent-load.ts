@@ -128,7 +128,7 @@ async function main(): Promise<void> {
         baseline: { name: `getHealth p95 (${AT_ONCE} at once)`, value: health },
         // A status answer carries every node's row, which the load generator checks (valibot) 200 times: that, not the agent, sets its figure.
         targets: read === 'planProject' ? [{ on: 'ratio', op: '<=', limit: AT_ONCE_TARGET }] : [],
-        note: 'identical reads of one lab in flight share one computation (agent/project/shared-reads.ts); each still gets its own answer',
+        note: 'identical reads of one lab in flight share one computation (agent/domain/shared-reads.ts); each still gets its own answer',
       });
     }
   } finally {

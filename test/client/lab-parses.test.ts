@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LabParses } from '../../client/project/lab-parses';
+import { LabParses } from '../../client/labs/lab-parses';
 
 const lab = (name: string) => `name: ${name}\nnodes:\n  r1:\n    template: vios\n`;
 

@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentClient } from '../../common/api/client';
-import { readLabState } from '../../common/project/state-file';
+import { readLabState } from '../../common/project-files/state-file';
 import { TEST_USER, startTestAgent, type TestAgent } from '../support/agent';
 import { eventually, namespacesOf, ospfSample, prefixOf, requireLinuxLabs, typeOnConsole } from './support';
 

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_ALIASES } from '../../common/project/document-limits';
+import { MAX_ALIASES } from '../../common/project-files/document-limits';
 import { LspClient } from '../support/lsp';
 import { fileUri, startAgentSession, type AgentFixture } from './fixture';
 

@@ -17,7 +17,7 @@ import type {
   TextEdit,
 } from 'vscode-languageserver-protocol';
 import { AgentClient } from '../../common/api/client';
-import { writeLabState } from '../../common/project/state-file';
+import { writeLabState } from '../../common/project-files/state-file';
 import { LabStateChangedNotification, NodeStatesNotification } from '../../common/protocol';
 import { type LspClient, messageOf } from '../support/lsp';
 import { editOf, fileUri, positionOf, type AgentFixture, startServerOnAgent, stopServerOnAgent } from './fixture';

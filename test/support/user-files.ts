@@ -1,11 +1,11 @@
 /**
- * Helpers of the tests of files the user names (common/project): named pipes,
+ * Helpers of the tests of files the user names (common/project-files): named pipes,
  * a refusal with its problem and message, and a bound on time so that a read
  * that would hang fails instead.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { UserFileError, type UserFileProblem } from '../../common/project/user-file';
+import { UserFileError, type UserFileProblem } from '../../common/project-files/user-file';
 
 /** Makes a named pipe at `path` (Node has no mkfifo; coreutils' is on every Linux and macOS machine). */
 export function mkfifo(path: string): void {

@@ -4,9 +4,9 @@ import { mkdtemp, mkdir, open, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLab } from '../../common/lab/parse/parse';
-import { buildProjectPayload } from '../../common/project/payload';
-import { statePathFor, writeLabState } from '../../common/project/state-file';
-import { UserFileError } from '../../common/project/user-file';
+import { buildProjectPayload } from '../../common/project-files/payload';
+import { statePathFor, writeLabState } from '../../common/project-files/state-file';
+import { UserFileError } from '../../common/project-files/user-file';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
 import { mkfifo, within } from '../support/user-files';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readLabState, setAsideLabState, statePathFor, writeLabState } from '../../common/project/state-file';
+import { readLabState, setAsideLabState, statePathFor, writeLabState } from '../../common/project-files/state-file';
 import { mkfifo, refused } from '../support/user-files';
 
 async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {

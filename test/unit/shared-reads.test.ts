@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SharedReads } from '../../agent/project/shared-reads';
+import { SharedReads } from '../../agent/domain/shared-reads';
 
 test('ten identical reads in flight cost one computation and get its answer; the next read after it computes again', async () => {
   const reads = new SharedReads();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readUserFile, UserFileError } from '../../common/project/user-file';
+import { readUserFile, UserFileError } from '../../common/project-files/user-file';
 import { mkfifo, refused, within } from '../support/user-files';
 
 const LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 5000 };

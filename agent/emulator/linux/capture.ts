@@ -38,7 +38,7 @@ import {
 } from '../backend';
 import { BLOCK, BlockReader, BlockWriter, PacketMerger } from '../pcapng';
 import type { NodeCgroups, NodeLimits } from './cgroup';
-import { runCommand } from './command';
+import { runProcess } from './command';
 import type { LinuxNames } from './names';
 import type { LinuxLab, LinuxNode } from './linux-lab';
 import type { Realizer } from './realizer';
@@ -61,7 +61,7 @@ const STDERR_BYTES = 4096;
 
 /** dumpcap's version when it is installed. */
 export async function probeDumpcap(): Promise<string | undefined> {
-  const result = await runCommand(DUMPCAP, ['--version'], { timeoutMs: 10_000 });
+  const result = await runProcess(DUMPCAP, ['--version'], { timeoutMs: 10_000 });
   return result.code === 0 ? (/Dumpcap \(Wireshark\) (\S+)/.exec(result.stdout)?.[1] ?? 'unknown') : undefined;
 }
 
@@ -88,7 +88,7 @@ export class LinuxCaptures {
   /** Compiles the filter for the site's first port without capturing (`dumpcap -d`). */
   async checkFilter(site: CaptureSite, filter: string): Promise<void> {
     if (!filter) return;
-    const result = await runCommand(
+    const result = await runProcess(
       'ip',
       ['netns', 'exec', site.fabric, DUMPCAP, '-i', site.ports[0], '-f', filter, '-d'],
       { timeoutMs: 10_000 },

@@ -19,7 +19,7 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 
 /** Runs a command and resolves with its outcome, whatever the exit code. */
-export function runCommand(
+export function runProcess(
   file: string,
   args: readonly string[],
   options: { timeoutMs?: number; input?: string } = {},
@@ -64,7 +64,7 @@ export async function mustRun(
   args: readonly string[],
   options: { timeoutMs?: number; input?: string } = {},
 ): Promise<string> {
-  const result = await runCommand(file, args, options);
+  const result = await runProcess(file, args, options);
   if (result.code !== 0) throw new CommandError([file, ...args].join(' '), result);
   return result.stdout;
 }

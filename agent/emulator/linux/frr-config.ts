@@ -8,7 +8,7 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCommand } from './command';
+import { runProcess } from './command';
 import { applyConfigDelta, type ConfigDelta } from '../config-contexts';
 import { hostnameOf, runDirOf, runningConfig, vtysh } from './frr';
 import { FRR_RELOAD, FRR_RUN_DIR } from './system';
@@ -46,7 +46,7 @@ export async function reloadCommands(ns: string, from: string, to: string): Prom
     writeFileSync(before, withNewline(from), { mode: 0o600 });
     writeFileSync(after, withNewline(to), { mode: 0o600 });
     // Its vtysh parses both files in the router's own path space (-N), so they read as the router reads them.
-    const result = await runCommand(
+    const result = await runProcess(
       'ip',
       [
         ...['netns', 'exec', ns, 'python3', FRR_RELOAD, '--test', '--bindir', '/usr/bin'],

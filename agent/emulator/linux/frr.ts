@@ -9,7 +9,7 @@
 import { chownSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mustRun, runCommand, type CommandResult } from './command';
+import { mustRun, runProcess, type CommandResult } from './command';
 import type { NodeCgroups } from './cgroup';
 import { commandLine, inNamespaceAs, processAlive, terminate } from './kernel';
 import {
@@ -129,7 +129,7 @@ export async function vtysh(
     ns,
     commands.flatMap((c) => ['-c', c]),
   );
-  return runCommand('ip', inNamespaceAs(ns, hostname, argv), { timeoutMs });
+  return runProcess('ip', inNamespaceAs(ns, hostname, argv), { timeoutMs });
 }
 
 /** The daemons' pids from their pid files, each checked to be FRR running in this path space. */

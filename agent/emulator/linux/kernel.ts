@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mustRun, runCommand } from './command';
+import { mustRun, runProcess } from './command';
 
 export interface LiveLink {
   ifname: string;
@@ -64,7 +64,7 @@ export async function listNamespaces(): Promise<string[]> {
 }
 
 export async function namespaceExists(ns: string): Promise<boolean> {
-  return (await runCommand('ip', ['-n', ns, 'link', 'show', 'lo'], { timeoutMs: 5000 })).code === 0;
+  return (await runProcess('ip', ['-n', ns, 'link', 'show', 'lo'], { timeoutMs: 5000 })).code === 0;
 }
 
 export async function addNamespace(ns: string): Promise<void> {
@@ -74,7 +74,7 @@ export async function addNamespace(ns: string): Promise<void> {
 
 /** Processes whose network namespace is `ns` (all of them were started by this agent in it). */
 export async function namespacePids(ns: string): Promise<number[]> {
-  const result = await runCommand('ip', ['netns', 'pids', ns], { timeoutMs: 5000 });
+  const result = await runProcess('ip', ['netns', 'pids', ns], { timeoutMs: 5000 });
   if (result.code !== 0) return [];
   return result.stdout
     .split('\n')
@@ -85,7 +85,7 @@ export async function namespacePids(ns: string): Promise<number[]> {
 /** Kills every process in the namespace, then deletes it (its veth ends go with it). */
 export async function deleteNamespace(ns: string): Promise<void> {
   signalAll(await namespacePids(ns), 'SIGKILL');
-  const result = await runCommand('ip', ['netns', 'del', ns]);
+  const result = await runProcess('ip', ['netns', 'del', ns]);
   if (result.code !== 0 && !/No such file|Invalid argument/.test(result.stderr))
     await mustRun('ip', ['netns', 'del', ns]);
 }
@@ -111,7 +111,7 @@ export async function addBridge(ns: string, name: string): Promise<void> {
 }
 
 export async function deleteLink(ns: string, name: string): Promise<void> {
-  const result = await runCommand('ip', ['-n', ns, 'link', 'del', name]);
+  const result = await runProcess('ip', ['-n', ns, 'link', 'del', name]);
   if (result.code !== 0 && !/Cannot find device/.test(result.stderr))
     await mustRun('ip', ['-n', ns, 'link', 'del', name]);
 }
@@ -133,7 +133,7 @@ export async function setLinkUp(ns: string, ifname: string, up: boolean): Promis
 
 /** The interfaces of a namespace (`dev`: only that one); none when it does not exist. */
 export async function links(ns: string, dev?: string): Promise<LiveLink[]> {
-  const result = await runCommand('ip', ['-j', '-n', ns, 'link', 'show', ...(dev ? ['dev', dev] : [])], {
+  const result = await runProcess('ip', ['-j', '-n', ns, 'link', 'show', ...(dev ? ['dev', dev] : [])], {
     timeoutMs: 5000,
   });
   if (result.code !== 0) return [];

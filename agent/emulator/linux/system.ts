@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { release } from 'node:os';
 import { detectCgroups, type CgroupVersion } from './cgroup';
-import { runCommand } from './command';
+import { runProcess } from './command';
 import { seccompSupported } from './seccomp';
 
 export const FRR_DAEMON_DIR = '/usr/lib/frr';
@@ -66,15 +66,15 @@ export async function probeLinuxHost(): Promise<LinuxHost> {
       `the agent lacks ${[!caps.netAdmin && 'CAP_NET_ADMIN', !caps.sysAdmin && 'CAP_SYS_ADMIN'].filter(Boolean).join(' and ')}: run it as root (sudo) to create network namespaces`,
     );
 
-  const ip = await runCommand('ip', ['-V']);
+  const ip = await runProcess('ip', ['-V']);
   const iproute2Version = /iproute2-([\w.]+)/.exec(ip.stdout)?.[1] ?? '';
   if (ip.code !== 0) problems.push('the `ip` command (iproute2) is missing: apt-get install -y iproute2');
   else if (!problems.length) {
-    const netns = await runCommand('ip', ['netns', 'list']);
+    const netns = await runProcess('ip', ['netns', 'list']);
     if (netns.code !== 0) problems.push(`\`ip netns\` does not work here: ${netns.stderr.trim()}`);
   }
 
-  const zebra = await runCommand(`${FRR_DAEMON_DIR}/zebra`, ['--version']);
+  const zebra = await runProcess(`${FRR_DAEMON_DIR}/zebra`, ['--version']);
   const frrVersion = /version\s+(\S+)/.exec(zebra.stdout)?.[1] ?? '';
   if (zebra.code !== 0 || !frrVersion)
     problems.push(`FRRouting is not installed (no ${FRR_DAEMON_DIR}/zebra): ${INSTALL_HINT}`);
@@ -85,18 +85,18 @@ export async function probeLinuxHost(): Promise<LinuxHost> {
   const installed = existsSync(FRR_DAEMON_DIR) ? new Set(readdirSync(FRR_DAEMON_DIR)) : new Set<string>();
   if (frrVersion && !installed.has('staticd')) problems.push(`FRRouting's staticd is missing: ${INSTALL_HINT}`);
 
-  if (frrVersion && (!existsSync(FRR_RELOAD) || (await runCommand('python3', ['--version'])).code !== 0))
+  if (frrVersion && (!existsSync(FRR_RELOAD) || (await runProcess('python3', ['--version'])).code !== 0))
     problems.push(
       `FRRouting's reload tool (${FRR_RELOAD}, run by python3) is missing; configs reach running routers with it: apt-get install -y frr python3`,
     );
-  const bwrap = await runCommand('bwrap', ['--version']);
+  const bwrap = await runProcess('bwrap', ['--version']);
   if (bwrap.code !== 0)
     problems.push('bubblewrap (`bwrap`, which sandboxes hosts and consoles) is missing: apt-get install -y bubblewrap');
   if (!seccompSupported()) problems.push(`nodes' seccomp deny-list has no table for the ${process.arch} architecture`);
   const cgroups = detectCgroups();
   if (typeof cgroups === 'string') problems.push(cgroups);
 
-  const script = await runCommand('script', ['--version']);
+  const script = await runProcess('script', ['--version']);
   if (script.code !== 0)
     problems.push('util-linux `script` (console pseudo-terminals) is missing: apt-get install -y util-linux');
 

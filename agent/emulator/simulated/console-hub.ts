@@ -7,7 +7,7 @@
 import type { Duplex } from 'node:stream';
 import { LineClient, type ConsoleLine } from '../../console/line-client';
 import { consoleGreeting } from '../../console/telnet';
-import { promptOf, runCommand, type DeviceView } from './device-cli';
+import { promptOf, runDeviceCommand, type DeviceView } from './device-cli';
 
 const CR = 0x0d;
 const LF = 0x0a;
@@ -107,7 +107,7 @@ export class ConsoleHub implements ConsoleLine {
     const text = Buffer.from(this.line).toString('utf8');
     this.line = [];
     const view = this.view();
-    this.broadcast(Buffer.from(`\r\n${runCommand(view, text)}${promptOf(view)}`, 'utf8'));
+    this.broadcast(Buffer.from(`\r\n${runDeviceCommand(view, text)}${promptOf(view)}`, 'utf8'));
   }
 
   private erase(): void {

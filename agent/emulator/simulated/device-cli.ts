@@ -40,7 +40,7 @@ export function promptOf(view: DeviceView): string {
 }
 
 /** Runs one command line; returns its output with CRLF line ends (the prompt is not included). */
-export function runCommand(view: DeviceView, line: string): string {
+export function runDeviceCommand(view: DeviceView, line: string): string {
   const text = line.trim();
   if (!text) return '';
   switch (view.style) {

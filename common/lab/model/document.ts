@@ -241,7 +241,7 @@ export class ParsedLab implements LabDocument {
     if (sections.length === 0) {
       return root ? pathAtItem({ range: root.range, value: root }, [], offset, 0) : undefined;
     }
-    const index = lastStartingAtOrBefore(pieces, offset);
+    const index = indexOfLastStartingAtOrBefore(pieces, offset);
     if (index >= 0) {
       const piece = pieces[index];
       const section = sections[piece.section];
@@ -256,7 +256,7 @@ export class ParsedLab implements LabDocument {
             );
       if (found) return found;
     }
-    const sectionIndex = lastStartingAtOrBefore(sections, offset);
+    const sectionIndex = indexOfLastStartingAtOrBefore(sections, offset);
     if (sectionIndex < 0) return undefined;
     const section = sections[sectionIndex];
     if (offset >= section.keyRange.start && offset <= section.keyRange.end)
@@ -271,7 +271,7 @@ export function linkIndexOf(piece: Piece): number {
 }
 
 /** Binary search over items sorted by `start`. */
-export function lastStartingAtOrBefore(items: readonly { start: number }[], offset: number): number {
+export function indexOfLastStartingAtOrBefore(items: readonly { start: number }[], offset: number): number {
   let low = 0;
   let high = items.length - 1;
   let found = -1;

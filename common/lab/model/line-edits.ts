@@ -1,7 +1,7 @@
 /**
  * Line-exact text edits of a lab document: insert whole lines after a line,
  * remove whole lines, apply a set of edits. The agent's from_emu pulls
- * (agent/project/text-edits.ts) and the topology view's edits
+ * (agent/domain/text-edits.ts) and the topology view's edits
  * (server/topology-edits.ts) both change a document this way, so that only the
  * lines that must change do and the user's layout and comments stay.
  */

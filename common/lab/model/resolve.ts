@@ -4,7 +4,7 @@
  */
 import { NODE_FIELD_NAMES, type NodeFields, type ResolvedNode } from './types';
 
-export function resolveNode(fields: NodeFields, defaults: NodeFields): ResolvedNode {
+export function withDefaults(fields: NodeFields, defaults: NodeFields): ResolvedNode {
   const resolved: Record<string, unknown> = {};
   for (const name of NODE_FIELD_NAMES) {
     const field = fields[name] ?? defaults[name];

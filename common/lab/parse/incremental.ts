@@ -30,7 +30,7 @@
  */
 import {
   ParsedLab,
-  lastStartingAtOrBefore,
+  indexOfLastStartingAtOrBefore,
   linkIndexOf,
   type Layout,
   type Piece,
@@ -41,7 +41,7 @@ import { lineStartOf } from '../../text-lines';
 import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
 import { readTopLevelEntry } from './read';
 import { regionsOf } from './unsettled';
-import { resolveNode } from '../model/resolve';
+import { withDefaults } from '../model/resolve';
 import { NODE_FIELD_NAMES, type NodeFields, type Range, type SyntaxError, type TextChange } from '../model/types';
 import { ownCopy, parseYaml, syntaxErrorsOf } from './yaml-text';
 
@@ -53,7 +53,7 @@ export function reparse(previous: ParsedLab, change: TextChange, text: string): 
 
 function reparsePiece(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
   const layout = previous.layout;
-  const index = lastStartingAtOrBefore(layout.pieces, change.start);
+  const index = indexOfLastStartingAtOrBefore(layout.pieces, change.start);
   if (index < 0) return undefined;
   const piece = layout.pieces[index];
   if (!piece.sliceable) return undefined;
@@ -163,12 +163,12 @@ function windowStart(layout: Layout, change: TextChange): WindowStart | undefine
   let from = change.start;
   let settledFrom = change.end;
   for (;;) {
-    const sectionIndex = lastStartingAtOrBefore(sections, from);
+    const sectionIndex = indexOfLastStartingAtOrBefore(sections, from);
     if (sectionIndex < 0) return undefined;
     // The first piece to re-read: the one the edit is in, or the first of a section whose key line holds the edit.
     const section = sections[sectionIndex];
-    const inKeyLine = lastStartingAtOrBefore(pieces, from) < section.firstPiece;
-    const first = inKeyLine ? section.firstPiece : lastStartingAtOrBefore(pieces, from);
+    const inKeyLine = indexOfLastStartingAtOrBefore(pieces, from) < section.firstPiece;
+    const first = inKeyLine ? section.firstPiece : indexOfLastStartingAtOrBefore(pieces, from);
     const context = pieces[first - 1];
     if (!context) return undefined;
     const contextSection = sections[context.section];
@@ -204,13 +204,13 @@ function* windowEnds(layout: Layout, start: WindowStart): Generator<number> {
   for (;;) {
     const firstUnchanged = Math.max(
       start.first + 1,
-      settledFrom === Infinity ? pieces.length : lastStartingAtOrBefore(pieces, settledFrom - 1) + 1,
+      settledFrom === Infinity ? pieces.length : indexOfLastStartingAtOrBefore(pieces, settledFrom - 1) + 1,
     );
     const end = Math.min(firstUnchanged + Math.max(IN_STEP, extra), pieces.length);
     const endOffset = end < pieces.length ? pieces[end].start : Infinity;
     const reached = regions.find((r) => r.start < endOffset && r.end > settledFrom);
     if (reached) {
-      const barrier = lastStartingAtOrBefore(pieces, reached.start);
+      const barrier = indexOfLastStartingAtOrBefore(pieces, reached.start);
       if (pieces[barrier].start === reached.start && barrier >= firstUnchanged + IN_STEP) yield barrier;
       settledFrom = reached.end;
       continue;
@@ -287,7 +287,9 @@ function readWindow(previous: ParsedLab, text: string, w: Window): WindowReading
  * them re-reads whole. The window's region as a whole when that cannot be told.
  */
 function windowRegions(text: string, layout: Layout, errors: SyntaxError[], region: Range): Unsettled[] {
-  const limit = Number.isFinite(region.end) ? lastStartingAtOrBefore(layout.pieces, region.end) : layout.pieces.length;
+  const limit = Number.isFinite(region.end)
+    ? indexOfLastStartingAtOrBefore(layout.pieces, region.end)
+    : layout.pieces.length;
   const regions = regionsOf(text, layout, errors, limit, region.end);
   if (!regions) return [{ region, errors }];
   const groups: Unsettled[] = [];
@@ -476,7 +478,7 @@ function withCurrentDefaults(layout: Layout, previous: Layout): Layout {
   if (sameValues(defaults, before?.fragment.defaults ?? {})) return layout;
   const pieces = layout.pieces.map((piece): Piece => {
     if (piece.fragment.nodes.length === 0) return piece;
-    const nodes = piece.fragment.nodes.map((node) => ({ ...node, resolved: resolveNode(node.fields, defaults) }));
+    const nodes = piece.fragment.nodes.map((node) => ({ ...node, resolved: withDefaults(node.fields, defaults) }));
     return { ...piece, fragment: { ...piece.fragment, nodes } };
   });
   return { ...layout, pieces };

@@ -26,7 +26,7 @@ import {
   wrongType,
 } from './read-values';
 import { readTests } from './read-tests';
-import { resolveNode } from '../model/resolve';
+import { withDefaults } from '../model/resolve';
 import {
   NODE_FIELD_NAMES,
   type FormatIssue,
@@ -138,7 +138,7 @@ export function readNodeEntry(entry: OutlineEntry, defaults: NodeFields, issues:
   if (value?.kind === 'map') fields = readNodeFields(value, path, `node ${name}`, issues);
   else if (!isEmpty(value))
     wrongType(entry, path, issues, `node ${name} must be a map of settings, e.g. ${name}: {template: vios}`);
-  return { name, nameRange: entry.keyRange, range: entry.range, fields, resolved: resolveNode(fields, defaults) };
+  return { name, nameRange: entry.keyRange, range: entry.range, fields, resolved: withDefaults(fields, defaults) };
 }
 
 /** Reads one entry under `networks`; undefined when its key cannot name a network. */

@@ -7,7 +7,7 @@
  * regions can then be re-read piece by piece, so one unclosed bracket at the
  * top no longer makes every keystroke below it a full parse.
  */
-import { lastStartingAtOrBefore, type Layout } from '../model/document';
+import { indexOfLastStartingAtOrBefore, type Layout } from '../model/document';
 import { itemsOf } from './layout';
 import { buildOutline, sameEntry, sameItem, type OutlineEntry, type OutlineItem } from './outline';
 import type { Range, SyntaxError } from '../model/types';
@@ -43,8 +43,11 @@ export function regionsOf(
   // Piece index ranges [first, last] holding errors, merged where they touch.
   const clusters: { first: number; last: number }[] = [];
   for (const error of errors) {
-    const first = Math.max(0, lastStartingAtOrBefore(pieces, error.range.start) - 1);
-    const last = Math.max(first, lastStartingAtOrBefore(pieces, Math.max(error.range.start, error.range.end - 1)));
+    const first = Math.max(0, indexOfLastStartingAtOrBefore(pieces, error.range.start) - 1);
+    const last = Math.max(
+      first,
+      indexOfLastStartingAtOrBefore(pieces, Math.max(error.range.start, error.range.end - 1)),
+    );
     const previous = clusters[clusters.length - 1];
     if (previous && first <= previous.last + 1) previous.last = Math.max(previous.last, last);
     else clusters.push({ first, last });

@@ -4,7 +4,7 @@
  * enough to hold up every other request (health included) if they ran on the
  * agent's event loop. The raw body goes to the worker as bytes; a plan asks the
  * main thread for the live lab its document names; only the verdict comes back.
- * What bounds the work of a document is here and in common/project/document-limits.ts,
+ * What bounds the work of a document is here and in common/project-files/document-limits.ts,
  * not its length: each worker has a heap ceiling and each job a time limit, and a
  * document over either is refused with a diagnostic naming the limit (the
  * worker is then replaced). At most POOL_SIZE workers, and MAX_WAITING jobs

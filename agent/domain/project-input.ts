@@ -2,7 +2,7 @@
  * Reading a ProjectPayload: typed fields (wrong types are 400s naming the
  * field), the lab it is about, its document parsed and validated.
  */
-import { cappedDiagnostics } from '../../common/project/document-limits';
+import { cappedDiagnostics } from '../../common/project-files/document-limits';
 import type { Direction, ProjectDiagnostic } from '../../common/api/contract';
 import type { LabDocument } from '../../common/lab/model/types';
 import { ApiError, invalidRequest } from '../http/api-error';

@@ -7,9 +7,14 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ConsolePayload, ProjectPayload } from '../../common/api/contract';
 import type { LabDocument } from '../../common/lab/model/types';
-import { buildProjectPayload } from '../../common/project/payload';
-import { readLabState, setAsideLabState, writeLabState, type LabStateFile } from '../../common/project/state-file';
-import { UserFileError } from '../../common/project/user-file';
+import { buildProjectPayload } from '../../common/project-files/payload';
+import {
+  readLabState,
+  setAsideLabState,
+  writeLabState,
+  type LabStateFile,
+} from '../../common/project-files/state-file';
+import { UserFileError } from '../../common/project-files/user-file';
 import { projectModeOf, type ProjectMode } from '../model/capabilities';
 import { targetOfArg } from '../model/command-args';
 import { labDisplayName } from '../model/lab-files';
@@ -100,7 +105,7 @@ async function pickLabFile(): Promise<vscode.Uri> {
 }
 
 /** The node a command is for: given, or picked from the document's nodes. */
-export async function resolveNode(lab: LabContext, given: string | undefined, title: string): Promise<string> {
+export async function pickNodeName(lab: LabContext, given: string | undefined, title: string): Promise<string> {
   if (given !== undefined) return given;
   const names = lab.doc.nodes.map((n) => n.name);
   if (names.length === 0) throw new Error(`${lab.name} declares no nodes.`);
@@ -112,7 +117,7 @@ export async function resolveNode(lab: LabContext, given: string | undefined, ti
   return picked.label;
 }
 
-export function projectPayload(lab: LabContext): Promise<ProjectPayload> {
+export function labPayload(lab: LabContext): Promise<ProjectPayload> {
   return buildProjectPayload(lab.labPath, lab.text, lab.doc);
 }
 
@@ -126,7 +131,7 @@ export function observationPayload(lab: LabContext): ProjectPayload {
 }
 
 export async function consolePayload(lab: LabContext, extra: Partial<ConsolePayload>): Promise<ConsolePayload> {
-  const p = await projectPayload(lab);
+  const p = await labPayload(lab);
   const payload: ConsolePayload = { ...extra };
   if (lab.stored?.lab !== undefined) payload.lab = lab.stored.lab;
   if (p.yaml !== undefined) payload.yaml = p.yaml;

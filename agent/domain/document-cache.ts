@@ -6,13 +6,13 @@
  */
 import { parseLab, updateLab } from '../../common/lab/parse/parse';
 import type { LabDocument } from '../../common/lab/model/types';
-import { documentLimitProblem } from '../../common/project/document-limits';
+import { documentLimitProblem } from '../../common/project-files/document-limits';
 import { DocumentRefused } from './document-limits';
 
 export class DocumentCache {
   private last: LabDocument | undefined;
 
-  /** Throws DocumentRefused for a document over the agent's nesting or alias limits (common/project/document-limits.ts). */
+  /** Throws DocumentRefused for a document over the agent's nesting or alias limits (common/project-files/document-limits.ts). */
   parse(text: string): LabDocument {
     if (this.last?.text === text) return this.last;
     const problem = documentLimitProblem(text);

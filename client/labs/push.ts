@@ -8,7 +8,7 @@ import type { ReconcileData } from '../../common/api/contract';
 import { planSummaryLine } from '../model/plan-text';
 import type { Services } from '../services';
 import { allowedClient } from './gate';
-import { projectPayload, storeLabState, type LabContext } from './lab-context';
+import { labPayload, storeLabState, type LabContext } from './lab-context';
 import { withCancellableProgress } from './progress';
 
 export async function pushLab(
@@ -17,7 +17,7 @@ export async function pushLab(
   options: { prune: boolean; planIdentity?: string },
 ): Promise<ReconcileData> {
   const client = allowedClient(services.session, 'reconcileToEmu', lab);
-  const payload = await projectPayload(lab);
+  const payload = await labPayload(lab);
   const request = {
     ...payload,
     direction: 'to_emu',

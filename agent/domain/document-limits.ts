@@ -1,6 +1,6 @@
 /**
  * A document the agent does not read, because it is over one of the limits
- * that bound the work it causes (common/project/document-limits.ts, or a
+ * that bound the work it causes (common/project-files/document-limits.ts, or a
  * validate worker's heap and time): refused at once with a diagnostic that
  * names the limit, instead of stalling the agent or reporting a stack overflow.
  */

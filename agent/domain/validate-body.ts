@@ -3,7 +3,7 @@ import { parseLab } from '../../common/lab/parse/parse';
 import type { LabDocument } from '../../common/lab/model/types';
 import type { Body } from '../http/fields';
 import type { Catalogue } from './catalogue';
-import { cappedDiagnostics, documentLimitProblem } from '../../common/project/document-limits';
+import { cappedDiagnostics, documentLimitProblem } from '../../common/project-files/document-limits';
 import { readProjectInput, requireYaml } from './project-input';
 import { hasErrors, validateDocument } from './validate';
 
