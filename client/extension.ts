@@ -11,13 +11,13 @@ import { PlanDocuments } from './commands/plan-document';
 import { registerProjectCommands } from './commands/project';
 import { Reports } from './commands/reports';
 import { registerSampleCommand } from './commands/sample';
-import { Session } from './connection/session';
+import { Agents } from './connection/agents';
 import { registerConsoleExec } from './consoles/exec';
 import { registerConsoleTerminals } from './consoles/terminal';
 import { trackContextKeys } from './context-keys';
 import { LabLanguageClient } from './language-client';
 import { LabParses } from './labs/lab-parses';
-import { createLog, logFailure } from './log';
+import { createLog } from './log';
 import type { Services } from './services';
 import { StatusBar } from './status-bar';
 import { LabTestsController } from './testing/lab-tests-controller';
@@ -29,13 +29,15 @@ import { registerTemplatesView } from './views/templates-tree';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
-  const session = new Session(context.secrets, log);
+  const agents = new Agents(context.secrets, log);
+  const session = agents.defaultSession;
   const labViewsStale = new vscode.EventEmitter<void>();
   // Filled in below; the services only reach it from commands, which run after activate.
   const server: { client?: LabLanguageClient } = {};
   const shown: { plans?: PlanDocuments; tests?: LabTestsController } = {};
 
   const services: Services = {
+    agents,
     session,
     log,
     labParses: new LabParses(),
@@ -69,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   context.subscriptions.push(
     log,
-    session,
+    agents,
     labViewsStale,
     statusBar,
     server.client,
@@ -96,9 +98,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerTopologyView(services, server.client, context.extensionUri),
   );
 
-  setTimeout(() => {
-    session.restore().catch((err: unknown) => logFailure(log, 'Restoring the session', err));
-  }, 0);
+  setTimeout(() => agents.restoreAll(), 0);
 }
 
 export function deactivate(): void {

@@ -1,5 +1,6 @@
 /** What the feature modules share, handed to each of them by activate(). */
 import type * as vscode from 'vscode';
+import type { Agents } from './connection/agents';
 import type { Session } from './connection/session';
 import type { Log } from './log';
 import type { LabParses } from './labs/lab-parses';
@@ -8,6 +9,9 @@ import type { LabParses } from './labs/lab-parses';
 export type LabChange = 'deploy' | 'push' | 'start';
 
 export interface Services {
+  /** Every agent's session. */
+  agents: Agents;
+  /** The default agent's session (the one of the single-agent settings). */
   session: Session;
   log: Log;
   /** Lab texts parsed once, for every view and command that loads a lab. */

@@ -6,6 +6,8 @@
 export const LabCommand = {
   login: 'labAgent.login',
   logout: 'labAgent.logout',
+  addAgent: 'labAgent.addAgent',
+  removeAgent: 'labAgent.removeAgent',
   showConnection: 'labAgent.showConnection',
   showLog: 'labAgent.showLog',
   openSample: 'labAgent.openSample',
