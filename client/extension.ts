@@ -12,6 +12,8 @@ import { registerProjectCommands } from './commands/project';
 import { Reports } from './commands/reports';
 import { registerSampleCommand } from './commands/sample';
 import { Agents } from './connection/agents';
+import { LabAgents } from './labs/lab-agents';
+import { registerMoveLabCommand } from './commands/move-lab';
 import { registerConsoleExec } from './consoles/exec';
 import { registerConsoleTerminals } from './consoles/terminal';
 import { trackContextKeys } from './context-keys';
@@ -31,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
   const agents = new Agents(context.secrets, log);
   const session = agents.defaultSession;
+  const labAgents = new LabAgents(context.workspaceState, agents);
   const labViewsStale = new vscode.EventEmitter<void>();
   // Filled in below; the services only reach it from commands, which run after activate.
   const server: { client?: LabLanguageClient } = {};
@@ -39,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const services: Services = {
     agents,
     session,
+    labAgents,
     log,
     labParses: new LabParses(),
     labStateChanged: (uri, change) => {
@@ -72,13 +76,14 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     log,
     agents,
+    labAgents,
     labViewsStale,
     statusBar,
     server.client,
     plans,
     reports,
     shown.tests,
-    trackContextKeys(session),
+    trackContextKeys(agents, labAgents),
     session.onDidChange(() => server.client?.sessionChanged()),
     // The agent is back, or the session renewed: the server checks again what it shows, even with the same token.
     session.onDidResync(() => server.client?.sessionChanged({ force: true })),
@@ -88,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...reports.register(),
     ...registerExecCommands(services),
     registerImportCommand(services),
+    registerMoveLabCommand(services),
     ...registerConsoleTerminals(services),
     ...registerConsoleExec(services),
     registerSampleCommand(services, context),

@@ -1,6 +1,7 @@
 /** What the feature modules share, handed to each of them by activate(). */
 import type * as vscode from 'vscode';
 import type { Agents } from './connection/agents';
+import type { LabAgents } from './labs/lab-agents';
 import type { Session } from './connection/session';
 import type { Log } from './log';
 import type { LabParses } from './labs/lab-parses';
@@ -13,6 +14,8 @@ export interface Services {
   agents: Agents;
   /** The default agent's session (the one of the single-agent settings). */
   session: Session;
+  /** Which agent each lab file belongs to, and that agent's session. */
+  labAgents: LabAgents;
   log: Log;
   /** Lab texts parsed once, for every view and command that loads a lab. */
   labParses: LabParses;

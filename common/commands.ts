@@ -8,6 +8,7 @@ export const LabCommand = {
   logout: 'labAgent.logout',
   addAgent: 'labAgent.addAgent',
   removeAgent: 'labAgent.removeAgent',
+  moveLab: 'labAgent.moveLab',
   showConnection: 'labAgent.showConnection',
   showLog: 'labAgent.showLog',
   openSample: 'labAgent.openSample',

@@ -6,50 +6,19 @@
  * (automation, end-to-end tests); it is never logged.
  */
 import * as vscode from 'vscode';
-import type { Session } from '../connection/session';
+import { pickAgent } from '../connection/pick-agent';
 import { readAgentsSetting, writeAgentsSetting } from '../connection/settings';
 import { askUrl } from '../connection/prompts';
 import { DEFAULT_AGENT, agentNameProblem, withAgentAdded, withAgentRemoved } from '../model/agent-list';
-import { loginArgsOf, stringArg } from '../model/command-args';
+import { fieldOf, loginArgsOf, stringArg } from '../model/command-args';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
 import { LabCommand } from '../../common/commands';
 
-function record(arg: unknown): Record<string, unknown> {
-  return typeof arg === 'object' && arg !== null ? (arg as Record<string, unknown>) : {};
-}
-
-/** The agent named in `arg`, the only one, or the one the user picks; undefined when cancelled. */
-export async function pickAgent(
-  services: Services,
-  arg: unknown,
-  title: string,
-  sessions: Session[] = services.agents.all(),
-): Promise<Session | undefined> {
-  const named = stringArg(record(arg).agent);
-  if (named !== undefined) {
-    const session = services.agents.get(named);
-    if (session === undefined) throw new Error(`No agent named "${named}" (setting labAgent.agents).`);
-    return session;
-  }
-  if (sessions.length <= 1) return sessions[0];
-  const picked = await vscode.window.showQuickPick(
-    sessions.map((s) => ({
-      label: s.name,
-      description: s.current.baseUrl,
-      detail: s.current.username ? `${s.current.state} as ${s.current.username}` : s.current.state,
-      session: s,
-    })),
-    { title, placeHolder: 'Which agent?' },
-  );
-  return picked?.session;
-}
-
 async function addAgent(services: Services, arg: unknown): Promise<void> {
-  const r = record(arg);
   const taken = services.agents.names();
   const name =
-    stringArg(r.name) ??
+    stringArg(fieldOf(arg, 'name')) ??
     (
       await vscode.window.showInputBox({
         title: 'Lab Agent: Add Agent (1/2)',
@@ -61,16 +30,16 @@ async function addAgent(services: Services, arg: unknown): Promise<void> {
   if (name === undefined) return;
   const problem = agentNameProblem(name, taken);
   if (problem !== undefined) throw new Error(problem);
-  const url = stringArg(r.url) ?? (await askUrl(''));
+  const url = stringArg(fieldOf(arg, 'url')) ?? (await askUrl(''));
   if (url === undefined) return;
-  const username = stringArg(r.username);
+  const username = stringArg(fieldOf(arg, 'username'));
   await writeAgentsSetting(
     withAgentAdded(readAgentsSetting(), { name, url, ...(username === undefined ? {} : { username }) }),
   );
   const session = services.agents.get(name);
   if (session === undefined) throw new Error(`The agent "${name}" could not be added: see the log.`);
   services.log.info(`Added agent "${name}" at ${url}`);
-  if (r.login !== false) await session.login(loginArgsOf(arg));
+  if (fieldOf(arg, 'login') !== false) await session.login(loginArgsOf(arg));
 }
 
 async function removeAgent(services: Services, arg: unknown): Promise<void> {
@@ -81,7 +50,7 @@ async function removeAgent(services: Services, arg: unknown): Promise<void> {
     );
     return;
   }
-  const session = await pickAgent(services, arg, 'Lab Agent: Remove Agent', removable);
+  const session = await pickAgent(services.agents, arg, 'Lab Agent: Remove Agent', removable);
   if (session === undefined) return;
   if (session.name === DEFAULT_AGENT)
     throw new Error('The default agent is the one of setting labAgent.agentUrl: it stays.');
@@ -94,12 +63,17 @@ async function removeAgent(services: Services, arg: unknown): Promise<void> {
 export function registerConnectionCommands(services: Services): vscode.Disposable[] {
   return [
     registerGuarded(services, LabCommand.login, 'Log in', async (arg) => {
-      const session = await pickAgent(services, arg, 'Lab Agent: Log In');
+      const session = await pickAgent(services.agents, arg, 'Lab Agent: Log In');
       return session?.login(loginArgsOf(arg)) ?? false;
     }),
     registerGuarded(services, LabCommand.logout, 'Log out', async (arg) => {
       const loggedIn = services.agents.all().filter((s) => s.current.state !== 'loggedOut');
-      const session = await pickAgent(services, arg, 'Lab Agent: Log Out', loggedIn.length > 0 ? loggedIn : undefined);
+      const session = await pickAgent(
+        services.agents,
+        arg,
+        'Lab Agent: Log Out',
+        loggedIn.length > 0 ? loggedIn : undefined,
+      );
       await session?.logout();
     }),
     registerGuarded(services, LabCommand.addAgent, 'Add agent', (arg) => addAgent(services, arg)),

@@ -89,7 +89,7 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
   /** Plans towards the emulator; `prune` (overridable by the argument) also plans deleting what the document lacks. */
   async plan(arg: unknown, pruneByDefault: boolean): Promise<PlanData> {
     const { lab } = await resolveLab(arg, this.services.labParses);
-    const client = allowedClient(this.services.session, 'plan', lab);
+    const client = allowedClient(this.services.labAgents.sessionOf(lab.uri), 'plan', lab);
     const prune = booleanArg(fieldOf(arg, 'prune')) ?? pruneByDefault;
     const payload = { ...(await labPayload(lab)), ...(prune ? { prune: true } : {}) };
     const plan = await withCancellableProgress(`Planning ${lab.name}…`, (signal) =>
@@ -104,7 +104,8 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
 
     const blocker = planApplyBlocker(plan);
     const canApply =
-      blocker === undefined && isLabActionAllowed(this.services.session.capabilities, 'reconcileToEmu', lab.mode);
+      blocker === undefined &&
+      isLabActionAllowed(this.services.labAgents.sessionOf(lab.uri).capabilities, 'reconcileToEmu', lab.mode);
     if (fieldOf(arg, 'quiet') !== true) {
       const apply = 'Apply This Plan';
       const text = `Plan for ${lab.name}: ${planSummaryLine(plan.summary)}.${blocker !== undefined ? ` ${blocker}` : ''}`;
@@ -145,7 +146,7 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
     const blocker = planApplyBlocker(plan);
     if (blocker !== undefined) throw new Error(`This plan cannot be applied. ${blocker}`);
     const lab = await loadLab(labUri, this.services.labParses);
-    allowedClient(this.services.session, 'reconcileToEmu', lab);
+    allowedClient(this.services.labAgents.sessionOf(lab.uri), 'reconcileToEmu', lab);
 
     const deletes = planDeletes(plan);
     if (deletes > 0 && fieldOf(arg, 'confirmed') !== true) {

@@ -18,9 +18,12 @@ export class Agents implements vscode.Disposable {
   private entries: AgentEntry[] = [];
   private lastProblems = '';
   private readonly changed = new vscode.EventEmitter<Session | undefined>();
+  private readonly resynced = new vscode.EventEmitter<Session>();
   private readonly configWatch: vscode.Disposable;
   /** An agent's session changed (its Session), or agents were added or removed (undefined). */
   readonly onDidChange = this.changed.event;
+  /** An agent answers again, or its session was renewed: what shows its data loads again. */
+  readonly onDidResync = this.resynced.event;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -75,6 +78,7 @@ export class Agents implements vscode.Disposable {
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
     this.changed.dispose();
+    this.resynced.dispose();
   }
 
   private drop(name: string): void {
@@ -112,7 +116,10 @@ export class Agents implements vscode.Disposable {
       this.sessions.set(entry.name, session);
       this.watches.set(
         entry.name,
-        session.onDidChange(() => this.changed.fire(session)),
+        vscode.Disposable.from(
+          session.onDidChange(() => this.changed.fire(session)),
+          session.onDidResync(() => this.resynced.fire(session)),
+        ),
       );
       listChanged = true;
       if (restore) this.restore(session);

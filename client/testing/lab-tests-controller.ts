@@ -138,7 +138,7 @@ export class LabTestsController implements vscode.Disposable {
     if (!labItem.uri) return fail('The lab file is not known.');
     let client;
     try {
-      client = this.services.session.agent();
+      client = this.services.labAgents.sessionOf(labItem.uri).agent();
     } catch (error) {
       return fail(`${(error as Error).message} Log in, then run the tests again.`);
     }

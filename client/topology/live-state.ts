@@ -19,8 +19,9 @@ export async function fetchLiveInfo(
   what: { status: boolean; plan: boolean },
   previous: LiveInfo | undefined,
 ): Promise<LiveInfo> {
-  const session = services.session;
   const lab = await loadLab(uri, services.labParses);
+  const session = services.labAgents.sessionIfAny(uri);
+  if (session === undefined) return { connected: false, caps: undefined, mode: lab.mode };
   const caps = session.capabilities;
   const connected = session.current.state === 'connected';
   const info: LiveInfo = { connected, caps, mode: lab.mode };

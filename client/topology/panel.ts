@@ -89,7 +89,11 @@ export class TopologyPanel implements vscode.Disposable {
         this.paced.followAction();
         void this.refreshLive({ status: true, plan: true });
       }),
-      services.session.onDidChange(() => void this.refreshLive({ status: true, plan: true })),
+      services.agents.onDidChange((session) => {
+        if (session === undefined || session === services.labAgents.sessionIfAny(uri))
+          void this.refreshLive({ status: true, plan: true });
+      }),
+      services.labAgents.onDidChange(() => void this.refreshLive({ status: true, plan: true })),
     );
   }
 
@@ -170,7 +174,7 @@ export class TopologyPanel implements vscode.Disposable {
   private draw(): void {
     if (!this.topology) return;
     const live: LiveInfo = this.live ?? {
-      connected: this.services.session.current.state === 'connected',
+      connected: this.services.labAgents.sessionIfAny(this.uri)?.current.state === 'connected',
       mode: 'managed',
     };
     this.postGraph(buildGraph(this.topology, live));

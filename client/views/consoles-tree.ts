@@ -39,7 +39,7 @@ class ConsolesTree extends LiveTree<Row> {
 
   async getChildren(row?: Row): Promise<Row[]> {
     if (row !== undefined) return row.children ?? [];
-    if (this.services.session.current.state !== 'connected') return [];
+    if (!this.services.agents.all().some((s) => s.current.state === 'connected')) return [];
     try {
       const files = await findLabFiles();
       const groups = await Promise.all(files.map((uri) => this.labGroup(uri)));
@@ -58,8 +58,8 @@ class ConsolesTree extends LiveTree<Row> {
   private async labGroup(uri: vscode.Uri): Promise<{ row: Row; settling: boolean } | undefined> {
     const lab = await loadLab(uri, this.services.labParses).catch(() => undefined);
     if (lab === undefined) return undefined;
-    const session = this.services.session;
-    if (!isLabActionAllowed(session.capabilities, 'consoles', lab.mode)) return undefined;
+    const session = this.services.labAgents.sessionIfAny(uri);
+    if (session === undefined || !isLabActionAllowed(session.capabilities, 'consoles', lab.mode)) return undefined;
     const id = `${uri.toString()}#consoles`;
     const data = { uri: uri.toString() };
     let children: Row[];

@@ -95,10 +95,11 @@ class LabsTree extends LiveTree<Row> {
       nodes: lab.doc.nodes.map((n) => ({ name: n.name, template: n.resolved.template, image: n.resolved.image })),
       mode: lab.mode,
     };
-    const session = this.services.session;
-    const caps = session.capabilities;
     const live: LabLiveView = {};
-    if (session.current.state === 'connected' && isLabActionAllowed(caps, 'status', lab.mode)) {
+    const session = this.services.labAgents.sessionIfAny(uri);
+    if (session === undefined) live.error = this.services.labAgents.bindingOf(uri).problem;
+    const caps = session?.capabilities;
+    if (session?.current.state === 'connected' && isLabActionAllowed(caps, 'status', lab.mode)) {
       try {
         live.status = await session.agent().getProjectStatus(observationPayload(lab));
         this.away.seen(info.uri, live.status);
@@ -132,7 +133,8 @@ export function registerLabsView(services: Services): vscode.Disposable[] {
       await vscode.window.showTextDocument(vscode.Uri.parse(target.uri, true), { preview: false });
     }),
     services.onLabViewsStale(() => tree.followAction()),
-    services.session.onDidResync(() => void tree.away.resynced()),
+    services.agents.onDidResync(() => void tree.away.resynced()),
+    services.labAgents.onDidChange(() => tree.refresh()),
     watchLabFiles(() => tree.refreshSoon(FILE_CHANGE_DEBOUNCE_MS)),
   ];
 }
