@@ -89,14 +89,21 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
   /** Plans towards the emulator; `prune` (overridable by the argument) also plans deleting what the document lacks. */
   async plan(arg: unknown, pruneByDefault: boolean): Promise<PlanData> {
     const { lab } = await resolveLab(arg, this.services.labParses);
-    const client = allowedClient(this.services.labAgents.sessionOf(lab.uri), 'plan', lab);
+    const session = this.services.labAgents.sessionOf(lab.uri);
+    const client = allowedClient(session, 'plan', lab);
     const prune = booleanArg(fieldOf(arg, 'prune')) ?? pruneByDefault;
     const payload = { ...(await labPayload(lab)), ...(prune ? { prune: true } : {}) };
     const plan = await withCancellableProgress(`Planning ${lab.name}…`, (signal) =>
       client.planProject(payload, { signal }),
     );
     const uri = this.documents.uriFor(lab.uri, 'plan');
-    const text = renderPlan(plan, lab.name, prune);
+    const several = this.services.agents.names().length > 1;
+    const text = renderPlan(
+      plan,
+      lab.name,
+      prune,
+      several ? { name: session.name, url: session.current.baseUrl } : undefined,
+    );
     this.plans.set(uri.toString(), { labUri: lab.uri, plan, prune, text });
     this.lensesChanged.fire();
     await this.documents.show(uri, text);

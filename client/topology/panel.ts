@@ -167,7 +167,11 @@ export class TopologyPanel implements vscode.Disposable {
       return;
     }
     this.topology = topology;
-    this.panel.title = `Topology: ${topology.name ?? this.uri.path.split('/').pop()}`;
+    const name = topology.name ?? this.uri.path.split('/').pop();
+    // With several agents, the title says whose live state it shows.
+    const agent =
+      this.services.agents.names().length > 1 ? ` (${this.services.labAgents.bindingOf(this.uri).agent})` : '';
+    this.panel.title = `Topology: ${name}${agent}`;
     this.draw();
   }
 

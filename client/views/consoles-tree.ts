@@ -44,7 +44,11 @@ class ConsolesTree extends LiveTree<Row> {
       const files = await findLabFiles();
       const groups = await Promise.all(files.map((uri) => this.labGroup(uri)));
       this.setMessage(undefined);
-      const rows = groups.filter((g) => g !== undefined).map((g) => g.row);
+      const bound = files.map((uri) => this.services.labAgents.bindingOf(uri).agent);
+      const rows = this.grouped(
+        (agent) => groups.flatMap((g, i) => (g !== undefined && bound[i] === agent ? [g.row] : [])),
+        () => ({ uri: '' }),
+      );
       this.loaded(
         rowsFingerprint(rows),
         groups.some((g) => g?.settling === true),

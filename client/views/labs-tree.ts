@@ -60,9 +60,16 @@ class LabsTree extends LiveTree<Row> {
     try {
       const files = await findLabFiles();
       const results = await Promise.all(files.map((uri) => this.labRowFor(uri)));
-      this.setMessage(LIVE_STATE_GONE[this.services.session.current.state]);
-      const rows = results.map((r) => r.row);
-      if (this.services.session.current.state === 'connected')
+      const bound = files.map((uri) => this.services.labAgents.bindingOf(uri).agent);
+      const rows = this.grouped(
+        (agent) => results.filter((_, i) => bound[i] === agent).map((r) => r.row),
+        () => ({ uri: '' }),
+        bound,
+      );
+      const several = this.services.agents.names().length > 1;
+      // With several agents, each agent's row says its state; alone, the message line does.
+      this.setMessage(several ? undefined : LIVE_STATE_GONE[this.services.session.current.state]);
+      if (this.services.agents.all().some((s) => s.current.state === 'connected'))
         this.loaded(
           rowsFingerprint(rows),
           results.some((r) => r.settling),
