@@ -32,7 +32,16 @@
  *   --grep <pattern>  run only the tests whose full title matches the regular expression
  *   E2E_TIMEOUT_MS  overrides the overall timeout (default 15 min)
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -243,6 +252,21 @@ function serveChannel(page, agent, link) {
   }, 100).unref();
 }
 
+/**
+ * README states the VSIX's size as `npm run package` prints it (vsce rounds to hundredths of a MB);
+ * checked here, where the VSIX this run installs was just built, and counted like a test.
+ */
+function recordReadmeVsixSize() {
+  const title = "README states the packaged VSIX's size";
+  const claimed = /`dist\/lab-agent\.vsix` \((\d+\.\d\d) MB as `npm run package` reports it/.exec(
+    readFileSync(join(root, 'README.md'), 'utf8'),
+  )?.[1];
+  const built = (Math.round(statSync(vsix).size / 10485.76) / 100).toFixed(2);
+  const state = claimed === built ? 'passed' : 'failed';
+  if (state === 'failed') log(`${title}: README says ${claimed ?? 'nothing'} MB, npm run package built ${built} MB`);
+  appendFileSync(dirs.results, `${JSON.stringify({ state, title })}\n`);
+}
+
 async function main() {
   if (grepAt >= 0 && !grep) throw new Error('--grep needs a pattern');
   if (!existsSync(codeServer) || !existsSync(node24))
@@ -260,6 +284,7 @@ async function main() {
     });
   }
   if (!existsSync(suitePath)) throw new Error(`the build did not emit ${suitePath}`);
+  recordReadmeVsixSize();
 
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   writeFileSync(
