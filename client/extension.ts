@@ -22,6 +22,7 @@ import type { Services } from './services';
 import { StatusBar } from './status-bar';
 import { LabTestsController } from './testing/lab-tests-controller';
 import { registerTopologyView } from './topology/register';
+import { NodeStatesFollower } from './labs/node-states';
 import { registerConsolesView } from './views/consoles-tree';
 import { registerLabsView } from './views/labs-tree';
 import { registerNetworkTypesView } from './views/network-types-tree';
@@ -35,12 +36,18 @@ export function activate(context: vscode.ExtensionContext): void {
   const server: { client?: LabLanguageClient } = {};
   const shown: { plans?: PlanDocuments; tests?: LabTestsController } = {};
 
+  const labParses = new LabParses();
+  const nodeStates = new NodeStatesFollower(session, labParses, log, (uri, states) =>
+    server.client?.nodeStates(uri, states),
+  );
+
   const services: Services = {
     session,
     log,
-    labParses: new LabParses(),
+    labParses,
     labStateChanged: (uri, change) => {
       server.client?.labStateChanged(uri);
+      nodeStates.follow(uri);
       shown.plans?.labStateChanged(uri);
       shown.tests?.labChanged(uri, change);
       labViewsStale.fire();
@@ -70,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     log,
     session,
+    nodeStates,
     labViewsStale,
     statusBar,
     server.client,

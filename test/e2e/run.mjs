@@ -181,6 +181,19 @@ function serveChannel(page, agent, link) {
         else await link.restore();
         log(`link to the agent ${request.op === 'cut' ? 'cut' : 'restored'}`);
         response = { ok: true };
+      } else if (request.action === 'agent' && request.op === 'crash-restart-linux') {
+        // A crash, not a stop: kill -9 of the Linux agent's process alone (its labs run on, as after a
+        // real crash), then the same agent again on the same port and data, which finds them.
+        const { child } = linuxAgent;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        process.kill(child.pid, 'SIGKILL');
+        await exited;
+        Object.assign(
+          linuxAgent,
+          await startAgent(dirs, env, Number(new URL(linuxAgent.url).port), { emulator: 'linux' }),
+        );
+        log(`linux agent killed and started again at ${linuxAgent.url}`);
+        response = { ok: true };
       } else if (request.action === 'agent') {
         // The same port and data folder: the extension finds the same agent, certificate and labs again.
         if (request.op === 'stop' || request.op === 'restart') {
