@@ -24,6 +24,7 @@ import type { Services } from './services';
 import { StatusBar } from './status-bar';
 import { LabTestsController } from './testing/lab-tests-controller';
 import { registerTopologyView } from './topology/register';
+import { NodeStatesFollower } from './labs/node-states';
 import { registerConsolesView } from './views/consoles-tree';
 import { registerLabsView } from './views/labs-tree';
 import { registerNetworkTypesView } from './views/network-types-tree';
@@ -39,14 +40,23 @@ export function activate(context: vscode.ExtensionContext): void {
   const server: { client?: LabLanguageClient } = {};
   const shown: { plans?: PlanDocuments; tests?: LabTestsController } = {};
 
+  const labParses = new LabParses();
+  const nodeStates = new NodeStatesFollower(
+    (uri) => labAgents.sessionIfAny(uri),
+    labParses,
+    log,
+    (uri, states) => server.client?.nodeStates(uri, states),
+  );
+
   const services: Services = {
     agents,
     session,
     labAgents,
     log,
-    labParses: new LabParses(),
+    labParses,
     labStateChanged: (uri, change) => {
       server.client?.labStateChanged(uri);
+      nodeStates.follow(uri);
       shown.plans?.labStateChanged(uri);
       shown.tests?.labChanged(uri, change);
       labViewsStale.fire();
@@ -77,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
     agents,
     labAgents,
+    nodeStates,
     labViewsStale,
     statusBar,
     server.client,

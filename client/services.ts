@@ -24,7 +24,7 @@ export interface Services {
    * views, mark its test results stale; `change` says when it was a deploy, push or start (tests may run).
    */
   labStateChanged(uri: vscode.Uri, change?: LabChange): void;
-  /** The Labs view read the lab's node states (undefined: it could not): node lenses follow them. */
+  /** The Labs view read the lab's node states (undefined: it could not): node lenses follow them (client/labs/node-states.ts reads them after actions). */
   nodeStatesSeen(uri: vscode.Uri, states: Record<string, string> | undefined): void;
   /** Fires when the Labs and Consoles views should load again. */
   readonly onLabViewsStale: vscode.Event<void>;

@@ -10,7 +10,6 @@ import { AgentError } from '../../common/api/client';
 import type { DeployData, ReconcileData, ValidateData } from '../../common/api/contract';
 import { LineIndex } from '../../common/lab/model/positions';
 import { isLabActionAllowed } from '../model/capabilities';
-import { nodeStatesOf } from '../model/lab-rows';
 import { booleanArg, directionOf, fieldOf } from '../model/command-args';
 import { validationLines } from '../model/report-text';
 import { applyPulledContent } from '../labs/apply-pulled';
@@ -122,13 +121,6 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
   }
   await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
   services.labStateChanged(lab.uri, 'deploy');
-  // The file's lenses learn the new nodes' states (and offer Start All) whether or not the Labs view is open to read them.
-  void client
-    .getProjectStatus(data.lab !== undefined ? { lab: data.lab } : observationPayload(lab))
-    .then((status) => services.nodeStatesSeen(lab.uri, nodeStatesOf({ status })))
-    .catch((err: unknown) =>
-      services.log.info(`Deployed ${lab.name}; its node states were not read: ${(err as Error).message}`),
-    );
   services.log.info(`Deployed ${lab.name} as ${data.lab ?? '?'}: ${data.nodes ?? 0} nodes, ${data.links ?? 0} links`);
   const unsupported =
     data.unsupported && data.unsupported.length > 0

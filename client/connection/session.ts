@@ -77,6 +77,8 @@ export class Session implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   /** The session works again after being unreachable or lost: everything that shows agent data loads again. */
   readonly onDidResync = this.resynced.event;
+  /** The latest resync's reading of the agent info: a login is done when the commands can use it. */
+  private synced: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -166,6 +168,8 @@ export class Session implements vscode.Disposable {
       await storeAgentToken(this.secrets, { name: this.name, url: baseUrl }, token);
       await this.rememberSettings(baseUrl, username, args.pin !== undefined ? trust.pin : undefined);
       await this.useConnection(baseUrl, username, token, trust);
+      // Commands check the capabilities: without them a command right after login would say to log in.
+      await this.synced;
       this.log.info(`${this.logPrefix}Logged in to ${baseUrl} as ${username}`);
       void vscode.window.showInformationMessage(`Lab Agent: logged in to ${baseUrl} as ${username}.`);
       return true;
@@ -319,7 +323,7 @@ export class Session implements vscode.Disposable {
         return;
       case 'resync':
         this.log.info(`${this.logPrefix}Session with ${this.current.baseUrl ?? 'the agent'} works again`);
-        void this.afterResync();
+        this.synced = this.afterResync();
         return;
     }
   }

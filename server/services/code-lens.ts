@@ -42,7 +42,7 @@ export class CodeLensService {
   private plans = new Map<string, { version: number; title: Promise<PlanLensTitle> }>();
   /** Whether each lab exists on the emulator, as its last plan said; unknown before one. */
   private exists = new Map<string, boolean>();
-  /** Each lab's node states by name, as the client's Labs view last read them. */
+  /** Each lab's node states by name, as the client last read them (after its actions, and in the Labs view). */
   private nodeStates = new Map<string, ReadonlyMap<string, string>>();
   /** Bumped when lenses may change without a new version (session, lab state): part of the cache key. */
   private generation = 0;
