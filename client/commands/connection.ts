@@ -10,6 +10,7 @@ import { pickAgent } from '../connection/pick-agent';
 import { readAgentsSetting, writeAgentsSetting } from '../connection/settings';
 import { askUrl } from '../connection/prompts';
 import { DEFAULT_AGENT, agentNameProblem, withAgentAdded, withAgentRemoved } from '../model/agent-list';
+import { parseAgentUrlInput } from '../model/agent-url';
 import { fieldOf, loginArgsOf, stringArg } from '../model/command-args';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
@@ -32,13 +33,16 @@ async function addAgent(services: Services, arg: unknown): Promise<void> {
   if (problem !== undefined) throw new Error(problem);
   const url = stringArg(fieldOf(arg, 'url')) ?? (await askUrl(''));
   if (url === undefined) return;
+  const parsed = parseAgentUrlInput(url);
+  if ('problem' in parsed) throw new Error(parsed.problem);
   const username = stringArg(fieldOf(arg, 'username'));
   await writeAgentsSetting(
-    withAgentAdded(readAgentsSetting(), { name, url, ...(username === undefined ? {} : { username }) }),
+    withAgentAdded(readAgentsSetting(), { name, url: parsed.url, ...(username === undefined ? {} : { username }) }),
   );
+  services.agents.reload();
   const session = services.agents.get(name);
   if (session === undefined) throw new Error(`The agent "${name}" could not be added: see the log.`);
-  services.log.info(`Added agent "${name}" at ${url}`);
+  services.log.info(`Added agent "${name}" at ${parsed.url}`);
   if (fieldOf(arg, 'login') !== false) await session.login(loginArgsOf(arg));
 }
 
@@ -57,6 +61,7 @@ async function removeAgent(services: Services, arg: unknown): Promise<void> {
   // The agent's token is not left behind in the secret storage.
   await session.logout();
   await writeAgentsSetting(withAgentRemoved(readAgentsSetting(), session.name));
+  services.agents.reload();
   services.log.info(`Removed agent "${session.name}"`);
 }
 

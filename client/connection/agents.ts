@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Log } from '../log';
 import { DEFAULT_AGENT, type AgentEntry } from '../model/agent-list';
 import { logFailure } from '../log';
-import { Session } from './session';
+import { NotLoggedIn, Session } from './session';
 import { readAgentList } from './settings';
 
 export class Agents implements vscode.Disposable {
@@ -66,10 +66,19 @@ export class Agents implements vscode.Disposable {
     return this.all().reduce<() => Promise<T>>((inner, s) => () => s.duringUserCommand(inner), run)();
   }
 
-  /** A command failed for want of a session: the agent whose session ended renews it (else the default one). */
+  /**
+   * A command failed for want of a session: the agent it needed offers its log-in, or
+   * the agent whose session ended renews it (else the default one).
+   */
   async sessionLost(err: unknown): Promise<boolean> {
+    const needed = err instanceof NotLoggedIn ? this.sessions.get(err.agent) : undefined;
     const expired = this.all().find((s) => s.current.state === 'expired');
-    return (expired ?? this.defaultSession).sessionLost(err);
+    return (needed ?? expired ?? this.defaultSession).sessionLost(err);
+  }
+
+  /** Follows the settings now (after a command changed labAgent.agents), without restoring new agents. */
+  reload(): void {
+    this.sync(false);
   }
 
   dispose(): void {

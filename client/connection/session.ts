@@ -59,6 +59,19 @@ interface Connected {
   trust: Trust;
 }
 
+/** A command needs an agent the user is not logged in to: its log-in is offered (agents.ts). */
+export class NotLoggedIn extends AgentError {
+  constructor(readonly agent: string) {
+    super(
+      'unauthenticated',
+      agent === DEFAULT_AGENT
+        ? 'You are not logged in to the Lab Agent.'
+        : `You are not logged in to the agent "${agent}".`,
+      'session',
+    );
+  }
+}
+
 /** A login the user cancelled (closed a prompt or declined to trust): nothing to report. */
 class LoginCancelled extends Error {}
 
@@ -107,7 +120,7 @@ export class Session implements vscode.Disposable {
    */
   agent(): AgentClient {
     if (this.connection !== undefined && isLive(this.machine.info.state)) return this.connection.client;
-    throw new AgentError('unauthenticated', 'You are not logged in to the Lab Agent.', 'session');
+    throw new NotLoggedIn(this.name);
   }
 
   /** What the language server needs, or null when it has no session to use. */
