@@ -34,6 +34,7 @@ import { DiagnosticsService } from './services/diagnostics';
 import { HoverService } from './services/hover';
 import { prepareRename, renameSymbol } from './services/rename';
 import { documentSymbols } from './services/symbols';
+import { examplesFromCatalogue } from './message-examples';
 import { freeInterfaces, topologyEdit, topologyOf } from './services/topology';
 
 export function startServer(connection: Connection, queue: MessageQueue): void {
@@ -66,9 +67,16 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   );
   let initialSession: unknown = null;
 
+  /** Local messages give the connected agent's examples once its catalogue says what they are. */
+  const refreshExamples = (): void =>
+    void guarded('message examples', undefined, async () =>
+      diagnostics.useExamples(await examplesFromCatalogue(catalogue)),
+    );
+
   agent.onDidChange(() => {
     diagnostics.revalidateAll();
     codeLens.sessionChanged();
+    refreshExamples();
   });
 
   /** Runs a handler; a failure is logged and answered with `fallback`. Deliberate ResponseErrors pass through. */
@@ -185,6 +193,7 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
       catalogue.clear();
       // The agent's checks use the catalogue too (images, templates): ask again.
       diagnostics.revalidateAll();
+      refreshExamples();
       return null;
     }),
   );
