@@ -8,6 +8,7 @@ import { Catalogue } from './catalogue';
 import { ConfigFiles } from './config-files';
 import { LabDocuments } from './documents';
 import { Log } from './log';
+import { examplesFromCatalogue } from './message-examples';
 import { RemoteAgent } from './remote-agent';
 import { CodeActionService } from './services/code-actions';
 import { CodeLensService } from './services/code-lens';
@@ -61,6 +62,14 @@ export class LabLanguageServices {
     this.agent.onDidChange(() => {
       this.diagnostics.revalidateAll();
       this.codeLens.sessionChanged();
+      this.refreshExamples();
     });
+  }
+
+  /** Local messages give the connected agent's examples once its catalogue says what they are. */
+  refreshExamples(): void {
+    void examplesFromCatalogue(this.catalogue)
+      .then((examples) => this.diagnostics.useExamples(examples))
+      .catch((error: unknown) => this.log.error('message examples failed', error));
   }
 }

@@ -18,11 +18,8 @@ import type { LabLanguageServices } from '../language-services';
 import { freeInterfaces, topologyEdit, topologyOf } from '../services/topology';
 import type { Guard } from './guard';
 
-export function registerLabAgentMessages(
-  connection: Connection,
-  { agent, catalogue, diagnostics, codeLens }: LabLanguageServices,
-  guard: Guard,
-): void {
+export function registerLabAgentMessages(connection: Connection, services: LabLanguageServices, guard: Guard): void {
+  const { agent, catalogue, diagnostics, codeLens } = services;
   connection.onRequest(TopologyRequest, (params) =>
     guard.withFile('topology', params?.uri, null, (file) => topologyOf(file)),
   );
@@ -46,6 +43,7 @@ export function registerLabAgentMessages(
       catalogue.clear();
       // The agent's checks use the catalogue too (images, templates): ask again.
       diagnostics.revalidateAll();
+      services.refreshExamples();
       return null;
     }),
   );

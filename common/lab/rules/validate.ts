@@ -14,7 +14,6 @@ import {
   ELEMENT_NAME_PATTERN,
   MAX_ELEMENT_NAME_LENGTH,
   LAB_NAME_PATTERN,
-  LINK_EXAMPLE,
   NUMBER_FIELDS,
   POSITION_LIMITS,
   listInProse,
@@ -37,8 +36,20 @@ export type { LocalDiagnostic } from '../model/types';
 
 type Path = (string | number)[];
 
-export function validateLab(doc: LabDocument): LocalDiagnostic[] {
-  return validateLabUpTo(doc, Infinity).shown;
+/**
+ * The template and interface name that messages give as examples: the connected agent's own
+ * (`frr` and `eth0` on a Linux agent) when the caller knows them, EVE-NG's otherwise.
+ */
+export interface MessageExamples {
+  template: string;
+  interfaceName: string;
+}
+
+/** Without an agent's catalogue: EVE-NG's, as in the samples and the docs. */
+export const DEFAULT_MESSAGE_EXAMPLES: MessageExamples = { template: 'vios', interfaceName: 'Gi0/0' };
+
+export function validateLab(doc: LabDocument, examples?: MessageExamples): LocalDiagnostic[] {
+  return validateLabUpTo(doc, Infinity, examples).shown;
 }
 
 /**
@@ -47,8 +58,12 @@ export function validateLab(doc: LabDocument): LocalDiagnostic[] {
  * a capped number, so the others are only counted (syntax errors and format
  * issues without building them).
  */
-export function validateLabUpTo(doc: LabDocument, limit: number): { shown: LocalDiagnostic[]; total: number } {
-  return new LabChecks().check(doc, limit);
+export function validateLabUpTo(
+  doc: LabDocument,
+  limit: number,
+  examples?: MessageExamples,
+): { shown: LocalDiagnostic[]; total: number } {
+  return new LabChecks(examples).check(doc, limit);
 }
 
 /** What the checks found on one element, as read (ranges before its delta, link indexes before their shift). */
@@ -89,6 +104,8 @@ export class LabChecks {
   /** Bumped whenever the node or network names change, or the names an unknown node's message suggests. */
   private namesVersion = 0;
 
+  constructor(private readonly examples: MessageExamples = DEFAULT_MESSAGE_EXAMPLES) {}
+
   check(doc: LabDocument, limit: number): { shown: LocalDiagnostic[]; total: number } {
     const run = ++this.run;
     const out = new Findings(limit);
@@ -114,7 +131,7 @@ export class LabChecks {
     out.pushAll(defaults, 0, 0);
 
     const renamed: string[] = [];
-    this.checkEach(doc, 'nodes', this.nodes, run, renamed, checkNode, out);
+    this.checkEach(doc, 'nodes', this.nodes, run, renamed, (node, found) => checkNode(node, found, this.examples), out);
     this.checkEach(doc, 'networks', this.networks, run, renamed, checkNetwork, out);
     const nodes = doc.namesOf('nodes');
     const networks = doc.namesOf('networks');
@@ -130,7 +147,7 @@ export class LabChecks {
           const keys = interfaceKeys(link);
           for (let i = 0; i < keys.length; i++) this.hold(keys[i], link);
         }
-        checked.findings = checkLink(link, nodes, networks);
+        checked.findings = checkLink(link, nodes, networks, this.examples);
         checked.namesVersion = this.namesVersion;
       }
       checked.seen = run;
@@ -328,7 +345,7 @@ function elementNameProblem(kind: 'node' | 'network', name: string): string | un
   return `${kind} name "${name.slice(0, 20)}…" is ${name.length} characters long; at most ${MAX_ELEMENT_NAME_LENGTH} (it becomes a host name)`;
 }
 
-function checkNode(node: LabNode, out: LocalDiagnostic[]): void {
+function checkNode(node: LabNode, out: LocalDiagnostic[], examples: MessageExamples): void {
   const path = ['nodes', node.name];
   const nameProblem = elementNameProblem('node', node.name);
   if (nameProblem) {
@@ -346,7 +363,7 @@ function checkNode(node: LabNode, out: LocalDiagnostic[]): void {
       path,
       severity: 'error',
       code: 'missing-template',
-      message: `node ${node.name} has no template; add e.g. template: vios (or set a template under defaults)`,
+      message: `node ${node.name} has no template; add e.g. template: ${examples.template} (or set a template under defaults)`,
     });
   }
   checkFields(node.fields, path, out);
@@ -445,6 +462,7 @@ function checkLink(
   link: LabLink,
   nodes: ReadonlySet<string>,
   networks: ReadonlySet<string>,
+  examples: MessageExamples,
 ): readonly LocalDiagnostic[] {
   const out: LocalDiagnostic[] = [];
   const endpoints = link.endpoints;
@@ -454,11 +472,11 @@ function checkLink(
       path: ['links', link.index, 'endpoints'],
       severity: 'error',
       code: 'endpoint-count',
-      message: `a link joins exactly two endpoints; this one has ${endpoints.length}. Write ${LINK_EXAMPLE}`,
+      message: `a link joins exactly two endpoints; this one has ${endpoints.length}. Write - endpoints: [r1:${examples.interfaceName}, r2:${examples.interfaceName}]`,
     });
   }
   for (let index = 0; index < endpoints.length; index++)
-    checkEndpoint(endpoints[index], link.index, index, nodes, networks, out);
+    checkEndpoint(endpoints[index], link.index, index, nodes, networks, examples, out);
   if (endpoints.length === 2) {
     const a = endpoints[0];
     const b = endpoints[1];
@@ -517,6 +535,7 @@ function checkEndpoint(
   index: number,
   nodes: ReadonlySet<string>,
   networks: ReadonlySet<string>,
+  examples: MessageExamples,
   out: LocalDiagnostic[],
 ): void {
   const node = endpoint.node;
@@ -546,7 +565,7 @@ function checkEndpoint(
         path: ['links', linkIndex, 'endpoints', index],
         severity: 'error',
         code: 'missing-interface',
-        message: `${node}: names no interface; write ${node || 'r1'}:<interface>, e.g. ${node || 'r1'}:Gi0/0`,
+        message: `${node}: names no interface; write ${node || 'r1'}:<interface>, e.g. ${node || 'r1'}:${examples.interfaceName}`,
       });
     }
     return;
@@ -559,7 +578,7 @@ function checkEndpoint(
       severity: 'error',
       code: 'unknown-network',
       message: nodes.has(network)
-        ? `${network} is a node; name one of its interfaces, e.g. ${network}:Gi0/0`
+        ? `${network} is a node; name one of its interfaces, e.g. ${network}:${examples.interfaceName}`
         : `${network} is not a network of this lab; define it under networks, or write node:interface for a node`,
     });
   }
