@@ -12,7 +12,7 @@
  * nothing took are put back, and the error says what changed.
  */
 import { EmuError, type EmulatorClient, type EmuNodeSpec } from '../emulator/backend';
-import { runBounded } from './bounded';
+import { runBounded } from '../bounded';
 import { ApplyStopped, DomainError } from './domain-error';
 import { applyOrder } from './apply-order';
 import { PRUNED_REASON, type Change } from './diff';

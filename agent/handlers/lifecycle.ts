@@ -6,7 +6,7 @@ import { optionalString } from '../http/fields';
 import { labOf } from '../domain/project-input';
 import { readProjectInput, readStopmode } from '../http/project-payload';
 import { ensureWritable, requireLab } from '../domain/lab-guards';
-import { runBounded } from '../domain/bounded';
+import { runBounded } from '../bounded';
 import type { SessionHandler } from './handler';
 
 const ACTIONS = ['start', 'stop', 'wipe'] as const;

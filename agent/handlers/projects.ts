@@ -20,7 +20,7 @@ import { EmuNodeStatus, type EmulatorClient, type EmuLab } from '../emulator/bac
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString, requiredString } from '../http/fields';
 import { applyChanges } from '../domain/apply';
-import { runBounded } from '../domain/bounded';
+import { runBounded } from '../bounded';
 import { loadCatalogue } from '../domain/catalogue';
 import { desiredTopology } from '../domain/desired';
 import { diffFromEmulator, diffToEmulator } from '../domain/diff';
