@@ -12,8 +12,8 @@
  * nothing took are put back, and the error says what changed.
  */
 import { EmuError, type EmulatorClient, type EmuNodeSpec } from '../emulator/backend';
-import { ApiError, toApiError } from '../http/api-error';
-import { runBounded } from './bounded';
+import { runBounded } from '../bounded';
+import { ApplyStopped, DomainError } from './domain-error';
 import { applyOrder } from './apply-order';
 import { PRUNED_REASON, type Change } from './diff';
 import type { ObservedTopology } from './observed';
@@ -242,30 +242,28 @@ function listed(changes: readonly Change[]): string {
 }
 
 /**
- * The error an apply that stopped part-way answers with: the emulator's (or the agent's) own,
- * plus what changed (when anything did), in its message and as `data.applied`, `data.failed`, `data.restored` and
- * `data.not_applied`. Bugs (plain errors) pass unchanged.
+ * The error an apply that stopped part-way answers with: the emulator's (or the domain's) own as
+ * its cause, plus what changed (when anything did), as progress text and as the outcome's
+ * `applied`, `failed`, `restored` and `not_applied`. Bugs (plain errors) pass unchanged.
  */
 function reportOutcome(error: unknown, outcome: Outcome): unknown {
-  if (!(error instanceof ApiError || error instanceof EmuError)) return error;
-  const cause = toApiError(error, () => undefined);
+  if (!(error instanceof DomainError || error instanceof EmuError)) return error;
   const applied = outcome.applied.filter((c) => !outcome.restored.includes(c));
   const parts = [
     applied.length ? `Changed before it stopped: ${listed(applied)}.` : '',
     outcome.restored.length ? `Put back: ${listed(outcome.restored)}.` : '',
     outcome.notApplied ? `${outcome.notApplied} change(s) were not made; plan again to see what is left.` : '',
   ].filter(Boolean);
-  const data = {
-    ...(cause.data && typeof cause.data === 'object' ? cause.data : {}),
+  const changes = {
     applied: applied.map(toPlanAction),
     ...(outcome.failed ? { failed: toPlanAction(outcome.failed) } : {}),
     restored: outcome.restored.map(toPlanAction),
     not_applied: outcome.notApplied,
   };
-  // With nothing changed (the first write failed), the emulator's message stands alone.
-  if (!applied.length && !outcome.restored.length) return new ApiError(cause.code, cause.message, data);
+  // With nothing changed (the first write failed), the cause's message stands alone.
+  if (!applied.length && !outcome.restored.length) return new ApplyStopped(error, '', changes);
   const failedAt = outcome.failed ? ` (${outcome.failed.op} ${outcome.failed.kind} ${outcome.failed.name})` : '';
-  return new ApiError(cause.code, `${cause.message}${failedAt} ${parts.join(' ')}`, data);
+  return new ApplyStopped(error, `${failedAt} ${parts.join(' ')}`, changes);
 }
 
 export async function applyChanges(input: {

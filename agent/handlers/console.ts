@@ -8,10 +8,11 @@ import {
   type ConsoleExecResult,
 } from '../../common/api/contract';
 import { EmuError, EmuNodeStatus, type EmuLab, type EmuNode } from '../emulator/backend';
-import { ApiError, invalidRequest } from '../http/api-error';
+import { ApiError, invalidRequest, knownApiError } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
 import { requireLab } from '../domain/lab-guards';
-import { labOf, readProjectInput } from '../domain/project-input';
+import { labOf } from '../domain/project-input';
+import { readProjectInput } from '../http/project-payload';
 import { commandProblem } from '../console/console-command';
 import type { AgentContext } from '../context';
 import type { LoginSession } from '../sessions';
@@ -34,7 +35,7 @@ interface Target {
 function labOfConsolePayload(ctx: AgentContext, session: LoginSession, body: Body): string {
   rejectLocalPaths(body);
   const { lab, yaml, files, state, manifest } = body;
-  const path = labOf(session, readProjectInput({ lab, yaml, files, state, manifest }));
+  const path = labOf(session.documents, readProjectInput({ lab, yaml, files, state, manifest }));
   ctx.owners.check(path, session.username);
   return path;
 }
@@ -157,8 +158,9 @@ async function runMany(
     // One observation of the lab for all targets: each target is found in it.
     live = await consoleLab(req.ctx, req.session, lab);
   } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    return targets.map(({ node, command }) => ({ node, command, ok: false, error: e.message, code: e.code }));
+    const error = knownApiError(e);
+    if (!error) throw e;
+    return targets.map(({ node, command }) => ({ node, command, ok: false, error: error.message, code: error.code }));
   }
   const results: ConsoleExecResult[] = new Array<ConsoleExecResult>(targets.length);
   let left = EXEC_LIMITS.requestChars;
@@ -181,8 +183,9 @@ async function runMany(
           ...(r.truncated || capped.truncated ? { truncated: true } : {}),
         };
       } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        results[index] = { node, command, ok: false, error: e.message, code: e.code };
+        const error = knownApiError(e);
+        if (!error) throw e;
+        results[index] = { node, command, ok: false, error: error.message, code: error.code };
       }
     }
   };

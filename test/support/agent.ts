@@ -385,8 +385,9 @@ export function sendRawTls(
       writeBody(socket);
     });
     let text = '';
-    // An agent that never answers fails the test instead of hanging it.
-    socket.setTimeout(10_000, () => socket.destroy());
+    // An agent that never answers fails the test instead of hanging it. Not sooner: a multi-megabyte
+    // plan on a worker keeps the socket silent for seconds, over 10 s on a loaded machine.
+    socket.setTimeout(60_000, () => socket.destroy());
     socket.on('data', (c) => (text += c));
     socket.on('error', (e: Error) => (text ? undefined : reject(e)));
     socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0), text }));

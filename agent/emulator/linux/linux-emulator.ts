@@ -27,7 +27,7 @@ import { captureClient, LinuxCaptures, probeDumpcap } from './capture';
 import { NodeCgroups } from './cgroup';
 import { links, listNamespaces, namespaceExists } from './kernel';
 import { LabTurns } from './lab-turns';
-import { mapBounded } from './bounded';
+import { mapBounded } from '../../bounded';
 import { adoptLabs, labNamespaces } from './adoption';
 import { cleanLeftovers } from './leftovers';
 import { GRACEFUL_MS, LinuxClient, type LinuxLabs } from './linux-client';
