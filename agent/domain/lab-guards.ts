@@ -3,7 +3,7 @@
  * and that it may be changed (not locked by the emulator or by an interrupted apply).
  */
 import type { AgentContext } from '../context';
-import type { EmulatorClient, EmuLab } from '../emulator/backend';
+import type { EmulatorClient, EmuLab, LabRead } from '../emulator/backend';
 import { ApiError } from '../http/api-error';
 
 /**
@@ -30,8 +30,8 @@ export function ensureWritable(
   }
 }
 
-export async function requireLab(client: EmulatorClient, path: string): Promise<EmuLab> {
-  const live = await client.getLab(path);
+export async function requireLab(client: EmulatorClient, path: string, read?: LabRead): Promise<EmuLab> {
+  const live = await client.getLab(path, read);
   if (!live) throw new ApiError('lab_not_found', `Lab ${path} does not exist on the emulator. Deploy it first.`);
   return live;
 }
