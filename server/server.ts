@@ -15,6 +15,7 @@ import {
   FreeInterfacesRequest,
   LabStateChangedNotification,
   NodeStatesNotification,
+  PlanRequest,
   RefreshCatalogueRequest,
   SessionChangedNotification,
   TopologyEditRequest,
@@ -28,6 +29,7 @@ import type { MessageQueue } from './message-queue';
 import { RemoteAgent } from './remote-agent';
 import { CodeActionService } from './services/code-actions';
 import { CodeLensService } from './services/code-lens';
+import { LabPlans } from './services/lab-plans';
 import { CompletionService } from './services/completion';
 import { findDefinition } from './services/definition';
 import { DiagnosticsService } from './services/diagnostics';
@@ -56,14 +58,9 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
   }, log);
   const diagnostics = new DiagnosticsService(connection, documents, agent, configs, log);
   const applyEdits = (): void => void guarded('applying edits', undefined, () => documents.applyPending());
-  const codeLens = new CodeLensService(
-    connection,
-    documents,
-    agent,
-    configs,
-    log,
-    () => clientSupports.codeLensRefresh,
-  );
+  // One plan per lab version and state, for the lens and the client's views alike.
+  const plans = new LabPlans(agent, configs, (uri, plan) => codeLens.planned(uri, plan));
+  const codeLens = new CodeLensService(connection, documents, agent, plans, log, () => clientSupports.codeLensRefresh);
   let initialSession: unknown = null;
 
   agent.onDidChange(() => {
@@ -194,6 +191,12 @@ export function startServer(connection: Connection, queue: MessageQueue): void {
       void guarded('labStateChanged', undefined, () => {
         if (typeof params?.uri === 'string') codeLens.labStateChanged(params.uri);
       }),
+  );
+  connection.onRequest(PlanRequest, (params) =>
+    guarded('plan', null, () => {
+      const file = typeof params?.uri === 'string' ? documents.get(params.uri) : undefined;
+      return file ? plans.of(file) : null;
+    }),
   );
   connection.onNotification(
     NodeStatesNotification,
