@@ -121,9 +121,11 @@ test('a read for console commands reads no running config; a full read reads eac
   const ids = lab?.nodes.map((n) => n.id) ?? [];
   await Promise.all(ids.map((id) => client.startNode(LAB, id)));
   // A command may change a router's running config: each is due for a read again.
-  const outputs = await Promise.all(ids.map((id) => client.runCommand?.(LAB, id, 'show version', 20_000, 4096)));
+  const run = client.runCommand?.bind(client);
+  assert.ok(run, 'the Linux emulator runs commands itself');
+  const outputs = await Promise.all(ids.map((id) => run(LAB, id, 'show version', 20_000, 4096)));
   assert.ok(
-    outputs.every((o) => /FRRouting/.test(o?.output ?? '')),
+    outputs.every((o) => /FRRouting/.test(o.output)),
     'every router answered',
   );
   const before = emu.reads.runningConfigs;
