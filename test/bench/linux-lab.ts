@@ -161,7 +161,7 @@ async function benchSize(
       unit: 's',
       baseline: { name: BASELINE, value: baseline.destroy },
       targets: [{ on: 'ratio', op: '<=', limit: 2 }],
-      note: 'stops every router (power off), wipes it, deletes the lab',
+      note: 'deletes the lab: every router killed by its cgroup, its namespace removed, side by side',
     });
     report({
       name: name('agent RSS'),
