@@ -6,6 +6,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CodeLens } from 'vscode-languageserver-protocol';
 import { AgentClient } from '../../common/api/client';
@@ -71,6 +72,25 @@ test('after a push, the lens, the topology and the plan document show one fresh 
   assert.equal(await lensTitle(), 'Plan: no changes');
   assert.equal((await viewPlan())?.ok, true);
   assert.equal(plansAsked() - asked, 1);
+});
+
+test('a changed config the lab names makes one fresh plan for the lens and the views, without an edit of the lab', async () => {
+  const uri = fileUri(fixture.labDir, 'configs.lab.yaml');
+  await client.open(uri, 'name: configs\nnodes:\n  c1:\n    template: vios\n    config: conf/c1.conf\n');
+  const viewPlan = () => client.request<LabPlan | null>(PlanRequest.method, { uri });
+  await mkdir(join(fixture.labDir, 'conf'));
+  await writeFile(join(fixture.labDir, 'conf', 'c1.conf'), 'hostname c1\n');
+  const first = await viewPlan();
+  assert.ok(first?.ok, JSON.stringify(first));
+  const asked = plansAsked();
+  const refreshes = client.codeLensRefreshes;
+  await writeFile(join(fixture.labDir, 'conf', 'c1.conf'), 'hostname c1\ninterface Gi0/0\n');
+  await client.waitUntil('a code lens refresh', () => client.codeLensRefreshes > refreshes || undefined);
+  const [lens] = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+  const [resolved, view] = await Promise.all([client.request<CodeLens>('codeLens/resolve', lens), viewPlan()]);
+  assert.match(resolved.command?.title ?? '', /^Plan: /);
+  assert.ok(view?.ok);
+  assert.equal(plansAsked() - asked, 1, 'one fresh plan after the config changed');
 });
 
 test('a document the server does not have gets null, never a plan of something else', async () => {
