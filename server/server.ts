@@ -29,7 +29,7 @@ import type { MessageQueue } from './message-queue';
 import { RemoteAgent } from './remote-agent';
 import { CodeActionService } from './services/code-actions';
 import { CodeLensService } from './services/code-lens';
-import { LabPlans } from './services/lab-plans';
+import { LabPlans } from './lab-plans';
 import { CompletionService } from './services/completion';
 import { findDefinition } from './services/definition';
 import { DiagnosticsService } from './services/diagnostics';

@@ -11,7 +11,7 @@ import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } 
 import type { PlanData } from '../../common/api/contract';
 import { shiftRange } from '../../common/lab/parse/outline';
 import type { LabDocuments, LabFile } from '../documents';
-import type { LabPlans } from './lab-plans';
+import type { LabPlans } from '../lab-plans';
 import type { Log } from '../log';
 import type { RemoteAgent } from '../remote-agent';
 import { LabCommand, type LensCommandArgs } from '../../common/commands';

@@ -5,11 +5,11 @@
  * config-files.ts) makes the next ask plan afresh, once for all of them; a
  * failed plan is not kept, so the next ask may succeed.
  */
-import type { PlanData } from '../../common/api/contract';
-import type { LabPlan } from '../../common/protocol';
-import { documentPayload, type LabFile } from '../documents';
-import type { ConfigFiles } from '../config-files';
-import type { RemoteAgent } from '../remote-agent';
+import type { PlanData } from '../common/api/contract';
+import type { LabPlan } from '../common/protocol';
+import { documentPayload, type LabFile } from './documents';
+import type { ConfigFiles } from './config-files';
+import type { RemoteAgent } from './remote-agent';
 
 /** A plan may wait this long; the agent's own limit (180 s) is for explicit plans. */
 const PLAN_TIMEOUT_MS = 30_000;
