@@ -4,6 +4,7 @@
  * returns, and the language server starts with the first lab document.
  */
 import * as vscode from 'vscode';
+import { PlanRequest } from '../common/protocol';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExecCommands } from './commands/lifecycle';
 import { registerImportCommand } from './commands/import-lab';
@@ -57,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): void {
     labStateChanged: (uri, change) => {
       server.client?.labStateChanged(uri);
       nodeStates.follow(uri);
-      shown.plans?.labStateChanged(uri);
+      void shown.plans?.labStateChanged(uri);
       shown.tests?.labChanged(uri, change);
       labViewsStale.fire();
     },
@@ -78,7 +79,9 @@ export function activate(context: vscode.ExtensionContext): void {
       if (status.state === 'error') session.serverReported(status.code, status.message);
     },
   );
-  const plans = new PlanDocuments(services);
+  const plans = new PlanDocuments(services, (uri) =>
+    Promise.resolve(server.client?.request(PlanRequest, { uri: uri.toString() })),
+  );
   shown.plans = plans;
   const reports = new Reports(services);
   shown.tests = new LabTestsController(services);

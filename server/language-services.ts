@@ -7,6 +7,7 @@ import type { Connection } from 'vscode-languageserver/node';
 import { Catalogue } from './catalogue';
 import { ConfigFiles } from './config-files';
 import { LabDocuments } from './documents';
+import { LabPlans } from './lab-plans';
 import { Log } from './log';
 import { examplesFromCatalogue } from './message-examples';
 import { RemoteAgent } from './remote-agent';
@@ -32,6 +33,7 @@ export class LabLanguageServices {
   readonly codeActions: CodeActionService;
   readonly configs: ConfigFiles;
   readonly diagnostics: DiagnosticsService;
+  readonly plans: LabPlans;
   readonly codeLens: CodeLensService;
 
   constructor(connection: Connection, supports: ClientSupports) {
@@ -51,11 +53,13 @@ export class LabLanguageServices {
       this.codeLens.labStateChanged(uri);
     }, this.log);
     this.diagnostics = new DiagnosticsService(connection, this.documents, this.agent, this.configs, this.log);
+    // One plan per lab version and state, for the lens and the client's views alike.
+    this.plans = new LabPlans(this.agent, this.configs, (uri, plan) => this.codeLens.planned(uri, plan));
     this.codeLens = new CodeLensService(
       connection,
       this.documents,
       this.agent,
-      this.configs,
+      this.plans,
       this.log,
       () => supports.codeLensRefresh,
     );

@@ -2,7 +2,7 @@
  * What a request needs of a lab before it works on it: that the emulator has it,
  * and that it may be changed (not locked by the emulator or by an interrupted apply).
  */
-import type { EmulatorClient, EmuLab } from '../emulator/backend';
+import type { EmulatorClient, EmuLab, LabRead } from '../emulator/backend';
 import type { ApplyJournal } from './apply-journal';
 import { DomainError } from './domain-error';
 
@@ -30,8 +30,8 @@ export function ensureWritable(
   }
 }
 
-export async function requireLab(client: EmulatorClient, path: string): Promise<EmuLab> {
-  const live = await client.getLab(path);
+export async function requireLab(client: EmulatorClient, path: string, read?: LabRead): Promise<EmuLab> {
+  const live = await client.getLab(path, read);
   if (!live) throw new DomainError('no_such_lab', `Lab ${path} does not exist on the emulator. Deploy it first.`);
   return live;
 }

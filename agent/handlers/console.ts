@@ -40,9 +40,13 @@ function labOfConsolePayload(ctx: AgentContext, session: LoginSession, body: Bod
   return path;
 }
 
-/** The lab as it is now. Using a console changes the lab: an unowned one is claimed. */
+/**
+ * The lab's nodes as they are now (their states and consoles: a command needs no running
+ * config, whose read costs a command per router). Using a console changes the lab: an
+ * unowned one is claimed.
+ */
 async function consoleLab(ctx: AgentContext, session: LoginSession, lab: string): Promise<EmuLab> {
-  const live = await requireLab(session.emulator, lab);
+  const live = await requireLab(session.emulator, lab, { runningConfigs: false });
   ctx.owners.claim(lab, session.username, true);
   return live;
 }

@@ -194,8 +194,12 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
   });
 };
 
-/** Stops every node (and wipes it unless told not to), side by side as the emulator allows, then deletes the lab. */
+/**
+ * Stops every node (and wipes it unless told not to), side by side as the emulator allows, then
+ * deletes the lab; an emulator whose deleteLab removes the nodes itself is asked that only.
+ */
 async function removeLab(client: EmulatorClient, live: EmuLab, wipe: boolean, signal: AbortSignal): Promise<void> {
+  if (client.deleteLabRemovesNodes) return client.deleteLab(live.path);
   await runBounded(
     live.nodes.map((node) => async () => {
       if (node.status !== EmuNodeStatus.stopped) await client.stopNode(live.path, node.id, 1);
@@ -276,7 +280,8 @@ export const destroyProject: SessionHandler = async ({ ctx, session, body }): Pr
   const client = session.emulator;
   ctx.owners.check(path, session.username);
   return ctx.activity.exclusive(path, 'destroy', async () => {
-    const live = await client.getLab(path);
+    // Its nodes and their states, not their running configs: they go with the lab.
+    const live = await client.getLab(path, { runningConfigs: false });
     if (!live) {
       // Deleted outside the agent: the path no longer counts among the user's labs (their quota).
       ctx.owners.release(path);

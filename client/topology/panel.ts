@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import type { Position as LspPosition, Range as LspRange } from 'vscode-languageserver-protocol';
 import {
   FreeInterfacesRequest,
+  PlanRequest,
+  type LabPlan,
   TopologyEditRequest,
   TopologyRequest,
   type TopologyChange,
@@ -56,6 +58,8 @@ export class TopologyPanel implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   /** The live fetch in flight, so that polls do not pile up on a slow agent. */
   private fetching: Promise<void> | undefined;
+  /** What was asked for while a fetch ran, fetched after it. */
+  private pending: { status: boolean; plan: boolean } | undefined;
   private disposed = false;
 
   constructor(
@@ -147,6 +151,14 @@ export class TopologyPanel implements vscode.Disposable {
     }
   }
 
+  /** The lab's plan as the language server shares it with the plan lens (the document opened for it if need be). */
+  private async sharedPlan(): Promise<LabPlan | null | undefined> {
+    const plan = await this.server.request(PlanRequest, { uri: this.uri.toString() });
+    if (plan !== null) return plan;
+    await vscode.workspace.openTextDocument(this.uri);
+    return this.server.request(PlanRequest, { uri: this.uri.toString() });
+  }
+
   /** Asks the language server for the lab as it reads it now, and redraws. */
   private async refreshTopology(): Promise<void> {
     let topology = await this.server.request(TopologyRequest, { uri: this.uri.toString() });
@@ -199,9 +211,16 @@ export class TopologyPanel implements vscode.Disposable {
 
   private refreshLive(what: { status: boolean; plan: boolean }): Promise<void> {
     if (!this.panel.visible || this.disposed) return Promise.resolve();
-    if (this.fetching) return this.fetching;
+    if (this.fetching) {
+      // Its answer may predate what made this ask (a push): fetch once more when it ends.
+      this.pending = {
+        status: what.status || this.pending?.status === true,
+        plan: what.plan || this.pending?.plan === true,
+      };
+      return this.fetching;
+    }
     this.paced.cancel();
-    this.fetching = fetchLiveInfo(this.services, this.uri, what, this.live)
+    this.fetching = fetchLiveInfo(this.services, this.uri, what, this.live, () => this.sharedPlan())
       .then((live) => {
         this.live = live;
         this.draw();
@@ -215,6 +234,9 @@ export class TopologyPanel implements vscode.Disposable {
       })
       .finally(() => {
         this.fetching = undefined;
+        const next = this.pending;
+        this.pending = undefined;
+        if (next) void this.refreshLive(next);
       });
     return this.fetching;
   }

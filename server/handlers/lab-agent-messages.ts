@@ -9,6 +9,7 @@ import {
   FreeInterfacesRequest,
   LabStateChangedNotification,
   NodeStatesNotification,
+  PlanRequest,
   RefreshCatalogueRequest,
   SessionChangedNotification,
   TopologyEditRequest,
@@ -19,7 +20,7 @@ import { freeInterfaces, topologyEdit, topologyOf } from '../services/topology';
 import type { Guard } from './guard';
 
 export function registerLabAgentMessages(connection: Connection, services: LabLanguageServices, guard: Guard): void {
-  const { agent, catalogue, diagnostics, codeLens } = services;
+  const { agent, catalogue, diagnostics, codeLens, documents, plans } = services;
   connection.onRequest(TopologyRequest, (params) =>
     guard.withFile('topology', params?.uri, null, (file) => topologyOf(file)),
   );
@@ -53,6 +54,12 @@ export function registerLabAgentMessages(connection: Connection, services: LabLa
       void guard.run('labStateChanged', undefined, () => {
         if (typeof params?.uri === 'string') codeLens.labStateChanged(params.uri);
       }),
+  );
+  connection.onRequest(PlanRequest, (params) =>
+    guard.run('plan', null, () => {
+      const file = typeof params?.uri === 'string' ? documents.get(params.uri) : undefined;
+      return file ? plans.of(file) : null;
+    }),
   );
   connection.onNotification(
     NodeStatesNotification,
