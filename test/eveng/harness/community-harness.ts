@@ -405,13 +405,14 @@ export async function startCommunityHarness(options: CommunityHarnessOptions = {
           () => false,
         )),
     });
+    const started = php;
     return {
       url,
       commit: COMMUNITY_COMMIT,
       labsDir: join(dir, 'opt', 'unetlab', 'labs'),
-      runtimeCalls: php.runtimeCalls,
-      phpErrors: php.phpErrors,
-      stealSessionsOf: php.stealSessionsOf,
+      runtimeCalls: (...args: Parameters<PhpServer['runtimeCalls']>) => started.runtimeCalls(...args),
+      phpErrors: (...args: Parameters<PhpServer['phpErrors']>) => started.phpErrors(...args),
+      stealSessionsOf: (...args: Parameters<PhpServer['stealSessionsOf']>) => started.stealSessionsOf(...args),
       close,
     };
   } catch (err) {

@@ -245,13 +245,14 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
       }
       addUser(join(dir, 'opt', 'unetlab', 'data', 'database.sdb'), user, pod);
     }
+    const started = php;
     return {
       url,
       commit,
       labsDir: join(dir, 'opt', 'unetlab', 'labs'),
-      runtimeCalls: php.runtimeCalls,
-      phpErrors: php.phpErrors,
-      stealSessionsOf: php.stealSessionsOf,
+      runtimeCalls: (...args: Parameters<PhpServer['runtimeCalls']>) => started.runtimeCalls(...args),
+      phpErrors: (...args: Parameters<PhpServer['phpErrors']>) => started.phpErrors(...args),
+      stealSessionsOf: (...args: Parameters<PhpServer['stealSessionsOf']>) => started.stealSessionsOf(...args),
       close,
     };
   } catch (err) {
