@@ -125,6 +125,8 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
     });
     assert.ok(!failed.ok, 'a test of the OSPF sample failed: see failed-*.png');
     await vscode.commands.executeCommand('workbench.view.testing.focus');
+    // The Test Explorer lists labs collapsed: open the lab's row to see its tests.
+    await askRunner({ action: 'click', selector: `${row(PASSING)} .monaco-tl-twistie` });
     for (const name of PASSING_TESTS) await seen(`${row(name)} .codicon-testing-passed-icon`, `${name} passed`);
     await screenshot('lab-tests-passed', `${row(PASSING_TESTS[0])} .codicon-testing-passed-icon`);
   });
@@ -132,16 +134,22 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
   it("runs the failing sample's tests and shows expected vs actual at the failing test's line", async () => {
     const editor = await showTests(labUri(FAILING));
     await askRunner({ action: 'click', selector: '.monaco-editor .testing-run-glyph.codicon-testing-run-all-icon' });
+    await seen(`${row(FAILING)} .codicon-testing-failed-icon`, `${FAILING} failed`, RUN_MS);
+    await askRunner({ action: 'click', selector: `${row(FAILING)} .monaco-tl-twistie` });
     await seen(`${row(FAILING_TEST)} .codicon-testing-failed-icon`, `${FAILING_TEST} failed`, RUN_MS);
     await seen(`${row('h1 reaches h2')} .codicon-testing-passed-icon`, 'h1 reaches h2 passed');
     // The message sits at the end of the test's line in the editor...
     const inline = await askRunner({
       action: 'text',
       selector: '.monaco-editor .view-lines',
-      match: 'expected: 2 neighbours',
+      match: '2 neighbours in state Full',
       timeoutMs: 10_000,
     });
-    assert.match(inline.text ?? '', /r1 has two OSPF neighbours:.*expected: 2 neighbours/s, inline.text);
+    assert.match(
+      inline.text ?? '',
+      /r1 has two OSPF neighbours:.*1 in state Ful.*2 neighbours in state Full/s,
+      inline.text,
+    );
     // ...and the peek shows it whole, with the last output r1 gave.
     const line = editor.document.getText().split('\n').indexOf(`  ${FAILING_TEST}:`);
     editor.selection = new vscode.Selection(line, 2, line, 2);
