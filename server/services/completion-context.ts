@@ -8,7 +8,7 @@
 import { findNode, findNetwork, lastStartingAtOrBefore, linkAt, type LinkAt } from '../../common/lab/model/lookup';
 import type { LabDocument, LabLink, LabNode, LinkEndpoint, Range } from '../../common/lab/model/types';
 import { lineStartOf } from '../../common/text-lines';
-import { testsCompletionContext, type TestsCompletionContext } from './test-completion-context';
+import { testsCompletionContext, type TestsCompletionContext } from './completion/test-context';
 
 export type ValueField = 'template' | 'image' | 'icon' | 'console';
 

@@ -2,7 +2,7 @@
  * Completion: keys by position in the structure, and values from the agent's
  * catalogue (templates, images, icons, network types), node and network names
  * in link endpoints, and a node's free interfaces after `node:`; inside
- * `tests:`, test-completion.ts.
+ * `tests:`, completion/test-keys.ts.
  */
 import {
   CompletionItemKind,
@@ -20,7 +20,7 @@ import type { Catalogue } from '../catalogue';
 import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
 import { completionContext, type CompletionContext, type KeyOwner } from './completion-context';
-import { testCompletionItems } from './test-completion';
+import { testCompletionItems } from './completion/test-keys';
 
 /** Keys whose value is a map or list: no space after the colon. */
 const SECTION_KEYS: ReadonlySet<string> = new Set(['defaults', 'nodes', 'networks', 'links', 'position']);

@@ -7,9 +7,9 @@
  * (from the agent's catalogue).
  */
 import { CompletionItemKind, InsertTextFormat, type CompletionItem, type TextEdit } from 'vscode-languageserver/node';
-import type { Iface } from '../../common/api/contract';
-import { findNode, mapAsRead } from '../../common/lab/model/lookup';
-import type { LabDocument } from '../../common/lab/model/types';
+import type { Iface } from '../../../common/api/contract';
+import { findNode, mapAsRead } from '../../../common/lab/model/lookup';
+import type { LabDocument } from '../../../common/lab/model/types';
 import {
   CHECK_KINDS,
   CHECKS,
@@ -17,8 +17,8 @@ import {
   TEST_KEYS,
   isAddress,
   type CheckKind,
-} from '../../common/lab/rules/test-checks';
-import type { TestsCompletionContext } from './test-completion-context';
+} from '../../../common/lab/rules/test-checks';
+import type { TestsCompletionContext } from './test-context';
 
 const TRIGGER_SUGGEST = { title: 'Suggest', command: 'editor.action.triggerSuggest' };
 

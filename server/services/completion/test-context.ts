@@ -6,9 +6,9 @@
  * indentation of the lines above and the cursor's line is scanned as far as
  * the cursor, flow maps and all.
  */
-import type { LabDocument, Range } from '../../common/lab/model/types';
-import { CHECKS, isCheckKind, type CheckKind, type ParamType } from '../../common/lab/rules/test-checks';
-import { lineStartOf } from '../../common/text-lines';
+import type { LabDocument, Range } from '../../../common/lab/model/types';
+import { CHECKS, isCheckKind, type CheckKind, type ParamType } from '../../../common/lab/rules/test-checks';
+import { lineStartOf } from '../../../common/text-lines';
 
 export type TestsCompletionContext =
   /** A key of the test `test`: its check or `timeout`. */
