@@ -73,7 +73,8 @@ test('every labAgent.* setting the documents name exists, with the default they 
 let agent: TestAgent;
 let client: AgentClient;
 before(async () => {
-  agent = await startTestAgent();
+  // The README's walk is on the agent `npm start` runs: the simulated emulator, whatever the suite's emulator.
+  agent = await startTestAgent({ emulator: 'simulated' });
   client = agent.client();
   await client.login(TEST_USER);
 });
