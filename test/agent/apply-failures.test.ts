@@ -16,7 +16,7 @@ import { journalFile } from '../../agent/domain/apply-journal';
 import { diffToEmulator } from '../../agent/domain/diff';
 import { observedTopology } from '../../agent/domain/observed';
 import { makeLink, type TopoNode, type Topology } from '../../agent/domain/topology';
-import { ApiError } from '../../agent/http/api-error';
+import { ApplyStopped } from '../../agent/domain/domain-error';
 import { startTestAgent, waitFor, type Reply, type TestAgent } from '../support/agent';
 
 /** a -- b -- c, on two-port Linux nodes. */
@@ -301,8 +301,11 @@ test('simulated: a replaced node whose new copy is refused comes back with its s
       () => assert.fail('the apply fails'),
       (e: unknown) => e,
     );
-    assert.ok(failure instanceof ApiError, String(failure));
-    const data = failure.data as { restored: { op: string; kind: string; name: string }[]; failed: { name: string } };
+    assert.ok(failure instanceof ApplyStopped, String(failure));
+    const data = failure.outcome as {
+      restored: { op: string; kind: string; name: string }[];
+      failed: { name: string };
+    };
     assert.equal(data.failed.name, 'a');
     assert.deepEqual(names(data.restored), ['delete link a:e0 -- b:e0', 'delete node a']);
     const after = await read();
