@@ -139,15 +139,9 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
     await askRunner({ action: 'click', selector: `${row(FAILING)} .monaco-tl-twistie` });
     await seen(`${row(FAILING_TEST)} .codicon-testing-failed-icon`, `${FAILING_TEST} failed`, RUN_MS);
     await seen(`${row('h1 reaches h2')} .codicon-testing-passed-icon`, 'h1 reaches h2 passed');
-    // The message sits at the end of the test's line in the editor (an inline decoration)...
-    const inline = await askRunner({
-      action: 'text',
-      selector: '.monaco-editor .test-message-inline-content',
-      match: '2 neighbours in state Full',
-      timeoutMs: 10_000,
-    });
-    assert.match(inline.text ?? '', /1 in state Ful.*2 neighbours in state Full/s, inline.text);
-    // ...and the peek shows it whole, with the last output r1 gave.
+    // VS Code also draws the message at the end of the test's line, as CSS content the page's text
+    // does not hold: it is in the failure screenshot, and the peek below shows it whole.
+    // The peek shows it whole, with the last output r1 gave.
     const line = editor.document.getText().split('\n').indexOf(`  ${FAILING_TEST}:`);
     editor.selection = new vscode.Selection(line, 2, line, 2);
     await vscode.commands.executeCommand('testing.goToNextMessage');
