@@ -49,11 +49,12 @@ export interface ServerOnAgent {
 
 /** `token` replaces the session's (a session the agent does not know); `clock` is the agent's. */
 export async function startServerOnAgent(
-  options: { clock?: () => number; token?: string; emulator?: EmulatorKind } = {},
+  options: { clock?: () => number; token?: string; emulator?: EmulatorKind; log?: (message: string) => void } = {},
 ): Promise<ServerOnAgent> {
   const fixture = await startAgentSession({
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.emulator ? { emulator: options.emulator } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   const session = options.token ? { ...fixture.session, token: options.token } : fixture.session;
   const client = await LspClient.start({ initializationOptions: { session } });

@@ -12,8 +12,8 @@ import type { CodeLens } from 'vscode-languageserver-protocol';
 import { AgentClient } from '../../common/api/client';
 import { writeLabState } from '../../common/project-files/state-file';
 import { LabStateChangedNotification, PlanRequest, type LabPlan } from '../../common/protocol';
-import { LspClient } from '../support/lsp';
-import { fileUri, startAgentSession, type AgentFixture } from './fixture';
+import { type LspClient } from '../support/lsp';
+import { fileUri, startServerOnAgent, stopServerOnAgent, type AgentFixture } from './fixture';
 
 let fixture: AgentFixture;
 let client: LspClient;
@@ -21,13 +21,9 @@ const agentLog: string[] = [];
 const plansAsked = () => agentLog.filter((line) => line.startsWith('planProject ->')).length;
 
 before(async () => {
-  fixture = await startAgentSession({ log: (message) => agentLog.push(message) });
-  client = await LspClient.start({ initializationOptions: { session: fixture.session } });
+  ({ fixture, client } = await startServerOnAgent({ log: (message) => agentLog.push(message) }));
 });
-after(async () => {
-  await client.stop();
-  await fixture.close();
-});
+after(() => stopServerOnAgent({ fixture, client }));
 
 const TEXT = 'name: shared\nnodes:\n  s1:\n    template: vios\n  s2:\n    template: iol\n';
 
