@@ -57,10 +57,17 @@ async function seedLab(api: Api, example: ExampleLab): Promise<string> {
     description: example.description,
     body: '',
   });
-  // Ids as the server answers them: UNetLab gives the lowest free one in the lab, 6.2 numbers per author.
-  const idOf = (answer: Answer, what: string): number => {
-    const id = Number((answer.json.data as { id?: unknown } | undefined)?.id);
-    if (!Number.isInteger(id)) throw new Error(`seeding the example labs: ${what} answered no id`);
+  // Ids as the server gives them (6.2 numbers nodes per author): from the answer, or, where the
+  // answer has none (UNetLab's node add), read back by name.
+  const idOf = async (answer: Answer, kind: 'nodes' | 'networks', name: string): Promise<number> => {
+    const answered = Number((answer.json.data as { id?: unknown } | undefined)?.id);
+    if (Number.isInteger(answered)) return answered;
+    const listed = (await api.send('GET', `${lab}/${kind}`)).json.data;
+    const found = Object.values((listed ?? {}) as Record<string, { id?: unknown; name?: unknown }>).find(
+      (item) => item.name === name,
+    );
+    const id = Number(found?.id);
+    if (!Number.isInteger(id)) throw new Error(`seeding the example labs: ${name} is not in ${lab}/${kind}`);
     return id;
   };
   const nodeId = new Map<string, number>();
@@ -75,15 +82,14 @@ async function seedLab(api: Api, example: ExampleLab): Promise<string> {
       left: node.left,
       top: node.top,
     };
-    nodeId.set(node.name, idOf(await api.send('POST', `${lab}/nodes`, { ...spec, config: '0', delay: 0 }), node.name));
+    const added = await api.send('POST', `${lab}/nodes`, { ...spec, config: '0', delay: 0 });
+    nodeId.set(node.name, await idOf(added, 'nodes', node.name));
   }
   const networkId = new Map<string, number>();
   const addNetwork = async (network: { name: string; type: string }, left: number) => {
-    networkId.set(
-      network.name,
-      // Visible at first: EVE-NG's Lab::save drops an empty network with visibility 0 (20033 on the link).
-      idOf(await api.send('POST', `${lab}/networks`, { ...network, left, top: 0, visibility: 1 }), network.name),
-    );
+    // Visible at first: EVE-NG's Lab::save drops an empty network with visibility 0 (20033 on the link).
+    const added = await api.send('POST', `${lab}/networks`, { ...network, left, top: 0, visibility: 1 });
+    networkId.set(network.name, await idOf(added, 'networks', network.name));
   };
   for (const network of example.networks)
     await addNetwork(

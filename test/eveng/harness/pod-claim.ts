@@ -41,7 +41,7 @@ function claimed(pod: number, server: Server): PodClaim {
  * `wanted`: that pod only (a harness restarted on its home, whose account keeps the pod it had),
  * refused when another harness holds it.
  */
-export async function claimPod(portsPerPod = 128, wanted?: number): Promise<PodClaim> {
+async function claimPod(portsPerPod = 128, wanted?: number): Promise<PodClaim> {
   if (wanted !== undefined) {
     const server = await hold(CONSOLE_BASE_PORT + portsPerPod * wanted);
     if (!server) throw new Error(`pod ${wanted}, this harness home's, is held by another harness on this machine`);

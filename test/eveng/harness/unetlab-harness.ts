@@ -47,6 +47,8 @@ export const IMAGES = {
   // The second IOL image, as the tests written for the fake name it.
   iolL2: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin',
 };
+/** Console ports per pod: 32768 + 128 × pod + node id (`Node::__construct`). */
+const PORTS_PER_POD = 128;
 /** Templates restored by default: the ones the scenario uses. */
 const RESTORED_TEMPLATES = ['iol', 'linux'];
 
@@ -232,7 +234,7 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
       mkdirSync(dir, { recursive: true });
       lay(dir, source, ref, join(__dirname, 'node-runtime.js'), options.restoreTemplates ?? RESTORED_TEMPLATES);
     }
-    const accounts = await claimAccountPods(dir, options.users ?? [], reused, 128);
+    const accounts = await claimAccountPods(dir, options.users ?? [], reused, PORTS_PER_POD);
     claims = accounts.claims;
     const port = options.port ?? (await freePort());
     php = await startPhpServer({ dir, listen: `127.0.0.1:${port}`, answers: () => portAnswers(port) });
