@@ -101,8 +101,12 @@ async function seedLab(api: Api, example: ExampleLab): Promise<string> {
     if (typeof b !== 'string') await addNetwork({ name: network, type: 'bridge' }, 0);
     for (const [node, ifid] of typeof b === 'string' ? [a] : [a, b])
       await api.send('PUT', `${lab}/nodes/${nodeId.get(node)}/interfaces`, { [ifid]: String(networkId.get(network)) });
-    // A node-to-node link's bridge is hidden once both ends hold it, as EVE-NG's own UI does.
-    if (typeof b !== 'string') await api.send('PUT', `${lab}/networks/${networkId.get(network)}`, { visibility: 0 });
+    // A node-to-node link's bridge is hidden once both ends hold it, as EVE-NG's own UI does. UNetLab
+    // has no visibility (its networks read back without one, and a PUT of it alone answers 500).
+    if (typeof b === 'string') continue;
+    const bridge = `${lab}/networks/${networkId.get(network)}`;
+    const read = (await api.send('GET', bridge)).json.data as Record<string, unknown> | undefined;
+    if (read && 'visibility' in read) await api.send('PUT', bridge, { visibility: 0 });
   }
   for (const [name, config] of Object.entries(example.configs ?? {})) {
     const id = nodeId.get(name) as number;
