@@ -118,7 +118,10 @@ export interface PhpServerOptions {
   listen: string;
   /** More `-d` settings. */
   ini?: Record<string, string>;
-  /** Whether the server answers yet (called until it does, or php exits, for 5 s). */
+  /**
+   * Whether the server answers yet (called until it does, or php exits, for a minute: 6.2's first
+   * request reads every template, which took over 5 s on 2 CPUs under load 20).
+   */
   answers(): Promise<boolean>;
 }
 
@@ -194,7 +197,7 @@ export async function startPhpServer(options: PhpServerOptions): Promise<PhpServ
     stop: () => stopPhp(php, dir),
   };
   let up = false;
-  for (let i = 0; i < 100 && !up && php.exitCode === null; i++) {
+  for (let i = 0; i < 1200 && !up && php.exitCode === null; i++) {
     await new Promise((r) => setTimeout(r, 50));
     up = await options.answers();
   }
