@@ -55,6 +55,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { EXAMPLE_LABS, linkNetworkName } from './example-labs';
 import { FakeConsole } from './fake-console';
 import { FAKE_ICONS, FAKE_TEMPLATES, eveInterfaces, isProvisioned, type FakeTemplate } from './fake-templates';
 
@@ -1009,17 +1010,11 @@ function newLab(path: string, name: string, description: string, author: string)
   return { path, name, description, author, version: '1', lock: 0, nodes: [], networks: [], configs: {} };
 }
 
-/** The labs a fresh fake server holds: one to import, one its owner locked, one whose templates are not installed. */
+/** The labs a fresh fake server holds (example-labs.ts): one to import, one its owner locked, one whose templates are not installed. */
 function fixtureLabs(): FakeLab[] {
-  const build = (
-    path: string,
-    description: string,
-    nodes: [name: string, template: string, left: number, top: number, image?: string][],
-    networks: [name: string, type: string][],
-    links: [a: [string, number], b: [string, number] | string][],
-  ): FakeLab => {
-    const lab = newLab(path, path.replace(/^.*\//, '').replace(/\.unl$/, ''), description, 'fixture');
-    for (const [name, templateId, left, top, image] of nodes) {
+  return EXAMPLE_LABS.map((example) => {
+    const lab = newLab(`/examples/${example.name}.unl`, example.name, example.description, 'fixture');
+    for (const { name, template: templateId, left, top, image } of example.nodes) {
       const t = FAKE_TEMPLATES[templateId];
       lab.nodes.push({
         id: lab.nodes.length + 1,
@@ -1040,94 +1035,29 @@ function fixtureLabs(): FakeLab[] {
         uuid: randomUUID(),
       });
     }
-    for (const [name, type] of networks)
+    for (const { name, type } of example.networks)
       lab.networks.push({ id: lab.networks.length + 1, name, type, left: 400, top: 0, visibility: 1 });
     const byName = <T extends { name: string }>(list: T[], name: string): T => {
       const found = list.find((item) => item.name === name);
-      if (!found) throw new Error(`fixture ${path}: no ${name}`);
+      if (!found) throw new Error(`fixture ${lab.path}: no ${name}`);
       return found;
     };
     const node = (name: string) => byName(lab.nodes, name);
-    for (const [a, b] of links) {
+    for (const [a, b] of example.links) {
       if (typeof b === 'string') {
         node(a[0]).links[a[1]] = byName(lab.networks, b).id;
         continue;
       }
       const id = lab.networks.length + 1;
-      lab.networks.push({ id, name: `Net-${a[0]}iface_${a[1]}`, type: 'bridge', left: 0, top: 0, visibility: 0 });
+      lab.networks.push({ id, name: linkNetworkName(a), type: 'bridge', left: 0, top: 0, visibility: 0 });
       node(a[0]).links[a[1]] = id;
       node(b[0]).links[b[1]] = id;
     }
+    for (const [name, config] of Object.entries(example.configs ?? {})) {
+      node(name).config = '1';
+      lab.configs[node(name).id] = config;
+    }
+    lab.lock = example.locked ? 1 : 0;
     return lab;
-  };
-  const campus = build(
-    '/examples/campus.unl',
-    'Campus: an edge router, two access switches, a server and a PC',
-    [
-      ['edge', 'vios', 400, 100],
-      ['access1', 'viosl2', 250, 250],
-      ['access2', 'iol', 550, 250, 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin'],
-      ['server', 'linux', 250, 400],
-      ['pc', 'vpcs', 550, 400],
-    ],
-    [['internet', 'pnet0']],
-    [
-      [
-        ['edge', 0],
-        ['access1', 0],
-      ],
-      [
-        ['edge', 1],
-        ['access2', 0],
-      ],
-      [
-        ['access1', 1],
-        ['server', 0],
-      ],
-      [
-        ['access2', 1],
-        ['pc', 0],
-      ],
-      [['edge', 3], 'internet'],
-    ],
-  );
-  campus.nodes[0].config = '1';
-  campus.configs[1] = 'hostname edge\n!\ninterface Gi0/0\n description to access1\n!\nend';
-  const locked = build(
-    '/examples/locked.unl',
-    'A lab its owner locked',
-    [
-      ['r1', 'vios', 200, 200],
-      ['r2', 'vios', 400, 200],
-    ],
-    [],
-    [
-      [
-        ['r1', 0],
-        ['r2', 0],
-      ],
-    ],
-  );
-  locked.lock = 1;
-  const fabric = build(
-    '/examples/dc-fabric.unl',
-    'A spine-leaf fabric whose NX-OSv images are not on this server',
-    [
-      ['spine1', 'nxosv9k', 300, 100, 'nxosv9k-9.3.9'],
-      ['leaf1', 'nxosv9k', 200, 300, 'nxosv9k-9.3.9'],
-      ['host1', 'linux', 200, 450],
-    ],
-    [],
-    [
-      [
-        ['spine1', 1],
-        ['leaf1', 1],
-      ],
-      [
-        ['leaf1', 2],
-        ['host1', 0],
-      ],
-    ],
-  );
-  return [campus, locked, fabric];
+  });
 }

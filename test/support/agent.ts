@@ -123,7 +123,11 @@ export interface TestAgent {
   call(method: string, path: string, body?: unknown, token?: string): Promise<Reply>;
   /** Logs in over raw HTTPS and returns the token. */
   login(username?: string, password?: string): Promise<string>;
-  /** Stops the agent only (as a restart would: labs keep running), keeping the data directory. */
+  /**
+   * Stops the agent only (as a restart would: labs keep running), keeping the data directory. A
+   * harness behind it (UNetLab's or EVE-NG's own code) stops too, as its host would restart: its
+   * server, labs and database stay in the data directory for the next agent, its nodes do not run.
+   */
   close(): Promise<void>;
   /** Stops the agent and its labs, closes the clients and removes the data directory it created. */
   stop(): Promise<void>;
@@ -225,11 +229,11 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       fakeEve?.stealSessionsOf(EVE_ACCOUNT.username);
       if (unetlab) {
         unetlab.stealSessionsOf(EVE_ACCOUNT.username);
-        stealUnetlabSession(unetlab.url);
+        stealHarnessSession(unetlab.url);
       }
       if (eveCe) {
         eveCe.stealSessionsOf(EVE_ACCOUNT.username);
-        stealUnetlabSession(eveCe.url);
+        stealHarnessSession(eveCe.url);
       }
     },
     client,
@@ -244,7 +248,11 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       if (!reply.body.ok) throw new Error(`login failed: ${JSON.stringify(reply.body)}`);
       return reply.body.data.token as string;
     },
-    close: () => running.close(),
+    async close() {
+      await running.close();
+      await unetlab?.close();
+      await eveCe?.close();
+    },
     async stop() {
       httpsAgent.destroy();
       await Promise.all(clients.map((c) => c.close()));
@@ -262,14 +270,16 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
  * Someone else logs in with the service account: the server keeps one session per user, so the
  * agent's cookie is dead. Synchronous, as expireEmulatorSession is; the password goes by environment.
  */
-function stealUnetlabSession(url: string): void {
+function stealHarnessSession(url: string): void {
   const script =
     'fetch(process.env.U + "/api/auth/login", { method: "POST", body: JSON.stringify({ username: process.env.N, password: process.env.P }) })' +
-    '.then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))';
+    '.then(async (r) => { const t = await r.text(); process.stdout.write(r.status + " " + t.slice(0, 300)); process.exit(r.status === 200 ? 0 : 1); },' +
+    ' (e) => { process.stdout.write(String(e)); process.exit(1); })';
   const run = spawnSync(process.execPath, ['-e', script], {
     env: { ...process.env, U: url, N: EVE_ACCOUNT.username, P: EVE_ACCOUNT.password },
   });
-  if (run.status !== 0) throw new Error('could not log in to the UNetLab harness to end the agent session');
+  if (run.status !== 0)
+    throw new Error(`could not log in to the harness at ${url} to end the agent session: ${run.stdout.toString()}`);
 }
 
 /** A small valid lab: two vIOS routers, a switch, a network; `extra` is appended under `nodes`. */

@@ -23,7 +23,8 @@
  *   namespace of its own (as well as the mount namespace that puts the
  *   harness's directory on /opt): inside it, socket-bridge.js joins
  *   127.0.0.1:3306 to mariadbd's unix socket, and the PHP server on
- *   127.0.0.1:80 to a unix socket the harness serves as 127.0.0.1:PORT outside.
+ *   127.0.0.1:80 to a unix socket, which one more bridge, in the machine's
+ *   network namespace, serves as 127.0.0.1:PORT.
  *   The node runtime (node-runtime.js, through `unl_wrapper`) and `netstat`
  *   run in the machine's network namespace (nsenter), so consoles are on the
  *   machine's loopback where the agent connects, as with the UNetLab harness.
@@ -43,13 +44,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuntimeCall } from './node-runtime';
-import { call, freePort, layHostCommands, startPhpServer, writeRouter, type PhpServer } from './php-server';
-import { claimPod, type PodClaim } from './pod-claim';
-import { bridge } from './socket-bridge';
+import { call, freePort, layHostCommands, startPhpServer, waitGone, writeRouter, type PhpServer } from './php-server';
+import { claimAccountPods, type PodClaim } from './pod-claim';
 import type { HarnessAccount } from './unetlab-harness';
 
 export const EVENG_SRC_ENV = 'EVENG_SRC';
@@ -122,7 +121,7 @@ export interface CommunityHarnessOptions {
   /**
    * Where the server is installed (its labs, MariaDB's datadir, the node runtime's state). A
    * directory an earlier harness installed is served again as it stands, as a server restarted on
-   * its disk, and is not removed by close(); a new one is laid out there and removed by close().
+   * its disk (after the earlier harness's close()); close() never removes a home given here.
    * Default: a new temporary directory.
    */
   home?: string;
@@ -263,7 +262,7 @@ function lay(dir: string, source: string, hostPid: number, runtimeScript: string
     // line unguarded: no unit runs here, as systemd answers for an inactive unit.
     extra: { systemctl: 'echo inactive\nexit 3' },
   });
-  writeRouter(dir);
+  writeRouter(dir, { guacamole: true });
 }
 
 class Mariadb {
@@ -314,14 +313,16 @@ class Mariadb {
     return existsSync(file) ? readFileSync(file, 'utf8').slice(-2000) : '';
   }
 
+  /** Stops mariadbd and waits until it has exited (and so released its datadir's locks). */
   async stop(): Promise<void> {
-    const child = this.child;
-    if (child?.pid === undefined || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      return; // exited already
+    }
+    await waitGone([pid]);
   }
 }
 
@@ -346,47 +347,42 @@ export async function startCommunityHarness(options: CommunityHarnessOptions = {
   const refusal = communityHarnessUnavailable(source);
   if (refusal || !source) throw new Error(`EVE-NG Community harness: ${refusal}`);
   const dir = options.home ?? mkdtempSync(join(tmpdir(), 'eve-ce-harness-'));
-  // A home an earlier harness laid out is served as it stands (and left in place by close()).
+  // A home an earlier harness laid out is served as it stands, as a server restarted on its disk.
   const reused = options.home !== undefined && existsSync(join(dir, 'router.php'));
   const db = new Mariadb(dir);
-  const claims: PodClaim[] = [];
+  let claims: PodClaim[] = [];
   let php: PhpServer | undefined;
-  let front: Server | undefined;
-  const close = async () => {
-    if (front) await new Promise((r) => front?.close(r));
-    await php?.stop();
-    await db.stop();
-    await Promise.all(claims.map((c) => c.release()));
-    if (!reused) rmSync(dir, { recursive: true, force: true });
-  };
+  let closed: Promise<void> | undefined;
+  // Stops everything this harness started (php -S with its workers and bridges, the node consoles,
+  // mariadbd) and waits until it is gone, so a harness started next on the same
+  // home finds MariaDB's datadir free; a home given stays (its owner removes it).
+  const close = () =>
+    (closed ??= (async () => {
+      await php?.stop();
+      await db.stop();
+      await Promise.all(claims.map((c) => c.release()));
+      if (options.home === undefined) rmSync(dir, { recursive: true, force: true });
+    })());
   try {
     if (!reused) {
       mkdirSync(dir, { recursive: true });
       lay(dir, source, process.pid, join(__dirname, 'node-runtime.js'));
     }
+    const accounts = await claimAccountPods(dir, options.users ?? [], reused, PORTS_PER_POD);
+    claims = accounts.claims;
     await db.start();
-    if (!reused) {
-      const accounts: string[] = [];
-      for (const user of options.users ?? []) {
-        let pod = user.pod === 'free' ? undefined : user.pod;
-        if (user.pod === 'free') {
-          const claim = await claimPod(PORTS_PER_POD);
-          claims.push(claim);
-          pod = claim.pod;
-        }
-        accounts.push(accountSql(user, pod));
-      }
-      db.sql(SCHEMA + accounts.join(''));
-    }
+    if (!reused)
+      db.sql(SCHEMA + (options.users ?? []).map((user) => accountSql(user, accounts.pods.get(user.username))).join(''));
     const bridgeScript = join(__dirname, 'socket-bridge.js');
     const httpSocket = join(dir, 'http.sock');
     rmSync(httpSocket, { force: true });
     const node = `'${process.execPath}'`;
     const port = options.port ?? (await freePort());
-    front = await bridge({ host: '127.0.0.1', port }, { path: httpSocket });
     const url = `http://127.0.0.1:${port}`;
     // Inside the namespaces: loopback up, MariaDB's socket as 127.0.0.1:3306 (guacdb), the PHP
-    // server's port as a unix socket the harness serves outside, then php -S.
+    // server's port as a unix socket, served on the machine's 127.0.0.1:PORT by a bridge in the
+    // machine's network namespace (a process of php's group, not of this one: a test that blocks its
+    // event loop, e.g. in spawnSync, can still reach the server), then php -S.
     php = await startPhpServer({
       dir,
       unshare: ['--net'],
@@ -394,6 +390,7 @@ export async function startCommunityHarness(options: CommunityHarnessOptions = {
         'ip link set lo up',
         `${node} '${bridgeScript}' tcp:127.0.0.1:3306 'unix:${db.socket}' &`,
         `${node} '${bridgeScript}' 'unix:${httpSocket}' tcp:127.0.0.1:80 &`,
+        `nsenter --net=/proc/${process.pid}/ns/net ${node} '${bridgeScript}' tcp:127.0.0.1:${port} 'unix:${httpSocket}' &`,
       ],
       listen: '127.0.0.1:80',
       // checkDatabase() connects to "localhost": the unix socket.

@@ -1,12 +1,15 @@
 /**
- * The labs the contract suite expects on a fresh emulator, as the fake EVE-NG
- * server (fake-server.ts `fixtureLabs`) and the simulated emulator hold them:
+ * The labs the contract suite expects on a fresh emulator (../example-labs.ts,
+ * the definition the fake EVE-NG server builds its own from):
  * `/examples/campus.unl` to import and `/examples/locked.unl`, which its owner
  * locked. On the harness they are made through the server's own API, as a
  * person would in the web UI, so the files are what the server itself writes.
+ * `/examples/dc-fabric.unl` is not: its NX-OSv 9K has no image on the harness.
  * UNetLab has no lab lock (EVE-NG added `lock` and `PUT …/Lock`): there the
  * locked lab exists but is not locked, and the seeding says so.
  */
+import { EXAMPLE_LABS, linkNetworkName, type ExampleLab, type ExampleNode } from '../example-labs';
+import { FAKE_TEMPLATES } from '../fake-templates';
 import { IMAGES } from './unetlab-harness';
 
 interface Answer {
@@ -41,79 +44,89 @@ class Api {
   }
 }
 
-type NodeSpec = {
-  name: string;
-  template: string;
-  type: string;
-  image: string;
-  /** IOL: port groups of four. */
-  ethernet: number;
-  left: number;
-  top: number;
-};
-/** Interface ids as the server numbers them (IOL: group + 16 × port). */
-type Link = [a: [node: string, ifid: number], b: [node: string, ifid: number] | string];
+/** A pnetN cloud on the fake; UNetLab and the harness's 6.2 offer a pnetN only where the host has that interface. */
+const SEEDED_NETWORK_TYPE = 'bridge';
 
-async function seedLab(
-  api: Api,
-  name: string,
-  description: string,
-  nodes: NodeSpec[],
-  networks: { name: string; type: string }[],
-  links: Link[],
-  configs: Record<string, string> = {},
-): Promise<string> {
-  const lab = `/api/labs/examples/${name}.unl`;
+async function seedLab(api: Api, example: ExampleLab): Promise<string> {
+  const lab = `/api/labs/examples/${example.name}.unl`;
   await api.send('POST', '/api/labs', {
     path: '/examples',
-    name,
+    name: example.name,
     version: '1',
     author: 'fixture',
-    description,
+    description: example.description,
     body: '',
   });
-  // Ids as the server answers them: UNetLab gives the lowest free one in the lab, 6.2 numbers per author.
-  const idOf = (answer: Answer, what: string): number => {
-    const id = Number((answer.json.data as { id?: unknown } | undefined)?.id);
-    if (!Number.isInteger(id)) throw new Error(`seeding the example labs: ${what} answered no id`);
+  // Ids as the server gives them (6.2 numbers nodes per author): from the answer, or, where the
+  // answer has none (UNetLab's node add), read back by name.
+  const idOf = async (answer: Answer, kind: 'nodes' | 'networks', name: string): Promise<number> => {
+    const answered = Number((answer.json.data as { id?: unknown } | undefined)?.id);
+    if (Number.isInteger(answered)) return answered;
+    const listed = (await api.send('GET', `${lab}/${kind}`)).json.data;
+    const found = Object.values((listed ?? {}) as Record<string, { id?: unknown; name?: unknown }>).find(
+      (item) => item.name === name,
+    );
+    const id = Number(found?.id);
+    if (!Number.isInteger(id)) throw new Error(`seeding the example labs: ${name} is not in ${lab}/${kind}`);
     return id;
   };
   const nodeId = new Map<string, number>();
-  for (const node of nodes)
-    nodeId.set(node.name, idOf(await api.send('POST', `${lab}/nodes`, { ...node, config: '0', delay: 0 }), node.name));
+  const typeOf = (template: ExampleNode['template']) => FAKE_TEMPLATES[template].type;
+  for (const node of example.nodes) {
+    const spec = {
+      name: node.name,
+      template: node.template,
+      type: typeOf(node.template),
+      image: node.image ?? (node.template in IMAGES ? IMAGES[node.template as keyof typeof IMAGES] : ''),
+      ethernet: FAKE_TEMPLATES[node.template].ethernet,
+      left: node.left,
+      top: node.top,
+    };
+    const added = await api.send('POST', `${lab}/nodes`, { ...spec, config: '0', delay: 0 });
+    nodeId.set(node.name, await idOf(added, 'nodes', node.name));
+  }
   const networkId = new Map<string, number>();
   const addNetwork = async (network: { name: string; type: string }, left: number) => {
-    networkId.set(
-      network.name,
-      // Visible at first: EVE-NG's Lab::save drops an empty network with visibility 0 (20033 on the link).
-      idOf(await api.send('POST', `${lab}/networks`, { ...network, left, top: 0, visibility: 1 }), network.name),
-    );
+    // Visible at first: EVE-NG's Lab::save drops an empty network with visibility 0 (20033 on the link).
+    const added = await api.send('POST', `${lab}/networks`, { ...network, left, top: 0, visibility: 1 });
+    networkId.set(network.name, await idOf(added, 'networks', network.name));
   };
-  for (const network of networks) await addNetwork(network, 400);
-  for (const [a, b] of links) {
-    const network = typeof b === 'string' ? b : `Net-${a[0]}iface_${a[1]}`;
+  for (const network of example.networks)
+    await addNetwork(
+      { name: network.name, type: network.type.startsWith('pnet') ? SEEDED_NETWORK_TYPE : network.type },
+      400,
+    );
+  for (const [a, b] of example.links) {
+    const network = typeof b === 'string' ? b : linkNetworkName(a);
     if (typeof b !== 'string') await addNetwork({ name: network, type: 'bridge' }, 0);
     for (const [node, ifid] of typeof b === 'string' ? [a] : [a, b])
       await api.send('PUT', `${lab}/nodes/${nodeId.get(node)}/interfaces`, { [ifid]: String(networkId.get(network)) });
-    // A node-to-node link's bridge is hidden once both ends hold it, as EVE-NG's own UI does.
-    if (typeof b !== 'string') await api.send('PUT', `${lab}/networks/${networkId.get(network)}`, { visibility: 0 });
+    // A node-to-node link's bridge is hidden once both ends hold it, as EVE-NG's own UI does. UNetLab
+    // has no visibility (its networks read back without one, and a PUT of it alone answers 500).
+    if (typeof b === 'string') continue;
+    const bridge = `${lab}/networks/${networkId.get(network)}`;
+    const read = (await api.send('GET', bridge)).json.data as Record<string, unknown> | undefined;
+    if (read && 'visibility' in read) await api.send('PUT', bridge, { visibility: 0 });
   }
-  for (const [node, config] of Object.entries(configs)) {
-    const id = nodeId.get(node) as number;
+  for (const [name, config] of Object.entries(example.configs ?? {})) {
+    const id = nodeId.get(name) as number;
     await api.send('PUT', `${lab}/configs/${id}`, { id, data: config });
-    const spec = nodes.find((n) => n.name === node) as NodeSpec;
+    const node = example.nodes.find((n) => n.name === name) as ExampleNode;
     await api.send('PUT', `${lab}/nodes/${id}`, {
       id,
-      name: spec.name,
-      type: spec.type,
-      template: spec.template,
+      name,
+      type: typeOf(node.template),
+      template: node.template,
       config: '1',
     });
   }
   return lab;
 }
 
-/** Makes the example labs with `account`; `locked` tells whether the server could lock the locked one. */
+/**
+ * Makes the example labs with `account` (all but those whose templates have no images: the server
+ * cannot add such nodes); `locked` tells whether the server could lock the one its owner locked.
+ */
 export async function seedExampleLabs(
   url: string,
   account: { username: string; password: string },
@@ -121,72 +134,14 @@ export async function seedExampleLabs(
   const api = new Api(url);
   await api.send('POST', '/api/auth/login', { ...account, html5: '0' });
   await api.send('POST', '/api/folders', { path: '/', name: 'examples' });
-  const qemu = (
-    name: string,
-    template: keyof typeof IMAGES,
-    ethernet: number,
-    left: number,
-    top: number,
-  ): NodeSpec => ({
-    name,
-    template,
-    type: 'qemu',
-    image: IMAGES[template],
-    ethernet,
-    left,
-    top,
-  });
-  await seedLab(
-    api,
-    'campus',
-    'Campus: an edge router, two access switches, a server and a PC',
-    [
-      qemu('edge', 'vios', 4, 400, 100),
-      qemu('access1', 'viosl2', 8, 250, 250),
-      { name: 'access2', template: 'iol', type: 'iol', image: IMAGES.iolL2, ethernet: 2, left: 550, top: 250 },
-      qemu('server', 'linux', 1, 250, 400),
-      { name: 'pc', template: 'vpcs', type: 'vpcs', image: '', ethernet: 1, left: 550, top: 400 },
-    ],
-    // The fake's internet is pnet0; UNetLab offers a pnetN only where the host has that interface
-    // (`listNetworkTypes` scans /sys/devices/virtual/net), which a test machine has not.
-    [{ name: 'internet', type: 'bridge' }],
-    [
-      [
-        ['edge', 0],
-        ['access1', 0],
-      ],
-      [
-        ['edge', 1],
-        ['access2', 0],
-      ],
-      [
-        ['access1', 1],
-        ['server', 0],
-      ],
-      [
-        ['access2', 1],
-        ['pc', 0],
-      ],
-      [['edge', 3], 'internet'],
-    ],
-    { edge: 'hostname edge\n!\ninterface Gi0/0\n description to access1\n!\nend' },
-  );
-  const locked = await seedLab(
-    api,
-    'locked',
-    'A lab its owner locked',
-    [qemu('r1', 'vios', 4, 200, 200), qemu('r2', 'vios', 4, 400, 200)],
-    [],
-    [
-      [
-        ['r1', 0],
-        ['r2', 0],
-      ],
-    ],
-  );
-  // EVE-NG's lock (Community 2.0.3 and later); UNetLab has no such route.
-  await api.send('PUT', `${locked}/Lock`, undefined, true);
-  const read = await api.send('GET', locked);
-  const lock = (read.json.data as { lock?: unknown } | undefined)?.lock;
-  return { locked: lock === 1 || lock === '1' || lock === true };
+  let locked = true;
+  for (const example of EXAMPLE_LABS.filter((e) => !e.templatesMissing)) {
+    const lab = await seedLab(api, example);
+    if (!example.locked) continue;
+    // EVE-NG's lock (Community 2.0.3 and later); UNetLab has no such route.
+    await api.send('PUT', `${lab}/Lock`, undefined, true);
+    const lock = ((await api.send('GET', lab)).json.data as { lock?: unknown } | undefined)?.lock;
+    locked &&= lock === 1 || lock === '1' || lock === true;
+  }
+  return { locked };
 }

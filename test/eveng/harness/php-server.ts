@@ -8,7 +8,7 @@
  * code is never edited: the harness directory holds it as `git archive` gave it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { RuntimeCall } from './node-runtime';
@@ -69,12 +69,28 @@ export function layHostCommands(dir: string, commands: HostCommands): void {
  * get_magic_quotes_gpc() (Slim 2, html/includes/Slim/Http/Util.php, still calls it), and
  * stealSessionsOf: after a login of an account listed in STEAL_FILE, another login of the same
  * account (a new cookie through the server's own updateUserCookie, as apiLogin sets it) ends its session.
+ *
+ * `guacamole`: EVE-NG 6.2's login with html5 = 1 (the default, what the web UI sends) asks Guacamole
+ * for a token (functions.php `updateUserToken`: a form POST to http://127.0.0.1/html5/api/tokens,
+ * then `authToken` of the JSON answer), and a 404 there is a PHP warning Slim turns into a 500. No
+ * Guacamole runs in the harness: the router answers that POST as Guacamole's REST API does
+ * (`authToken`, `username`, `dataSource`) for any form carrying a username and a password, and
+ * nothing else of Guacamole.
  */
-export function writeRouter(dir: string): void {
+export function writeRouter(dir: string, options: { guacamole?: boolean } = {}): void {
+  const guacamole = [
+    "if ($_SERVER['REQUEST_URI'] === '/html5/api/tokens' && $_SERVER['REQUEST_METHOD'] === 'POST') {",
+    "  if (($_POST['username'] ?? '') === '' || ($_POST['password'] ?? '') === '') { http_response_code(403); return true; }",
+    "  header('Content-Type: application/json');",
+    "  echo json_encode(['authToken' => strtoupper(bin2hex(random_bytes(32))), 'username' => $_POST['username'], 'dataSource' => 'mysql', 'availableDataSources' => ['mysql']]);",
+    '  return true;',
+    '}',
+  ];
   writeFileSync(
     join(dir, 'router.php'),
     [
       '<?php',
+      ...(options.guacamole ? guacamole : []),
       "if (strpos($_SERVER['REQUEST_URI'], '/api/') !== 0) { http_response_code(404); return true; }",
       "$_SERVER['SCRIPT_NAME'] = '/api.php';",
       "if (!function_exists('get_magic_quotes_gpc')) { function get_magic_quotes_gpc() { return false; } }",
@@ -102,7 +118,10 @@ export interface PhpServerOptions {
   listen: string;
   /** More `-d` settings. */
   ini?: Record<string, string>;
-  /** Whether the server answers yet (called until it does, or php exits, for 5 s). */
+  /**
+   * Whether the server answers yet (called until it does, or php exits, for a minute: 6.2's first
+   * request reads every template, which took over 5 s on 2 CPUs under load 20).
+   */
   answers(): Promise<boolean>;
 }
 
@@ -178,7 +197,7 @@ export async function startPhpServer(options: PhpServerOptions): Promise<PhpServ
     stop: () => stopPhp(php, dir),
   };
   let up = false;
-  for (let i = 0; i < 100 && !up && php.exitCode === null; i++) {
+  for (let i = 0; i < 1200 && !up && php.exitCode === null; i++) {
     await new Promise((r) => setTimeout(r, 50));
     up = await options.answers();
   }
@@ -189,21 +208,60 @@ export async function startPhpServer(options: PhpServerOptions): Promise<PhpServ
   return server;
 }
 
-async function stopPhp(php: ChildProcess, dir: string): Promise<void> {
-  if (php.pid !== undefined && php.exitCode === null && php.signalCode === null) {
-    const exited = new Promise((r) => php.once('exit', r));
-    process.kill(-php.pid, 'SIGTERM');
-    await exited;
+/** Whether a process (or, for a negative pid, a process group) still exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
-  const pids = join(dir, 'state', 'consoles');
-  if (!existsSync(pids)) return;
-  for (const f of readdirSync(pids)) {
+}
+
+/** Waits until none of `pids` (a negative one: a process group) exists, sending SIGKILL to those left after 10 s. */
+export async function waitGone(pids: number[]): Promise<void> {
+  for (let i = 0; i < 300 && pids.some(alive); i++) {
+    if (i === 200)
+      for (const pid of pids.filter(alive)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Gone in between.
+        }
+      }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const left = pids.filter(alive);
+  if (left.length > 0) throw new Error(`harness processes still there after SIGKILL: ${left.join(', ')}`);
+}
+
+/**
+ * Stops php -S's whole process group (its workers and the namespace's bridges with it) and the
+ * consoles the node runtime opened, and returns once every one of them is gone, so that a harness
+ * started next on the same home finds nothing of this one holding its files or ports.
+ */
+async function stopPhp(php: ChildProcess, dir: string): Promise<void> {
+  const group = php.pid === undefined ? [] : [-php.pid];
+  for (const pid of group) {
     try {
-      process.kill(Number(readFileSync(join(pids, f), 'utf8')), 'SIGTERM');
+      process.kill(pid, 'SIGTERM');
     } catch {
       // Already gone.
     }
   }
+  const consoles: number[] = [];
+  const pidDir = join(dir, 'state', 'consoles');
+  for (const f of existsSync(pidDir) ? readdirSync(pidDir) : []) {
+    const pid = Number(readFileSync(join(pidDir, f), 'utf8'));
+    rmSync(join(pidDir, f), { force: true }); // the node is stopped: a restarted harness must not signal that pid
+    try {
+      process.kill(pid, 'SIGTERM');
+      consoles.push(pid);
+    } catch {
+      // Already gone.
+    }
+  }
+  await waitGone([...group, ...consoles]);
 }
 
 export function freePort(): Promise<number> {

@@ -7,7 +7,8 @@
  *
  *   node socket-bridge.js tcp:127.0.0.1:3306 unix:/tmp/…/mysqld.sock   (listen on the first, connect to the second)
  *
- * `bridge()` is the same in-process (the harness's own side: 127.0.0.1:PORT → the PHP's socket).
+ * The harness's own side, the machine's 127.0.0.1:PORT to the PHP's socket, is one more of these,
+ * run in the machine's network namespace (nsenter).
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -21,7 +22,7 @@ function parse(spec: string): End {
 }
 
 /** Serves `listen`, piping each connection to a new connection to `target`. */
-export function bridge(listen: End, target: End): Promise<Server> {
+function bridge(listen: End, target: End): Promise<Server> {
   const server = createServer((client: Socket) => {
     const upstream = connect(target);
     client.pipe(upstream).pipe(client);

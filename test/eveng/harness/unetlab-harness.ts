@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuntimeCall } from './node-runtime';
 import { call, freePort, layHostCommands, startPhpServer, writeRouter, type PhpServer } from './php-server';
-import { claimPod, type PodClaim } from './pod-claim';
+import { claimAccountPods, type PodClaim } from './pod-claim';
 import { portAnswers } from './port';
 
 export const UNETLAB_SRC_ENV = 'UNETLAB_SRC';
@@ -47,6 +47,8 @@ export const IMAGES = {
   // The second IOL image, as the tests written for the fake name it.
   iolL2: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin',
 };
+/** Console ports per pod: 32768 + 128 × pod + node id (`Node::__construct`). */
+const PORTS_PER_POD = 128;
 /** Templates restored by default: the ones the scenario uses. */
 const RESTORED_TEMPLATES = ['iol', 'linux'];
 
@@ -75,8 +77,8 @@ export interface HarnessOptions {
   port?: number;
   /**
    * Where the server is installed (its labs, database and node runtime state). A directory an
-   * earlier harness installed is served again as it stands, as a server restarted on the same disk,
-   * and is not removed by close(); a new one is laid out there and removed by close(). Default: a
+   * earlier harness installed is served again as it stands, as a server restarted on the same disk
+   * (after the earlier harness's close()); close() never removes a home given here. Default: a
    * new temporary directory.
    */
   home?: string;
@@ -215,20 +217,25 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
   const ref = options.ref ?? 'HEAD';
   const commit = git(source, ['rev-parse', ref]).trim();
   const dir = options.home ?? mkdtempSync(join(tmpdir(), 'unetlab-harness-'));
-  // A home an earlier harness laid out is served as it stands (and left in place by close()).
+  // A home an earlier harness laid out is served as it stands, as a server restarted on its disk.
   const reused = options.home !== undefined && existsSync(join(dir, 'router.php'));
-  const claims: PodClaim[] = [];
+  let claims: PodClaim[] = [];
   let php: PhpServer | undefined;
-  const close = async () => {
-    await php?.stop();
-    await Promise.all(claims.map((c) => c.release()));
-    if (!reused) rmSync(dir, { recursive: true, force: true });
-  };
+  let closed: Promise<void> | undefined;
+  // Stops everything this harness started and waits for it; a home given stays (its owner removes it).
+  const close = () =>
+    (closed ??= (async () => {
+      await php?.stop();
+      await Promise.all(claims.map((c) => c.release()));
+      if (options.home === undefined) rmSync(dir, { recursive: true, force: true });
+    })());
   try {
     if (!reused) {
       mkdirSync(dir, { recursive: true });
       lay(dir, source, ref, join(__dirname, 'node-runtime.js'), options.restoreTemplates ?? RESTORED_TEMPLATES);
     }
+    const accounts = await claimAccountPods(dir, options.users ?? [], reused, PORTS_PER_POD);
+    claims = accounts.claims;
     const port = options.port ?? (await freePort());
     php = await startPhpServer({ dir, listen: `127.0.0.1:${port}`, answers: () => portAnswers(port) });
     const url = `http://127.0.0.1:${port}`;
@@ -236,15 +243,8 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
     // added with the INSERT of api_uusers.php `apiAddUUser`, which itself dies on PHP 8 (a
     // temporary passed by reference to PDOStatement::bindParam).
     await call(url, 'GET', '/api/auth');
-    for (const user of reused ? [] : (options.users ?? [])) {
-      let pod = user.pod === 'free' ? undefined : user.pod;
-      if (user.pod === 'free') {
-        const claim = await claimPod();
-        claims.push(claim);
-        pod = claim.pod;
-      }
-      addUser(join(dir, 'opt', 'unetlab', 'data', 'database.sdb'), user, pod);
-    }
+    for (const user of reused ? [] : (options.users ?? []))
+      addUser(join(dir, 'opt', 'unetlab', 'data', 'database.sdb'), user, accounts.pods.get(user.username));
     const started = php;
     return {
       url,
