@@ -14,6 +14,7 @@ import { Reports } from './commands/reports';
 import { registerSampleCommand } from './commands/sample';
 import { Agents } from './connection/agents';
 import { LabAgents } from './labs/lab-agents';
+import { DEFAULT_AGENT } from './model/agent-list';
 import { registerMoveLabCommand } from './commands/move-lab';
 import { registerConsoleExec } from './consoles/exec';
 import { registerConsoleTerminals } from './consoles/terminal';
@@ -71,12 +72,16 @@ export function activate(context: vscode.ExtensionContext): void {
   server.client = new LabLanguageClient(
     context,
     log,
-    () => session.serverSettings(),
+    () => new Map(agents.all().map((s) => [s.name, s.serverSettings()])),
+    (uri) => labAgents.bindingOf(uri).agent,
     (status) => {
       statusBar.setServerStatus(status);
+      const reporter = agents.get(status.agent ?? DEFAULT_AGENT);
       if (status.state === 'error')
-        log.warn(`Language server: ${status.message ?? 'agent calls fail'}${status.code ? ` [${status.code}]` : ''}`);
-      if (status.state === 'error') session.serverReported(status.code, status.message);
+        log.warn(
+          `Language server, agent "${reporter?.name ?? status.agent}": ${status.message ?? 'agent calls fail'}${status.code ? ` [${status.code}]` : ''}`,
+        );
+      if (status.state === 'error') reporter?.serverReported(status.code, status.message);
     },
   );
   const plans = new PlanDocuments(services, (uri) =>
@@ -98,9 +103,10 @@ export function activate(context: vscode.ExtensionContext): void {
     reports,
     shown.tests,
     trackContextKeys(agents, labAgents),
-    session.onDidChange(() => server.client?.sessionChanged()),
+    agents.onDidChange(() => server.client?.sessionChanged()),
     // The agent is back, or the session renewed: the server checks again what it shows, even with the same token.
-    session.onDidResync(() => server.client?.sessionChanged({ force: true })),
+    agents.onDidResync((s) => server.client?.sessionChanged({ force: s.name })),
+    labAgents.onDidChange(() => server.client?.bindingsChanged()),
     ...registerConnectionCommands(services),
     ...registerProjectCommands(services),
     ...plans.register(),

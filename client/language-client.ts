@@ -1,8 +1,10 @@
 /**
  * The language server (dist/server.js) over IPC. It starts when the first lab
- * document opens, learns the agent session in its initializationOptions and
- * from SessionChangedNotification afterwards, and reports back how its own
- * agent calls fare (SessionStatusNotification).
+ * document opens, learns every agent's session in its initializationOptions
+ * and from SessionChangedNotification afterwards, and each lab document's
+ * agent from LabAgentNotification (sent before the document opens, and when
+ * its binding changes); it reports back how its own agent calls fare, per
+ * agent (SessionStatusNotification).
  */
 import * as vscode from 'vscode';
 import type * as languageClientNode from 'vscode-languageclient/node';
@@ -10,6 +12,7 @@ import type { RequestType } from 'vscode-languageserver-protocol';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import type * as protocol from '../common/protocol';
 import type { AgentSessionSettings, ServerInitializationOptions, SessionStatusParams } from '../common/protocol';
+import { DEFAULT_AGENT } from './model/agent-list';
 import { SERVER_NODE_OPTIONS } from '../common/server-options';
 import type { Log } from './log';
 
@@ -21,8 +24,10 @@ const RESTART_WINDOW_MS = 3 * 60 * 1000;
 export class LabLanguageClient implements vscode.Disposable {
   /** Set by start(): the client, whether it runs, and the typed custom messages. */
   private server: { client: LanguageClient; running: Promise<boolean>; messages: typeof protocol } | undefined;
-  /** The session last sent, as JSON, so that unchanged sessions are not sent again. */
-  private lastSession: string | undefined;
+  /** Each agent's session last sent, as JSON, so that unchanged sessions are not sent again. */
+  private readonly lastSessions = new Map<string, string>();
+  /** Each open lab document's agent as last sent. */
+  private readonly sentAgents = new Map<string, string>();
   /** The node states last sent per lab, as JSON; a new server is sent them again. */
   private readonly sentNodeStates = new Map<string, string>();
   /** When the server crashed lately, to stop restarting one that keeps crashing. */
@@ -34,7 +39,10 @@ export class LabLanguageClient implements vscode.Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: Log,
-    private readonly currentSession: () => AgentSessionSettings | null,
+    /** Every agent's session by name (null: logged out), the default agent's included. */
+    private readonly currentSessions: () => Map<string, AgentSessionSettings | null>,
+    /** The agent a lab document is bound to. */
+    private readonly agentOf: (uri: vscode.Uri) => string,
     private readonly onStatus: (status: SessionStatusParams) => void,
   ) {
     if (vscode.workspace.textDocuments.some((d) => d.languageId === LANGUAGE_ID)) {
@@ -66,6 +74,7 @@ export class LabLanguageClient implements vscode.Disposable {
     );
     this.server = { client, running, messages };
     this.sentNodeStates.clear();
+    this.sentAgents.clear();
     return running;
   }
 
@@ -91,9 +100,22 @@ export class LabLanguageClient implements vscode.Disposable {
         { language: LANGUAGE_ID, scheme: 'untitled' },
       ],
       initializationOptions: (): ServerInitializationOptions => {
-        const session = this.currentSession();
-        this.lastSession = JSON.stringify(session);
-        return { session };
+        const sessions = this.currentSessions();
+        this.lastSessions.clear();
+        for (const [name, session] of sessions) this.lastSessions.set(name, JSON.stringify(session));
+        const agents = Object.fromEntries([...sessions].filter(([name]) => name !== DEFAULT_AGENT));
+        return { session: sessions.get(DEFAULT_AGENT) ?? null, agents };
+      },
+      middleware: {
+        // The server learns the document's agent before its text: its first checks go to that agent.
+        didOpen: async (document, next) => {
+          await this.sendAgentOf(document.uri);
+          return next(document);
+        },
+        didClose: (document, next) => {
+          this.sentAgents.delete(document.uri.toString());
+          return next(document);
+        },
       },
       // One channel: the server's messages go to the Lab Agent log that Show Log opens.
       outputChannel: this.log,
@@ -148,20 +170,54 @@ export class LabLanguageClient implements vscode.Disposable {
    * Tells a running server about the session (null: logged out); a server that starts later reads it at
    * initialize. `force` sends it even unchanged, so the server reconnects and computes its results again.
    */
-  sessionChanged(options: { force?: boolean } = {}): void {
+  sessionChanged(options: { force?: string } = {}): void {
     const server = this.server;
     if (server === undefined) return;
     void server.running
-      .then((running) => {
-        const session = this.currentSession();
-        const key = JSON.stringify(session);
-        if (!running || (key === this.lastSession && options.force !== true)) return;
-        this.lastSession = key;
-        return server.client.sendNotification(server.messages.SessionChangedNotification, { session });
+      .then(async (running) => {
+        if (!running) return;
+        const sessions = this.currentSessions();
+        // An agent removed from the list: the server drops its session (its documents are rebound by the client).
+        for (const name of this.lastSessions.keys()) if (!sessions.has(name)) sessions.set(name, null);
+        for (const [name, session] of sessions) {
+          const key = JSON.stringify(session);
+          if (key === this.lastSessions.get(name) && options.force !== name) continue;
+          this.lastSessions.set(name, key);
+          await server.client.sendNotification(server.messages.SessionChangedNotification, {
+            session,
+            ...(name === DEFAULT_AGENT ? {} : { agent: name }),
+          });
+        }
       })
       .catch((err: unknown) =>
         this.log.warn(`Could not tell the language server about the session: ${(err as Error)?.message}`),
       );
+  }
+
+  /** Lab bindings may have changed (a move, a folder setting, the list of agents): the server hears of the new ones. */
+  bindingsChanged(): void {
+    const server = this.server;
+    if (server === undefined) return;
+    void server.running
+      .then(async (running) => {
+        if (!running) return;
+        for (const document of vscode.workspace.textDocuments)
+          if (this.sentAgents.has(document.uri.toString())) await this.sendAgentOf(document.uri);
+      })
+      .catch((err: unknown) =>
+        this.log.warn(`Could not tell the language server about lab agents: ${(err as Error)?.message}`),
+      );
+  }
+
+  /** Tells the server the document's agent, when it is news. */
+  private async sendAgentOf(uri: vscode.Uri): Promise<void> {
+    const server = this.server;
+    if (server === undefined) return;
+    const key = uri.toString();
+    const agent = this.agentOf(uri);
+    if (this.sentAgents.get(key) === agent) return;
+    this.sentAgents.set(key, agent);
+    await server.client.sendNotification(server.messages.LabAgentNotification, { uri: key, agent });
   }
 
   labStateChanged(uri: vscode.Uri): void {

@@ -15,16 +15,18 @@ import { LabCommand } from '../common/commands';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('labAgent.connection', vscode.StatusBarAlignment.Left, 10);
-  private server: ServerStatus | undefined;
+  /** The language server's last report per agent. */
+  private readonly server = new Map<string, ServerStatus>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly services: Services) {
     this.item.name = 'Lab Agent';
     this.item.command = LabCommand.showConnection;
     this.subscriptions = [
-      services.session.onDidChange(() => {
+      services.agents.onDidChange((session) => {
         // The server's report was about the previous session; it reports again on its next call.
-        this.server = undefined;
+        if (session === undefined) this.server.clear();
+        else this.server.delete(session.name);
         this.render();
       }),
       services.labAgents.onDidChangeActive(() => this.render()),
@@ -36,7 +38,7 @@ export class StatusBar implements vscode.Disposable {
 
   /** The language server's report on its own use of the session. */
   setServerStatus(status: SessionStatusParams): void {
-    this.server = status;
+    this.server.set(status.agent ?? DEFAULT_AGENT, status);
     this.render();
   }
 
@@ -56,8 +58,7 @@ export class StatusBar implements vscode.Disposable {
     const { labAgents, agents } = this.services;
     const lab = labAgents.activeLab();
     const session = labAgents.activeSession();
-    // The language server works for the default agent's session.
-    const server = session?.name === DEFAULT_AGENT ? this.server : undefined;
+    const server = session === undefined ? undefined : this.server.get(session.name);
     const view = session === undefined ? undefined : statusView(session.current, server);
     const binding = lab === undefined ? undefined : labAgents.bindingOf(lab);
     const count = agents.names().length;
@@ -110,10 +111,7 @@ export class StatusBar implements vscode.Disposable {
           : `${info.emuReachable ? 'reachable' : 'NOT reachable'}${info.emuBaseUrl ? ` (${info.emuBaseUrl})` : ''}`,
       ),
       detail('$(lock) Pinned certificate', info.pin),
-      detail(
-        '$(symbol-keyword) Editor features',
-        this.server ? `${this.server.state}${this.server.message ? `: ${this.server.message}` : ''}` : undefined,
-      ),
+      detail('$(symbol-keyword) Editor features', editorFeatures(this.server.get(session.name))),
       { label: 'Actions', kind: vscode.QuickPickItemKind.Separator },
       { label: '$(refresh) Refresh', run: () => session.refresh() },
       {
@@ -142,4 +140,8 @@ export class StatusBar implements vscode.Disposable {
     for (const s of this.subscriptions) s.dispose();
     this.item.dispose();
   }
+}
+
+function editorFeatures(server: ServerStatus | undefined): string | undefined {
+  return server ? `${server.state}${server.message ? `: ${server.message}` : ''}` : undefined;
 }

@@ -19,15 +19,24 @@ export interface AgentSessionSettings {
   pin?: string;
 }
 
-/** initializationOptions of the language server; `session` is null when logged out. */
+/** The agent of the single-agent settings; a document no binding names uses it. */
+export const DEFAULT_AGENT_NAME = 'default';
+
+/**
+ * initializationOptions of the language server: `session` is the default agent's (null when logged
+ * out), `agents` the sessions of the named agents of labAgent.agents.
+ */
 export interface ServerInitializationOptions {
   session: AgentSessionSettings | null;
+  agents?: Record<string, AgentSessionSettings | null>;
 }
 
 export interface SessionChangedParams {
   session: AgentSessionSettings | null;
+  /** Whose session it is; absent: the default agent's. */
+  agent?: string;
 }
-/** client → server notification: the session changed (null: logged out). */
+/** client → server notification: an agent's session changed (null: logged out, or the agent was removed). */
 export const SessionChangedNotification = new NotificationType<SessionChangedParams>('labAgent/sessionChanged');
 
 export interface SessionStatusParams {
@@ -36,9 +45,22 @@ export interface SessionStatusParams {
   message?: string;
   /** For 'error': the agent's machine code, e.g. expired_agent_session. */
   code?: string;
+  /** The agent the status is about (DEFAULT_AGENT_NAME for the single-agent settings). */
+  agent?: string;
 }
 /** server → client notification: whether remote features currently work. */
 export const SessionStatusNotification = new NotificationType<SessionStatusParams>('labAgent/sessionStatus');
+
+export interface LabAgentParams {
+  uri: string;
+  /** The agent the lab file is bound to (client/model/lab-binding.ts). */
+  agent: string;
+}
+/**
+ * client → server notification: the lab document's agent. Sent before the document opens and on every
+ * change of its binding; completion, hover, diagnostics and lenses then use that agent and its catalogue.
+ */
+export const LabAgentNotification = new NotificationType<LabAgentParams>('labAgent/labAgent');
 
 /** client → server request: drop cached catalogue data (templates, images, icons, network types). */
 export const RefreshCatalogueRequest = new RequestType0<null, void>('labAgent/refreshCatalogue');

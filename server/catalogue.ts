@@ -85,3 +85,6 @@ export class Catalogue {
     return pending;
   }
 }
+
+/** The catalogue of a document's agent (agent-pool.ts). */
+export type CatalogueOf = (uri: string) => Catalogue;

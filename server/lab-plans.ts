@@ -9,7 +9,8 @@ import type { PlanData } from '../common/api/contract';
 import type { LabPlan } from '../common/protocol';
 import { documentPayload, type LabFile } from './documents';
 import type { ConfigFiles } from './config-files';
-import type { RemoteAgent } from './remote-agent';
+import { DEFAULT_AGENT_NAME } from '../common/protocol';
+import type { AgentOf } from './remote-agent';
 
 /** A plan may wait this long; the agent's own limit (180 s) is for explicit plans. */
 const PLAN_TIMEOUT_MS = 30_000;
@@ -19,7 +20,7 @@ export class LabPlans {
 
   /** `planned` hears of each plan the agent made (the lens learns whether the lab exists). */
   constructor(
-    private readonly agent: RemoteAgent,
+    private readonly agentOf: AgentOf,
     private readonly configs: ConfigFiles,
     private readonly planned: (uri: string, plan: PlanData) => void,
   ) {}
@@ -49,6 +50,11 @@ export class LabPlans {
     this.entries = new Map();
   }
 
+  /** Another session of one agent: the plans of its documents are made afresh. */
+  forgetAgent(name: string): void {
+    for (const uri of [...this.entries.keys()]) if (this.agentOf(uri).name === name) this.entries.delete(uri);
+  }
+
   private async make(file: LabFile): Promise<LabPlan & { keep: boolean }> {
     if (file.model.syntaxErrors.length > 0)
       return {
@@ -60,14 +66,16 @@ export class LabPlans {
     const built = await documentPayload(file, this.configs);
     if ('refused' in built) return { ok: false, code: 'invalid_lab', message: built.refused.message ?? '', keep: true };
     if ('problem' in built) return { ok: false, code: 'file_refused', message: built.problem.message, keep: false };
-    const outcome = await this.agent.call((client) =>
-      client.planProject(built.payload, { timeoutMs: PLAN_TIMEOUT_MS }),
-    );
+    const agent = this.agentOf(file.uri);
+    const outcome = await agent.call((client) => client.planProject(built.payload, { timeoutMs: PLAN_TIMEOUT_MS }));
     if (outcome === undefined)
       return {
         ok: false,
         code: 'not_logged_in',
-        message: 'Log in to an agent to see what a deploy would change.',
+        message:
+          agent.name === DEFAULT_AGENT_NAME
+            ? 'Log in to an agent to see what a deploy would change.'
+            : `Log in to agent "${agent.name}" to see what a deploy would change.`,
         keep: false,
       };
     if (!outcome.ok) return { ok: false, code: outcome.problem.code, message: outcome.problem.message, keep: false };

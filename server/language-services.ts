@@ -4,13 +4,12 @@
  * apart from its languageserver/handlers/.
  */
 import type { Connection } from 'vscode-languageserver/node';
-import { Catalogue } from './catalogue';
+import { AgentPool } from './agent-pool';
 import { ConfigFiles } from './config-files';
 import { LabDocuments } from './documents';
 import { LabPlans } from './lab-plans';
 import { Log } from './log';
 import { examplesFromCatalogue } from './message-examples';
-import { RemoteAgent } from './remote-agent';
 import { CodeActionService } from './services/code-actions';
 import { CodeLensService } from './services/code-lens';
 import { CompletionService } from './services/completion';
@@ -25,9 +24,9 @@ export interface ClientSupports {
 
 export class LabLanguageServices {
   readonly log: Log;
-  readonly agent: RemoteAgent;
+  /** Every agent, its catalogue, and which one each document is bound to. */
+  readonly agents: AgentPool;
   readonly documents: LabDocuments;
-  readonly catalogue: Catalogue;
   readonly completion: CompletionService;
   readonly hover: HoverService;
   readonly codeActions: CodeActionService;
@@ -38,13 +37,14 @@ export class LabLanguageServices {
 
   constructor(connection: Connection, supports: ClientSupports) {
     this.log = new Log(connection);
-    this.agent = new RemoteAgent(connection, this.log);
+    this.agents = new AgentPool(connection, this.log);
+    const agentOf = (uri: string) => this.agents.of(uri).agent;
+    const catalogueOf = (uri: string) => this.agents.of(uri).catalogue;
     // Models and config files change only after every service below exists, so their listeners may name them.
     this.documents = new LabDocuments(this.log, (file, edits) => this.diagnostics.documentChanged(file, edits));
-    this.catalogue = new Catalogue(this.agent);
-    this.completion = new CompletionService(this.catalogue, () => supports.completionEditRangeDefault);
-    this.hover = new HoverService(this.catalogue);
-    this.codeActions = new CodeActionService(this.catalogue);
+    this.completion = new CompletionService(catalogueOf, () => supports.completionEditRangeDefault);
+    this.hover = new HoverService(catalogueOf);
+    this.codeActions = new CodeActionService(catalogueOf);
     // A config a lab names changed on disk: its agent diagnostics and its plan are asked for again.
     this.configs = new ConfigFiles((uri) => {
       const file = this.documents.get(uri);
@@ -52,28 +52,35 @@ export class LabLanguageServices {
       this.diagnostics.configsChanged(file);
       this.codeLens.labStateChanged(uri);
     }, this.log);
-    this.diagnostics = new DiagnosticsService(connection, this.documents, this.agent, this.configs, this.log);
+    this.diagnostics = new DiagnosticsService(connection, this.documents, agentOf, this.configs, this.log);
     // One plan per lab version and state, for the lens and the client's views alike.
-    this.plans = new LabPlans(this.agent, this.configs, (uri, plan) => this.codeLens.planned(uri, plan));
+    this.plans = new LabPlans(agentOf, this.configs, (uri, plan) => this.codeLens.planned(uri, plan));
     this.codeLens = new CodeLensService(
       connection,
       this.documents,
-      this.agent,
+      agentOf,
       this.plans,
       this.log,
       () => supports.codeLensRefresh,
     );
-    this.agent.onDidChange(() => {
-      this.diagnostics.revalidateAll();
-      this.codeLens.sessionChanged();
-      this.refreshExamples();
+    // One agent's new session concerns its own documents only.
+    this.agents.onDidChangeSession((name) => {
+      this.diagnostics.revalidate((uri) => this.agents.nameOf(uri) === name);
+      this.codeLens.sessionChanged(name);
+      this.refreshExamples(name);
     });
   }
 
-  /** Local messages give the connected agent's examples once its catalogue says what they are. */
-  refreshExamples(): void {
-    void examplesFromCatalogue(this.catalogue)
-      .then((examples) => this.diagnostics.useExamples(examples))
+  /** The document is now bound to another agent: its agent findings, plan and lenses are made again. */
+  agentChanged(uri: string): void {
+    this.diagnostics.revalidate((u) => u === uri);
+    this.codeLens.agentChanged(uri);
+  }
+
+  /** Local messages of an agent's documents give its examples once its catalogue says what they are. */
+  refreshExamples(name: string): void {
+    void examplesFromCatalogue(this.agents.named(name).catalogue)
+      .then((examples) => this.diagnostics.useExamples(name, examples))
       .catch((error: unknown) => this.log.error('message examples failed', error));
   }
 }

@@ -6,13 +6,17 @@
 import type { Connection } from 'vscode-languageserver/node';
 
 export class Log {
-  private secrets: string[] = [];
+  /** Each agent's secrets, by agent name: one agent's new session does not unredact another's token. */
+  private readonly secrets = new Map<string, string[]>();
 
   constructor(private readonly connection: Connection) {}
 
-  /** Strings that must never appear in a log (the session token). */
-  setSecrets(secrets: readonly string[]): void {
-    this.secrets = secrets.filter((s) => s.length >= 4);
+  /** Strings of `owner` (an agent) that must never appear in a log (its session token). */
+  setSecrets(owner: string, secrets: readonly string[]): void {
+    this.secrets.set(
+      owner,
+      secrets.filter((s) => s.length >= 4),
+    );
   }
 
   warn(message: string): void {
@@ -26,7 +30,8 @@ export class Log {
 
   private redact(message: string): string {
     let result = message;
-    for (const secret of this.secrets) result = result.split(secret).join('***');
+    for (const secrets of this.secrets.values())
+      for (const secret of secrets) result = result.split(secret).join('***');
     return result;
   }
 }

@@ -1,14 +1,22 @@
 /**
- * The agent session the client handed us (initializationOptions, then
- * SessionChanged). Remote features go through call(): without a session they
+ * One agent's session as the client handed it to us (initializationOptions,
+ * then SessionChanged naming that agent). Remote features go through call(): without a session they
  * are skipped, and every outcome keeps the SessionStatus shown to the user
  * current ('none', 'connected', or 'error' with a code and advice).
  */
 import type { Connection } from 'vscode-languageserver/node';
 import { AgentClient } from '../common/api/client';
-import { SessionStatusNotification, type AgentSessionSettings, type SessionStatusParams } from '../common/protocol';
+import {
+  DEFAULT_AGENT_NAME,
+  SessionStatusNotification,
+  type AgentSessionSettings,
+  type SessionStatusParams,
+} from '../common/protocol';
 import { describeAgentProblem, isCancellation, type AgentProblem } from './agent-problems';
 import type { Log } from './log';
+
+/** The agent a document is bound to (agent-pool.ts). */
+export type AgentOf = (uri: string) => RemoteAgent;
 
 export type RemoteOutcome<T> = { ok: true; value: T } | { ok: false; problem: AgentProblem; cancelled: boolean };
 
@@ -24,9 +32,16 @@ export class RemoteAgent {
   private readonly listeners: (() => void)[] = [];
 
   constructor(
+    /** The agent's name in the client's list (DEFAULT_AGENT_NAME for the single-agent settings). */
+    readonly name: string,
     private readonly connection: Connection,
     private readonly log: Log,
   ) {}
+
+  /** How logs name the agent: nothing for the default one. */
+  private get named(): string {
+    return this.name === DEFAULT_AGENT_NAME ? '' : ` (agent "${this.name}")`;
+  }
 
   get active(): boolean {
     return this.client !== undefined;
@@ -39,7 +54,7 @@ export class RemoteAgent {
     void this.client?.close().catch(() => undefined);
     this.client = undefined;
     const parsed = parseSessionSettings(raw);
-    this.log.setSecrets(parsed.settings ? [parsed.settings.token] : []);
+    this.log.setSecrets(this.name, parsed.settings ? [parsed.settings.token] : []);
     if (parsed.error !== undefined) {
       this.setStatus({ state: 'error', code: 'invalid_session_settings', message: parsed.error });
     } else if (parsed.settings === null) {
@@ -76,7 +91,7 @@ export class RemoteAgent {
       const cancelled = isCancellation(error);
       if (!cancelled && generation === this.generation) {
         if (problem.affectsSession) this.setStatus({ state: 'error', code: problem.code, message: problem.message });
-        this.log.warn(`agent call failed: ${problem.code}: ${problem.message}`);
+        this.log.warn(`agent call failed${this.named}: ${problem.code}: ${problem.message}`);
       }
       return { ok: false, problem, cancelled };
     }
@@ -105,7 +120,9 @@ export class RemoteAgent {
       (status.state === 'error' || status.message === last.message);
     this.status = status;
     if (same) return;
-    this.connection.sendNotification(SessionStatusNotification, status).catch((error: unknown) => {
+    // The default agent's status is sent as before several agents: without a name.
+    const named = this.name === DEFAULT_AGENT_NAME ? status : { ...status, agent: this.name };
+    this.connection.sendNotification(SessionStatusNotification, named).catch((error: unknown) => {
       this.log.error('could not send the session status', error);
     });
   }

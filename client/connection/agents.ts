@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { Log } from '../log';
 import { DEFAULT_AGENT, type AgentEntry } from '../model/agent-list';
 import { logFailure } from '../log';
+import { forgetStaleTokens } from '../model/agent-tokens';
 import { NotLoggedIn, Session } from './session';
 import { readAgentList } from './settings';
 
@@ -112,7 +113,8 @@ export class Agents implements vscode.Disposable {
       void vscode.window.showWarningMessage(`Lab Agent: ${list.problems[0]}`);
     }
     this.lastProblems = problems;
-    const before = new Map(this.entries.map((e) => [e.name, e]));
+    const previous = this.entries;
+    const before = new Map(previous.map((e) => [e.name, e]));
     this.entries = list.agents;
     let listChanged = false;
     for (const entry of list.agents) {
@@ -137,6 +139,10 @@ export class Agents implements vscode.Disposable {
       this.drop(name);
       listChanged = true;
     }
+    // Tokens of agents removed or moved to another URL (by hand in settings.json too) are not kept.
+    forgetStaleTokens(this.secrets, previous, list.agents).catch((err: unknown) =>
+      logFailure(this.log, 'Forgetting the tokens of removed agents', err),
+    );
     if (listChanged) this.changed.fire(undefined);
   }
 }

@@ -45,3 +45,20 @@ export async function deleteAgentToken(secrets: SecretStore, agent: TokenOwner):
   await secrets.delete(agentTokenKey(agent));
   if (agent.name === DEFAULT_AGENT) await secrets.delete(tokenSecretKey(agent.url));
 }
+
+/**
+ * Deletes the tokens the agent list no longer has an entry for: a named agent
+ * removed, or given another URL (its token was issued by the old address).
+ * The default agent's URL changes by logging in, which stores its own token.
+ */
+export async function forgetStaleTokens(
+  secrets: SecretStore,
+  before: readonly TokenOwner[],
+  after: readonly TokenOwner[],
+): Promise<void> {
+  const kept = new Set(after.map(agentTokenKey));
+  for (const agent of before) {
+    if (agent.name === DEFAULT_AGENT || agent.url === '' || kept.has(agentTokenKey(agent))) continue;
+    await secrets.delete(agentTokenKey(agent));
+  }
+}

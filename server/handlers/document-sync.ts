@@ -7,7 +7,7 @@ import type { Guard } from './guard';
 export function registerDocumentSync(
   connection: Connection,
   queue: MessageQueue,
-  { documents, diagnostics, codeLens, configs }: LabLanguageServices,
+  { documents, diagnostics, codeLens, configs, agents }: LabLanguageServices,
   guard: Guard,
 ): void {
   const applyEdits = (): void => void guard.run('applying edits', undefined, () => documents.applyPending());
@@ -29,6 +29,8 @@ export function registerDocumentSync(
         diagnostics.documentClosed(params.textDocument.uri);
         codeLens.documentClosed(params.textDocument.uri);
         configs.close(params.textDocument.uri);
+        // The client names the agent again before the document opens again.
+        agents.unbind(params.textDocument.uri);
       }),
   );
 }

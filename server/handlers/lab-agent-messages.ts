@@ -7,6 +7,7 @@
 import type { Connection } from 'vscode-languageserver/node';
 import {
   FreeInterfacesRequest,
+  LabAgentNotification,
   LabStateChangedNotification,
   NodeStatesNotification,
   PlanRequest,
@@ -20,7 +21,7 @@ import { freeInterfaces, topologyEdit, topologyOf } from '../services/topology';
 import type { Guard } from './guard';
 
 export function registerLabAgentMessages(connection: Connection, services: LabLanguageServices, guard: Guard): void {
-  const { agent, catalogue, diagnostics, codeLens, documents, plans } = services;
+  const { agents, diagnostics, codeLens, documents, plans } = services;
   connection.onRequest(TopologyRequest, (params) =>
     guard.withFile('topology', params?.uri, null, (file) => topologyOf(file)),
   );
@@ -31,20 +32,29 @@ export function registerLabAgentMessages(connection: Connection, services: LabLa
   );
   connection.onRequest(FreeInterfacesRequest, (params) =>
     guard.withFile('freeInterfaces', params?.uri, { error: 'The lab file is not open.' }, (file) =>
-      freeInterfaces(file, params.node, catalogue, agent),
+      freeInterfaces(file, params.node, agents.of(file.uri).catalogue, agents.of(file.uri).agent),
     ),
   );
 
   connection.onNotification(
     SessionChangedNotification,
-    (params) => void guard.run('sessionChanged', undefined, () => agent.update(params?.session ?? null)),
+    (params) =>
+      void guard.run('sessionChanged', undefined, () => agents.update(params?.agent, params?.session ?? null)),
+  );
+  connection.onNotification(
+    LabAgentNotification,
+    (params) =>
+      void guard.run('labAgent', undefined, () => {
+        if (typeof params?.uri !== 'string') return;
+        if (agents.bind(params.uri, params.agent)) services.agentChanged(params.uri);
+      }),
   );
   connection.onRequest(RefreshCatalogueRequest, () =>
     guard.run('refreshCatalogue', null, () => {
-      catalogue.clear();
+      for (const scope of agents.all()) scope.catalogue.clear();
       // The agent's checks use the catalogue too (images, templates): ask again.
       diagnostics.revalidateAll();
-      services.refreshExamples();
+      for (const scope of agents.all()) services.refreshExamples(scope.agent.name);
       return null;
     }),
   );

@@ -1,4 +1,4 @@
-/** initialize, initialized and shutdown: what the server offers, and the session the client starts it with. */
+/** initialize, initialized and shutdown: what the server offers, and the agents' sessions the client starts it with. */
 import {
   CodeActionKind,
   TextDocumentSyncKind,
@@ -16,13 +16,19 @@ export function registerLifecycle(
   guard: Guard,
 ): void {
   let initialSession: unknown = null;
+  let initialAgents: Record<string, unknown> = {};
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     supports.codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
     supports.completionEditRangeDefault =
       params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
-    const options = params.initializationOptions as { session?: unknown } | null | undefined;
+    const options = params.initializationOptions as { session?: unknown; agents?: unknown } | null | undefined;
     initialSession = typeof options === 'object' && options !== null ? (options.session ?? null) : null;
+    const agents = typeof options === 'object' && options !== null ? options.agents : undefined;
+    initialAgents =
+      typeof agents === 'object' && agents !== null && !Array.isArray(agents)
+        ? (agents as Record<string, unknown>)
+        : {};
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -41,6 +47,12 @@ export function registerLifecycle(
   });
 
   // Status notifications may only follow the initialize answer.
-  connection.onInitialized(() => void guard.run('initialized', undefined, () => services.agent.update(initialSession)));
-  connection.onShutdown(() => guard.run('shutdown', undefined, () => services.agent.close()));
+  connection.onInitialized(
+    () =>
+      void guard.run('initialized', undefined, () => {
+        services.agents.update(undefined, initialSession);
+        for (const [name, session] of Object.entries(initialAgents)) services.agents.update(name, session ?? null);
+      }),
+  );
+  connection.onShutdown(() => guard.run('shutdown', undefined, () => services.agents.close()));
 }

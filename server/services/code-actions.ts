@@ -15,7 +15,7 @@ import {
 import { closestNames } from '../../common/closest-names';
 import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/model/lookup';
 import { NODE_FIELD_NAMES, type Range } from '../../common/lab/model/types';
-import type { Catalogue } from '../catalogue';
+import type { CatalogueOf } from '../catalogue';
 import type { LabFile } from '../documents';
 
 /** Fixes offered per diagnostic at most. */
@@ -30,7 +30,7 @@ interface Replacement {
 }
 
 export class CodeActionService {
-  constructor(private readonly catalogue: Catalogue) {}
+  constructor(private readonly catalogueOf: CatalogueOf) {}
 
   async provide(file: LabFile, params: CodeActionParams): Promise<CodeAction[]> {
     const only = params.context.only;
@@ -69,7 +69,7 @@ export class CodeActionService {
       }
       case 'unknown-template': {
         const written = valueAt(file, diagnostic);
-        const templates = await this.catalogue.templates();
+        const templates = await this.catalogueOf(file.uri).templates();
         if (!written || !templates) return [];
         const names = closestNames(written.text, idsOf(templates), MAX_FIXES);
         return replacements(file, diagnostic, { range: written.range, names, what: 'template' });
@@ -77,7 +77,7 @@ export class CodeActionService {
       case 'unknown-image': {
         const written = valueAt(file, diagnostic);
         const template = nodeAt(file, diagnostic)?.resolved.template;
-        const images = template === undefined ? undefined : await this.catalogue.templateImages(template);
+        const images = template === undefined ? undefined : await this.catalogueOf(file.uri).templateImages(template);
         if (!written || !images?.images) return [];
         const names = closestNames(written.text, idsOf(images.images), MAX_FIXES);
         return replacements(file, diagnostic, { range: written.range, names, what: 'image' });
@@ -98,7 +98,7 @@ export class CodeActionService {
     if (!endpoint?.node || !endpoint.interface || !endpoint.interfaceRange) return [];
     const node = findNode(model, endpoint.node);
     if (!node?.resolved.template) return [];
-    const all = await this.catalogue.interfaces(node.resolved.template, node.resolved.ethernet);
+    const all = await this.catalogueOf(file.uri).interfaces(node.resolved.template, node.resolved.ethernet);
     if (!all) return [];
     const used = interfacesInUse(model, endpoint.node, endpoint.range.start);
     const free = all.flatMap((i) => (typeof i.name === 'string' && !used.has(i.name) ? [i.name] : []));

@@ -13,7 +13,8 @@ import { shiftRange } from '../../common/lab/parse/outline';
 import type { LabDocuments, LabFile } from '../documents';
 import type { LabPlans } from '../lab-plans';
 import type { Log } from '../log';
-import type { RemoteAgent } from '../remote-agent';
+import type { AgentOf } from '../remote-agent';
+import { DEFAULT_AGENT_NAME } from '../../common/protocol';
 import { LabCommand, type LensCommandArgs } from '../../common/commands';
 
 const MAX_REASON_LENGTH = 500;
@@ -48,7 +49,7 @@ export class CodeLensService {
   constructor(
     private readonly connection: Connection,
     private readonly documents: LabDocuments,
-    private readonly agent: RemoteAgent,
+    private readonly agentOf: AgentOf,
     private readonly plans: LabPlans,
     private readonly log: Log,
     private readonly canRefresh: () => boolean,
@@ -62,9 +63,22 @@ export class CodeLensService {
   private lenses(file: LabFile): CodeLens[] {
     const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     const args: LensCommandArgs = { uri: file.uri };
-    if (!this.agent.active)
+    const agent = this.agentOf(file.uri);
+    if (!agent.active)
       // Nothing here would work without a session: no node actions left over from one.
-      return [{ range: top, command: { title: 'Log In to plan and deploy', command: LabCommand.login } }];
+      return [
+        {
+          range: top,
+          command:
+            agent.name === DEFAULT_AGENT_NAME
+              ? { title: 'Log In to plan and deploy', command: LabCommand.login }
+              : {
+                  title: `Log In to agent "${agent.name}" to plan and deploy`,
+                  command: LabCommand.login,
+                  arguments: [{ agent: agent.name }],
+                },
+        },
+      ];
     const lenses: CodeLens[] = [{ range: top, data: { uri: file.uri } satisfies PlanLensData }];
     lenses.push(
       { range: top, command: lensCommand('Deploy', LabCommand.deploy, args) },
@@ -124,10 +138,18 @@ export class CodeLensService {
     this.refresh();
   }
 
-  sessionChanged(): void {
-    this.plans.clear();
-    this.exists = new Map();
-    this.nodeStates = new Map();
+  /** An agent's session changed: its documents' plans, and what they said of the labs, no longer hold. */
+  sessionChanged(agent: string): void {
+    this.plans.forgetAgent(agent);
+    for (const uri of [...this.exists.keys()]) if (this.agentOf(uri).name === agent) this.exists.delete(uri);
+    for (const uri of [...this.nodeStates.keys()]) if (this.agentOf(uri).name === agent) this.nodeStates.delete(uri);
+    this.generation++;
+    this.refresh();
+  }
+
+  /** The document is bound to another agent: what its lenses said was about the old one. */
+  agentChanged(uri: string): void {
+    this.documentClosed(uri);
     this.generation++;
     this.refresh();
   }
@@ -142,17 +164,12 @@ export class CodeLensService {
   private async planTitle(file: LabFile): Promise<PlanLensTitle> {
     const outcome = await this.plans.of(file);
     if (outcome.ok) return { title: planSummaryTitle(outcome.plan) };
-    switch (outcome.code) {
-      case 'syntax_errors':
-        return { title: 'Plan: fix YAML errors first', tooltip: outcome.message };
-      case 'file_refused':
-        return { title: 'Plan: a file was refused', tooltip: outcome.message };
-      case 'not_logged_in':
-        return { title: 'Plan: not logged in', tooltip: outcome.message };
-      default:
-        // The lens stays short; the whole message is in the tooltip and in the plan the lens opens.
-        return { title: `Plan: ${shortReason(outcome.code)}`, tooltip: shorten(outcome.message) };
-    }
+    const agent = this.agentOf(file.uri).name;
+    const title = failedPlanTitle(outcome);
+    // With several agents, the lens names the one it could not plan on.
+    return agent === DEFAULT_AGENT_NAME
+      ? title
+      : { ...title, title: title.title.replace(/^Plan:/, `Plan on "${agent}":`) };
   }
 
   /** A plan was made (for the lens or another view): node lenses follow whether the lab exists. */
@@ -208,6 +225,21 @@ function nodeActions(state: string | undefined): { title: string; command: strin
 
 function lensCommand(title: string, command: string, args: LensCommandArgs): Command {
   return { title, command, arguments: [args] };
+}
+
+/** The lens's words for a plan that could not be made. */
+function failedPlanTitle(outcome: { code: string; message: string }): PlanLensTitle {
+  switch (outcome.code) {
+    case 'syntax_errors':
+      return { title: 'Plan: fix YAML errors first', tooltip: outcome.message };
+    case 'file_refused':
+      return { title: 'Plan: a file was refused', tooltip: outcome.message };
+    case 'not_logged_in':
+      return { title: 'Plan: not logged in', tooltip: outcome.message };
+    default:
+      // The lens stays short; the whole message is in the tooltip and in the plan the lens opens.
+      return { title: `Plan: ${shortReason(outcome.code)}`, tooltip: shorten(outcome.message) };
+  }
 }
 
 /** A few words for the lens; the message itself goes to the tooltip. */

@@ -16,7 +16,7 @@ import type { Iface } from '../../common/api/contract';
 import { CONSOLE_TYPES, LINK_KEYS, NETWORK_KEYS, NUMBER_FIELDS, TOP_LEVEL_KEYS } from '../../common/lab/rules/format';
 import { findNode, interfacesInUse, mapAsRead } from '../../common/lab/model/lookup';
 import { NODE_FIELD_NAMES } from '../../common/lab/model/types';
-import type { Catalogue } from '../catalogue';
+import type { CatalogueOf } from '../catalogue';
 import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
 import { completionContext, type CompletionContext, type KeyOwner } from './completion-context';
@@ -30,7 +30,7 @@ const TRIGGER_SUGGEST = { title: 'Suggest', command: 'editor.action.triggerSugge
 
 export class CompletionService {
   constructor(
-    private readonly catalogue: Catalogue,
+    private readonly catalogueOf: CatalogueOf,
     /** Whether the client takes a shared edit range in CompletionList.itemDefaults (LSP 3.17). */
     private readonly clientTakesEditRangeDefault: () => boolean,
   ) {}
@@ -70,7 +70,7 @@ export class CompletionService {
       case 'field-value':
         return this.fieldValues(file, context, edit);
       case 'network-type': {
-        const types = await this.catalogue.networkTypes();
+        const types = await this.catalogueOf(file.uri).networkTypes();
         const space = context.needsSpace ? ' ' : '';
         return (types ?? [])
           .filter((t) => typeof t.id === 'string')
@@ -94,7 +94,7 @@ export class CompletionService {
       case 'check-node':
       case 'check-interface':
         return testCompletionItems(file.model, context, edit, (template, ethernet) =>
-          untilCancelled(this.catalogue.interfaces(template, ethernet), token),
+          untilCancelled(this.catalogueOf(file.uri).interfaces(template, ethernet), token),
         );
     }
   }
@@ -113,7 +113,7 @@ export class CompletionService {
           textEdit: edit(space + type),
         }));
       case 'icon': {
-        const icons = await this.catalogue.icons();
+        const icons = await this.catalogueOf(file.uri).icons();
         return (icons ?? [])
           .filter((icon) => typeof icon.id === 'string')
           .map((icon) => ({
@@ -124,7 +124,7 @@ export class CompletionService {
           }));
       }
       case 'template': {
-        const templates = await this.catalogue.templates();
+        const templates = await this.catalogueOf(file.uri).templates();
         return (templates ?? [])
           .filter((t) => typeof t.id === 'string')
           .map((t) => {
@@ -144,7 +144,7 @@ export class CompletionService {
       case 'image': {
         const template = context.node ? context.node.resolved.template : file.model.defaults.template?.value;
         if (!template) return [];
-        const data = await this.catalogue.templateImages(template);
+        const data = await this.catalogueOf(file.uri).templateImages(template);
         return (data?.images ?? [])
           .filter((image) => typeof image.id === 'string')
           .map((image) => {
@@ -190,7 +190,7 @@ export class CompletionService {
     // Read before waiting: an edit may replace this model meanwhile. Re-completing `r1:Gi0/1` still offers
     // Gi0/1, unless another link has it too.
     const used = interfacesInUse(file.model, nodeName, context.endpoint.range.start);
-    const all = await untilCancelled(this.catalogue.interfaces(template, ethernet), token);
+    const all = await untilCancelled(this.catalogueOf(file.uri).interfaces(template, ethernet), token);
     return (Array.isArray(all) ? all : [])
       .filter(
         (iface): iface is Iface & { name: string } =>

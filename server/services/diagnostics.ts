@@ -22,7 +22,7 @@ import type { AgentProblem } from '../agent-problems';
 import type { ConfigFiles } from '../config-files';
 import { documentPayload, type AppliedEdit, type LabDocuments, type LabFile } from '../documents';
 import type { Log } from '../log';
-import type { RemoteAgent } from '../remote-agent';
+import type { AgentOf } from '../remote-agent';
 
 export const LOCAL_SOURCE = 'lab-yaml';
 export const AGENT_SOURCE = 'lab-agent';
@@ -64,13 +64,13 @@ export class DiagnosticsService {
    * reads slowly never makes the server hold a backlog of stale publishes.
    */
   private readonly writing = new Map<string, { again: boolean }>();
-  /** The connected agent's examples for local messages (see message-examples.ts); EVE-NG's until it says. */
-  private examples = DEFAULT_MESSAGE_EXAMPLES;
+  /** Each agent's examples for local messages (see message-examples.ts); EVE-NG's until the agent says. */
+  private readonly examples = new Map<string, MessageExamples>();
 
   constructor(
     private readonly connection: Connection,
     private readonly documents: LabDocuments,
-    private readonly agent: RemoteAgent,
+    private readonly agentOf: AgentOf,
     private readonly configs: ConfigFiles,
     private readonly log: Log,
   ) {}
@@ -105,19 +105,29 @@ export class DiagnosticsService {
   }
 
   /** The session or the catalogue changed: what the agent said no longer holds; ask again. */
-  /** Local messages give these examples from now on: every open document's local findings are made again. */
-  useExamples(wanted: MessageExamples | undefined): void {
+  /** Local messages of the agent's documents give these examples from now on: their local findings are made again. */
+  useExamples(agent: string, wanted: MessageExamples | undefined): void {
     const examples = wanted ?? DEFAULT_MESSAGE_EXAMPLES;
+    const before = this.examplesOf(agent);
     // The same examples again (an EVE-NG agent's are the defaults): nothing to publish.
-    if (examples.template === this.examples.template && examples.interfaceName === this.examples.interfaceName) return;
-    this.examples = examples;
-    this.checks.clear();
-    this.local.clear();
-    for (const file of this.documents.all()) this.publish(file);
+    if (examples.template === before.template && examples.interfaceName === before.interfaceName) return;
+    this.examples.set(agent, examples);
+    for (const file of this.documents.all()) {
+      if (this.agentOf(file.uri).name !== agent) continue;
+      this.checks.delete(file.uri);
+      this.local.delete(file.uri);
+      this.publish(file);
+    }
   }
 
   revalidateAll(): void {
+    this.revalidate(() => true);
+  }
+
+  /** The agent's session or the document's binding changed: what the agent said no longer holds; ask again. */
+  revalidate(which: (uri: string) => boolean): void {
     for (const file of this.documents.all()) {
+      if (!which(file.uri)) continue;
       this.cancel(file.uri);
       this.findings.delete(file.uri);
       this.publish(file);
@@ -127,7 +137,7 @@ export class DiagnosticsService {
 
   private schedule(file: LabFile): void {
     // The agent cannot say anything useful about text that is not YAML; the local syntax errors say it all.
-    if (!this.agent.active || file.model.syntaxErrors.length > 0) return;
+    if (!this.agentOf(file.uri).active || file.model.syntaxErrors.length > 0) return;
     const pending: PendingValidation = { abort: new AbortController() };
     pending.timer = setTimeout(() => {
       pending.timer = undefined;
@@ -155,14 +165,21 @@ export class DiagnosticsService {
       this.publish(file);
       return;
     }
+    const agent = this.agentOf(file.uri);
     const outcome =
       'problem' in built
         ? { ok: false as const, problem: built.problem, cancelled: false }
-        : await this.agent.call((client) =>
+        : await agent.call((client) =>
             client.validateProject(built.payload, { timeoutMs: VALIDATE_TIMEOUT_MS, signal }),
           );
-    // A newer version (or session) took over while the agent worked: its own validation will publish.
-    if (outcome === undefined || signal.aborted || file.version !== version || this.documents.get(file.uri) !== file)
+    // A newer version (or session, or agent) took over while the agent worked: its own validation will publish.
+    if (
+      outcome === undefined ||
+      signal.aborted ||
+      file.version !== version ||
+      this.documents.get(file.uri) !== file ||
+      this.agentOf(file.uri) !== agent
+    )
       return;
     if (outcome.ok) {
       this.findings.set(file.uri, { diagnostics: readProjectDiagnostics(outcome.value.diagnostics) });
@@ -201,7 +218,7 @@ export class DiagnosticsService {
     if (cached?.version === file.version) return cached;
     let checks = this.checks.get(file.uri);
     if (!checks) {
-      checks = new LabChecks(this.examples);
+      checks = new LabChecks(this.examplesOf(this.agentOf(file.uri).name));
       this.checks.set(file.uri, checks);
     }
     const { shown, total } = checks.check(file.model, MAX_DIAGNOSTICS);
@@ -218,7 +235,10 @@ export class DiagnosticsService {
   private localKeys(file: LabFile, local: LocalFindings): ReadonlySet<string> {
     if (local.keys) return local.keys;
     const keys = new Set<string>();
-    const all = local.total > local.found.length ? validateLab(file.model, this.examples) : local.found;
+    const all =
+      local.total > local.found.length
+        ? validateLab(file.model, this.examplesOf(this.agentOf(file.uri).name))
+        : local.found;
     all.forEach((d, i) => {
       const diagnostic = local.diagnostics[i] ?? toLspDiagnostic(file, d);
       keys.add(rangeKey(diagnostic, d.code));
@@ -229,9 +249,15 @@ export class DiagnosticsService {
     return keys;
   }
 
+  private examplesOf(agent: string): MessageExamples {
+    return this.examples.get(agent) ?? DEFAULT_MESSAGE_EXAMPLES;
+  }
+
   private agentDiagnostics(file: LabFile, local: LocalFindings): Diagnostic[] {
     const findings = this.findings.get(file.uri);
     if (!findings) return [];
+    // An agent down or logged out is said once, on the plan lens (and the status bar), not on every lab of it.
+    if (findings.failure?.affectsSession) return [];
     if (findings.failure) {
       const firstLine = file.text.positionAt(Math.max(0, lineEnd(file.model.text, 0)));
       return [

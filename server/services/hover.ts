@@ -9,7 +9,7 @@ import { MarkupKind, type CancellationToken, type Hover, type Position } from 'v
 import type { Iface, TemplateDetail } from '../../common/api/contract';
 import { findNetwork, findNode, interfacesInUse, linkAt, type EndpointUse } from '../../common/lab/model/lookup';
 import type { LabNode, Located, LinkEndpoint } from '../../common/lab/model/types';
-import type { Catalogue } from '../catalogue';
+import type { CatalogueOf } from '../catalogue';
 import { labTestHover } from '../lab-tests-hover';
 import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
@@ -18,7 +18,7 @@ import type { LabFile } from '../documents';
 const LISTED_INTERFACES = 8;
 
 export class HoverService {
-  constructor(private readonly catalogue: Catalogue) {}
+  constructor(private readonly catalogueOf: CatalogueOf) {}
 
   async provide(file: LabFile, position: Position, token: CancellationToken): Promise<Hover | null> {
     const offset = file.offsetAt(position);
@@ -34,7 +34,7 @@ export class HoverService {
 
   private async templateHover(file: LabFile, template: Located<string>): Promise<Hover | null> {
     const range = file.toLspRange(template.range);
-    const detail = await this.catalogue.template(template.value);
+    const detail = await this.catalogueOf(file.uri).template(template.value);
     if (!detail) return null;
     return { range, contents: { kind: MarkupKind.Markdown, value: describeTemplate(template.value, detail) } };
   }
@@ -57,7 +57,7 @@ export class HoverService {
     // Read before waiting: an edit may replace this model meanwhile.
     const used = interfacesInUse(file.model, node.name);
     // The catalogue's list, per template and count (the document is never sent); what links use, from the model.
-    const all = await untilCancelled(this.catalogue.interfaces(template, node.resolved.ethernet), token);
+    const all = await untilCancelled(this.catalogueOf(file.uri).interfaces(template, node.resolved.ethernet), token);
     if (!Array.isArray(all)) return hover(nodeLine(node));
     const items = all
       .filter((i): i is Iface & { name: string } => typeof i?.name === 'string' && i.name !== '')

@@ -16,6 +16,7 @@ import {
 import {
   agentTokenKey,
   deleteAgentToken,
+  forgetStaleTokens,
   readAgentToken,
   storeAgentToken,
   type SecretStore,
@@ -149,4 +150,24 @@ test('upgrading from the single-agent versions: the default agent takes over the
   await deleteAgentToken(secrets, agent);
   assert.equal(secrets.map.has(tokenSecretKey(url)), false);
   assert.equal(secrets.map.has(agentTokenKey(agent)), false);
+});
+
+test('a token never outlives its agent entry: a named agent removed or given another URL loses it', async () => {
+  const secrets = new MemorySecrets();
+  const eve = { name: 'eve', url: 'https://eve.example:8787' };
+  const ws = { name: 'ws', url: 'https://127.0.0.1:9000' };
+  const site = { name: 'site', url: 'https://site.example:8787' };
+  const home = { name: 'default', url: 'https://127.0.0.1:8787' };
+  for (const agent of [eve, ws, site, home]) await storeAgentToken(secrets, agent, `T-${agent.name}`);
+  const eveMoved = { name: 'eve', url: 'https://eve2.example:8787' };
+  const homeMoved = { name: 'default', url: 'https://127.0.0.1:8788' };
+  await forgetStaleTokens(secrets, [home, eve, ws, site], [homeMoved, eveMoved, ws]);
+  // eve's old address issued its token; site is gone; ws did not change.
+  assert.equal(await readAgentToken(secrets, eve), undefined);
+  assert.equal(await readAgentToken(secrets, eveMoved), undefined);
+  assert.equal(await readAgentToken(secrets, site), undefined);
+  assert.equal(await readAgentToken(secrets, ws), 'T-ws');
+  // The default agent changes address by logging in, which replaces its token itself.
+  assert.equal(await readAgentToken(secrets, home), 'T-default');
+  assert.deepEqual([...secrets.map.keys()].sort(), [agentTokenKey(home), agentTokenKey(ws)].sort());
 });
