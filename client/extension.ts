@@ -26,6 +26,7 @@ import { StatusBar } from './status-bar';
 import { LabTestsController } from './testing/lab-tests-controller';
 import { registerTopologyView } from './topology/register';
 import { NodeStatesFollower } from './labs/node-states';
+import { AwayReport } from './labs/away-report';
 import { registerConsolesView } from './views/consoles-tree';
 import { registerLabsView } from './views/labs-tree';
 import { registerNetworkTypesView } from './views/network-types-tree';
@@ -42,12 +43,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const shown: { plans?: PlanDocuments; tests?: LabTestsController } = {};
 
   const labParses = new LabParses();
-  const nodeStates = new NodeStatesFollower(
-    (uri) => labAgents.sessionIfAny(uri),
-    labParses,
-    log,
-    (uri, states) => server.client?.nodeStates(uri, states),
-  );
+  const away = new AwayReport(labAgents, labParses, log);
+  const nodeStatesSeen = (uri: vscode.Uri, states: Record<string, string> | undefined) => {
+    server.client?.nodeStates(uri, states);
+    away.seen(uri, states);
+  };
+  const nodeStates = new NodeStatesFollower((uri) => labAgents.sessionIfAny(uri), labParses, log, nodeStatesSeen);
 
   const services: Services = {
     agents,
@@ -62,7 +63,7 @@ export function activate(context: vscode.ExtensionContext): void {
       shown.tests?.labChanged(uri, change);
       labViewsStale.fire();
     },
-    nodeStatesSeen: (uri, states) => server.client?.nodeStates(uri, states),
+    nodeStatesSeen,
     onLabViewsStale: labViewsStale.event,
     refreshCatalogue: () => server.client?.refreshCatalogue(),
   };
@@ -101,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): void {
     session.onDidChange(() => server.client?.sessionChanged()),
     // The agent is back, or the session renewed: the server checks again what it shows, even with the same token.
     session.onDidResync(() => server.client?.sessionChanged({ force: true })),
+    agents.onDidResync(() => void away.resynced()),
     ...registerConnectionCommands(services),
     ...registerProjectCommands(services),
     ...plans.register(),
