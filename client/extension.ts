@@ -27,6 +27,7 @@ import { StatusBar } from './status-bar';
 import { LabTestsController } from './testing/lab-tests-controller';
 import { registerTopologyView } from './topology/register';
 import { NodeStatesFollower } from './labs/node-states';
+import { AwayReport } from './labs/away-report';
 import { registerConsolesView } from './views/consoles-tree';
 import { registerLabsView } from './views/labs-tree';
 import { registerNetworkTypesView } from './views/network-types-tree';
@@ -43,12 +44,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const shown: { plans?: PlanDocuments; tests?: LabTestsController } = {};
 
   const labParses = new LabParses();
-  const nodeStates = new NodeStatesFollower(
-    (uri) => labAgents.sessionIfAny(uri),
-    labParses,
-    log,
-    (uri, states) => server.client?.nodeStates(uri, states),
-  );
+  const away = new AwayReport(labAgents, labParses, log);
+  const nodeStatesSeen = (uri: vscode.Uri, states: Record<string, string> | undefined) => {
+    server.client?.nodeStates(uri, states);
+    away.seen(uri, states);
+  };
+  const nodeStates = new NodeStatesFollower((uri) => labAgents.sessionIfAny(uri), labParses, log, nodeStatesSeen);
 
   const services: Services = {
     agents,
@@ -63,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): void {
       shown.tests?.labChanged(uri, change);
       labViewsStale.fire();
     },
-    nodeStatesSeen: (uri, states) => server.client?.nodeStates(uri, states),
+    nodeStatesSeen,
     onLabViewsStale: labViewsStale.event,
     refreshCatalogue: () => server.client?.refreshCatalogue(),
   };
@@ -107,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): void {
     // The agent is back, or the session renewed: the server checks again what it shows, even with the same token.
     agents.onDidResync((s) => server.client?.sessionChanged({ force: s.name })),
     labAgents.onDidChange(() => server.client?.bindingsChanged()),
+    agents.onDidResync(() => void away.resynced()),
     ...registerConnectionCommands(services),
     ...registerProjectCommands(services),
     ...plans.register(),

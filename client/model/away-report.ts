@@ -3,15 +3,19 @@
  * extension last looked and do not now. Said once, when the session works
  * again after the agent was unreachable (decisions §10).
  */
-import type { ProjectStatusData } from '../../common/api/contract';
 
-/** The names of the nodes a status shows running. */
-export function runningNodes(status: ProjectStatusData | undefined): string[] {
-  return (status?.nodes ?? []).filter((n) => n.state === 'running' && n.name).map((n) => n.name as string);
+/** The names of the nodes that node states (name → state, as the agent reported them) show running. */
+export function runningNodes(states: Readonly<Record<string, string>> | undefined): string[] {
+  return Object.entries(states ?? {})
+    .filter(([, state]) => state === 'running')
+    .map(([name]) => name);
 }
 
 /** Nodes that ran before and do not run now, in their earlier order. */
-export function stoppedWhileAway(before: readonly string[], now: ProjectStatusData | undefined): string[] {
+export function stoppedWhileAway(
+  before: readonly string[],
+  now: Readonly<Record<string, string>> | undefined,
+): string[] {
   const running = new Set(runningNodes(now));
   return before.filter((name) => !running.has(name));
 }

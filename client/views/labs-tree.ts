@@ -18,7 +18,6 @@ import {
   type LabRowData,
 } from '../model/lab-rows';
 import { rowsFingerprint, type TreeRow } from '../model/tree-row';
-import { AwayReport } from '../labs/away-report';
 import { loadLab, observationPayload } from '../labs/lab-context';
 import { findLabFiles, watchLabFiles } from '../labs/workspace-labs';
 import type { Services } from '../services';
@@ -42,7 +41,6 @@ const LIVE_STATE_GONE: Partial<Record<string, string>> = {
 
 class LabsTree extends LiveTree<Row> {
   private fileTimer: NodeJS.Timeout | undefined;
-  readonly away = new AwayReport(this.services);
 
   /** Lab files changed on disk: one load for a burst of saves. */
   refreshSoon(ms: number): void {
@@ -109,7 +107,6 @@ class LabsTree extends LiveTree<Row> {
     if (session?.current.state === 'connected' && isLabActionAllowed(caps, 'status', lab.mode)) {
       try {
         live.status = await session.agent().getProjectStatus(observationPayload(lab));
-        this.away.seen(info.uri, live.status);
       } catch (err) {
         live.error = describeError(err).message;
       }
@@ -140,7 +137,6 @@ export function registerLabsView(services: Services): vscode.Disposable[] {
       await vscode.window.showTextDocument(vscode.Uri.parse(target.uri, true), { preview: false });
     }),
     services.onLabViewsStale(() => tree.followAction()),
-    services.agents.onDidResync(() => void tree.away.resynced()),
     services.labAgents.onDidChange(() => tree.refresh()),
     watchLabFiles(() => tree.refreshSoon(FILE_CHANGE_DEBOUNCE_MS)),
   ];

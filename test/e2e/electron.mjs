@@ -16,6 +16,7 @@ import { downloadAndUnzipVSCode, resolveCliArgsFromVSCodeExecutablePath, runTest
 import {
   countResults,
   createRunDir,
+  removeShortTmp,
   installedExtensionPath,
   root,
   runToEnd,
@@ -65,6 +66,7 @@ try {
   console.error(`e2e (electron) failed: ${error?.stack ?? error}`);
 } finally {
   await stopGroups();
+  removeShortTmp(dirs);
 }
 const { passed, failed } = countResults(dirs);
 console.log(`${passed} passed, ${failed} failed`);

@@ -16,11 +16,14 @@
  * tree's package.json and whatever dist/ holds instead of what ships, and would shadow the
  * installed copy of the same id. This way both are the same files, the ones the VSIX holds.
  *
- * Everything a run writes lives in test/e2e/.run/<timestamp>/: VS Code's user data, extensions,
- * HOME, XDG_* and TMPDIR, the browser profile, the agent's data, a copy of samples/ as the
+ * Everything a run keeps lives in test/e2e/.run/<timestamp>/: VS Code's user data, extensions,
+ * HOME and XDG_CONFIG/DATA/CACHE/STATE_HOME, the browser profile, the agent's data, a copy of samples/ as the
  * workspace (tests edit files), logs and screenshots. Nothing leaves the machine: the agent and
  * code-server listen on 127.0.0.1, the extension gallery points at a dead loopback port and the
- * browser resolves no host but 127.0.0.1.
+ * browser resolves no host but 127.0.0.1. TMPDIR and XDG_RUNTIME_DIR are a short folder
+ * /tmp/lab-e2e-XXXXXX instead, removed when the run ends: Chromium, code-server and VS Code make
+ * Unix sockets there, whose paths may not exceed 107 bytes, which a run folder under a long work
+ * tree path would ("socket path too long").
  *
  * The suite talks back through files in <run>/channel/ (see suite/channel.ts): it writes
  * `<n>.request.json`, the runner does what it asks with Playwright (a screenshot, reading the
@@ -50,6 +53,7 @@ import {
   createRunDir,
   installedExtensionPath,
   root,
+  removeShortTmp,
   runToEnd,
   sandboxEnv,
   spawnGroup,
@@ -101,6 +105,7 @@ async function finish(code, reason) {
   // First and given time: on SIGTERM the Linux emulator agent removes every namespace and daemon it made.
   if (linuxAgent) await stopChild(linuxAgent.child, 30_000);
   await stopGroups();
+  removeShortTmp(dirs);
   const { passed, failed } = countResults(dirs);
   log(`artifacts in ${dirs.run}`);
   console.log(`${passed} passed, ${failed} failed`);

@@ -2,7 +2,7 @@
 // share: the run folder layout, the reference agent, children in their own process groups,
 // and the closing count of the suite's results.
 import { spawn } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createServer, connect } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -16,13 +16,19 @@ export const AGENT_USER = 'lab';
 /** Not the demo password: the Linux emulator agent refuses to start with it. */
 export const AGENT_PASSWORD = 'lab-e2e-password';
 
-/** Creates test/e2e/.run/<timestamp><suffix>/ with a copy of samples/ as the workspace. */
+/**
+ * Creates test/e2e/.run/<timestamp><suffix>/ with a copy of samples/ as the workspace, and a short
+ * temporary folder under /tmp for TMPDIR and XDG_RUNTIME_DIR: Chromium, code-server and VS Code put
+ * Unix sockets there, and a socket path may not be longer than 107 bytes, which a run folder under a
+ * long work tree path exceeds ("socket path too long"). removeShortTmp() removes it at the end.
+ */
 export function createRunDir(suffix = '') {
   const run = join(root, 'test', 'e2e', '.run', new Date().toISOString().replace(/[:.]/g, '-') + suffix);
+  const tmp = mkdtempSync('/tmp/lab-e2e-');
   const dirs = {
     run,
     home: join(run, 'home'),
-    tmp: join(run, 'tmp'),
+    tmp,
     userData: join(run, 'user-data'),
     extensions: join(run, 'extensions'),
     workspace: join(run, 'workspace'),
@@ -36,9 +42,14 @@ export function createRunDir(suffix = '') {
   return dirs;
 }
 
-/** The environment for everything a run starts: HOME, XDG_* and TMPDIR inside the run folder. */
+/** Removes the run's short temporary folder (what the run keeps is in the run folder). */
+export function removeShortTmp(dirs) {
+  rmSync(dirs.tmp, { recursive: true, force: true });
+}
+
+/** The environment for everything a run starts: HOME and XDG_* in the run folder, TMPDIR and XDG_RUNTIME_DIR in the short one. */
 export function sandboxEnv(dirs) {
-  const runtime = join(dirs.run, 'runtime');
+  const runtime = join(dirs.tmp, 'runtime');
   mkdirSync(runtime, { recursive: true, mode: 0o700 });
   return {
     ...process.env,

@@ -8,6 +8,7 @@ import { request as httpsRequest, Agent } from 'node:https';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { after } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EmulatorKind } from '../../agent/emulator/registry';
@@ -326,8 +327,15 @@ export async function failsWith(call: Promise<unknown>, code: string): Promise<A
   assert.fail(`expected ${code}`);
 }
 
+/**
+ * A fresh data directory, removed when the test (or the file's tests) that made it end, passed or
+ * failed: callers that remove it themselves lose nothing, and one that fails before its own cleanup
+ * leaves nothing behind in /tmp.
+ */
 export function makeDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'lab-agent-test-'));
+  const dir = mkdtempSync(join(tmpdir(), 'lab-agent-test-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 export function rawCall(

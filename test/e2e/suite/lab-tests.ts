@@ -5,9 +5,11 @@
  * see the Test Explorer list each lab's tests, run the OSPF sample's from the run button in the
  * gutter of its `tests:` line and see all six pass in the gutter and in the Test Explorer
  * (`lab-tests-passed.png`), run the failing sample's the same way and see its one failure at the
- * test's line (`lab-tests-failure.png` shows expected != actual beside it), and
- * destroy both labs. (That an edit marks results stale is unit-tested in test/client/run-plan.test.ts;
- * which gutter glyph VS Code then draws is not checked here.)
+ * test's line (`lab-tests-failure.png` shows expected != actual beside it) and in the
+ * failure peek (`lab-tests-peek.png`), and destroy both labs. Between the two: stopping a node marks
+ * the OSPF sample's results outdated (VS Code's `retired` class on the Test Explorer's icons,
+ * `lab-tests-stale.png`), and with labAgent.tests.runAfter on, starting it runs the
+ * tests again with no click (fresh results, `lab-tests-rerun.png`).
  * Runs in the same extension host as frr.ts, after it; it logs in itself so that it runs alone too.
  */
 import * as assert from 'assert';
@@ -132,6 +134,39 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
     await screenshot('lab-tests-passed', `${row(PASSING_TESTS[0])} .codicon-testing-passed-icon`);
   });
 
+  it("marks the OSPF sample's results stale when one of its nodes stops (lab-tests-stale.png)", async () => {
+    const stopped = await vscode.commands.executeCommand<{ stopped?: number }>(LabCommand.stopNode, {
+      uri: labUri(PASSING).toString(),
+      node: 'h1',
+      stopmode: 1,
+    });
+    assert.ok(stopped, 'stop of h1 failed');
+    // VS Code marks retired (outdated) results with the class `retired` on the Test Explorer's state
+    // icon and draws them faded. (Its gutter glyphs in code-server kept their look: not checked.)
+    for (const name of PASSING_TESTS)
+      await seen(`${row(name)} .codicon-testing-passed-icon.retired`, `${name} marked outdated`);
+    await screenshot('lab-tests-stale', `${row(PASSING_TESTS[0])} .codicon-testing-passed-icon.retired`);
+  });
+
+  it('with labAgent.tests.runAfter on, starting the node runs the tests again by itself (lab-tests-rerun.png)', async () => {
+    const settings = vscode.workspace.getConfiguration('labAgent');
+    await settings.update('tests.runAfter', true, vscode.ConfigurationTarget.Global);
+    try {
+      const started = await vscode.commands.executeCommand<{ started?: number }>(LabCommand.startNode, {
+        uri: labUri(PASSING).toString(),
+        node: 'h1',
+      });
+      assert.strictEqual(started?.started, 1, `start of h1: ${JSON.stringify(started)}`);
+      // No click: fresh (not outdated) results can only come from a run the start began.
+      await vscode.commands.executeCommand('workbench.view.testing.focus');
+      for (const name of PASSING_TESTS)
+        await seen(`${row(name)} .codicon-testing-passed-icon:not(.retired)`, `${name} passed again`, RUN_MS);
+      await screenshot('lab-tests-rerun', `${row(PASSING_TESTS[0])} .codicon-testing-passed-icon:not(.retired)`);
+    } finally {
+      await settings.update('tests.runAfter', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it("runs the failing sample's tests and sees exactly its one failure (the message at the line: lab-tests-failure.png)", async () => {
     const editor = await showTests(labUri(FAILING));
     await askRunner({ action: 'click', selector: '.monaco-editor .testing-run-glyph.codicon-testing-run-all-icon' });
@@ -144,6 +179,15 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
     const line = editor.document.getText().split('\n').indexOf(`  ${FAILING_TEST}:`);
     assert.ok(line >= 0, `${FAILING_TEST} is not in the file`);
     await screenshot('lab-tests-failure', '.monaco-editor .view-lines');
+    // The failure's peek (expected against actual), opened as the message's hover link does:
+    // vscode.peekTestError with the test's id in VS Code's form (controller, lab, test, joined by NUL).
+    const labId = labUri(FAILING).toString();
+    await vscode.commands.executeCommand(
+      'vscode.peekTestError',
+      ['labAgent.labTests', labId, `${labId}#${FAILING_TEST}`].join('\0'),
+    );
+    await seen('.monaco-editor .peekview-widget', 'the failure peek');
+    await screenshot('lab-tests-peek', '.monaco-editor .peekview-widget');
   });
 
   it('destroys both labs', async () => {
