@@ -18,7 +18,7 @@ import {
   addNamespace,
   addVeths,
   deleteNamespace,
-  setLinkUp,
+  setLinksUp,
   signalAll,
 } from '../../agent/emulator/linux/kernel';
 import type { SandboxSetup } from '../../agent/emulator/linux/sandbox';
@@ -130,7 +130,10 @@ export async function ringBaseline(host: LinuxHost, size: number, prefix: string
           ns,
           links.map((link, index) => ({ port: `${router}e${index}`, ifname: `eth${index}`, bridge: `b${link}` })),
         );
-        for (const index of links.keys()) await setLinkUp(ns, `eth${index}`, true);
+        await setLinksUp(
+          ns,
+          links.map((_, index) => `eth${index}`),
+        );
         await startRouter(ns, router, ring.files[`configs/${router}.conf`], host, cgroups);
       }),
     );

@@ -154,6 +154,12 @@ export async function setLinkUp(ns: string, ifname: string, up: boolean): Promis
   await mustRun('ip', ['-n', ns, 'link', 'set', ifname, up ? 'up' : 'down']);
 }
 
+/** Sets the interfaces up, by one `ip -batch` (a process for each costs more than what it asks). */
+export async function setLinksUp(ns: string, ifnames: readonly string[]): Promise<void> {
+  if (!ifnames.length) return;
+  await mustRun('ip', ['-n', ns, '-batch', '-'], { input: `${ifnames.map((n) => `link set ${n} up`).join('\n')}\n` });
+}
+
 /** The interfaces of a namespace (`dev`: only that one); none when it does not exist. */
 export async function links(ns: string, dev?: string): Promise<LiveLink[]> {
   const result = await runProcess('ip', ['-j', '-n', ns, 'link', 'show', ...(dev ? ['dev', dev] : [])], {

@@ -11,7 +11,7 @@ import { mapBounded } from '../../bounded';
 import type { NodeLimits } from './cgroup';
 import { CommandError, runUntilExit } from './command';
 import { removeRouter } from './frr';
-import { addBridge, addNamespace, addVeths, deleteLink, deleteNamespace, links, setLinkUp, setMaster } from './kernel';
+import { addBridge, addNamespace, addVeths, deleteLink, deleteNamespace, links, setLinksUp, setMaster } from './kernel';
 import { INTERFACE_NAMES, type LinuxLab, type LinuxNode } from './linux-lab';
 import type { LinuxNames } from './names';
 import type { NodeKind } from './node-kind';
@@ -130,7 +130,10 @@ export class Realizer {
       }),
     );
     if (node.status === EmuNodeStatus.running)
-      for (const index of indexes) await setLinkUp(ns, INTERFACE_NAMES.nameAt(index), true);
+      await setLinksUp(
+        ns,
+        indexes.map((index) => INTERFACE_NAMES.nameAt(index)),
+      );
   }
 
   async removeInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
@@ -175,7 +178,10 @@ export class Realizer {
     const ns = this.nodeNs(lab, node);
     try {
       this.setup.cgroups.setLimits(ns, limitsOf(node));
-      for (let index = 0; index < node.links.length; index++) await setLinkUp(ns, INTERFACE_NAMES.nameAt(index), true);
+      await setLinksUp(
+        ns,
+        node.links.map((_, index) => INTERFACE_NAMES.nameAt(index)),
+      );
       await this.kindOf(node).start(ns, node);
     } catch (e) {
       await this.reset(lab, node);
