@@ -150,19 +150,15 @@ export async function setMaster(fabric: string, port: string, bridge: string | u
   await mustRun('ip', ['-n', fabric, 'link', 'set', port, ...(bridge ? ['master', bridge] : ['nomaster'])]);
 }
 
-export async function setLinkUp(ns: string, ifname: string, up: boolean): Promise<void> {
-  await mustRun('ip', ['-n', ns, 'link', 'set', ifname, up ? 'up' : 'down']);
-}
-
 /** Sets the interfaces up, by one `ip -batch` (a process for each costs more than what it asks). */
 export async function setLinksUp(ns: string, ifnames: readonly string[]): Promise<void> {
   if (!ifnames.length) return;
   await mustRun('ip', ['-n', ns, '-batch', '-'], { input: `${ifnames.map((n) => `link set ${n} up`).join('\n')}\n` });
 }
 
-/** The interfaces of a namespace (`dev`: only that one); none when it does not exist. */
-export async function links(ns: string, dev?: string): Promise<LiveLink[]> {
-  const result = await runProcess('ip', ['-j', '-n', ns, 'link', 'show', ...(dev ? ['dev', dev] : [])], {
+/** The interfaces of a namespace; none when it does not exist. */
+export async function links(ns: string): Promise<LiveLink[]> {
+  const result = await runProcess('ip', ['-j', '-n', ns, 'link', 'show'], {
     timeoutMs: 5000,
   });
   if (result.code !== 0) return [];
