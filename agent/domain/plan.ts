@@ -54,6 +54,16 @@ export function blockReason(change: Change, catalogue: Catalogue): string | unde
   return undefined;
 }
 
+/** The changes the emulator would refuse, each with its reason. */
+export function blockedChanges(changes: readonly Change[], catalogue: Catalogue): PlanAction[] {
+  const blocked: PlanAction[] = [];
+  for (const change of changes) {
+    const reason = blockReason(change, catalogue);
+    if (reason) blocked.push({ ...toPlanAction(change), reason });
+  }
+  return blocked;
+}
+
 export function summarise(diff: Diff): PlanSummary {
   const summary = { create: 0, update: 0, delete: 0, unchanged: diff.unchanged };
   for (const change of diff.changes) summary[change.op]++;
@@ -129,13 +139,7 @@ export function buildPlan(input: {
 }): ProjectPlan {
   const { diff, lock } = input;
   const actions = applyOrder(diff.changes).flat().map(toPlanAction);
-  const blocked: PlanAction[] = [];
-  if (input.direction === 'to_emu') {
-    for (const change of diff.changes) {
-      const reason = blockReason(change, input.catalogue);
-      if (reason) blocked.push({ ...toPlanAction(change), reason });
-    }
-  }
+  const blocked = input.direction === 'to_emu' ? blockedChanges(diff.changes, input.catalogue) : [];
   // An interrupted apply refuses a pull (it would drop what was not applied yet); a push finishes it.
   const locked = lock.emulatorLock || (lock.midApply && input.direction === 'from_emu');
   const kindOrder = { lab: 0, network: 1, node: 2, link: 3 } as const;

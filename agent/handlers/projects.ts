@@ -13,6 +13,7 @@ import {
   type ProjectStatusData,
   type ReconcileData,
   type ValidateData,
+  type PlanAction,
 } from '../../common/api/contract';
 import { createHash } from 'node:crypto';
 import type { AgentContext } from '../context';
@@ -31,7 +32,7 @@ import { inspection, labState, nodeState, nodeStatus, projectState } from '../do
 import { configsForDirection } from '../domain/node-configs';
 import { observedTopology } from '../domain/observed';
 import { ensureWritable, requireLab } from '../domain/lab-guards';
-import { buildPlan, type ProjectPlan } from '../domain/plan';
+import { blockedChanges, buildPlan, type ProjectPlan } from '../domain/plan';
 import { checkIdentity, planDocument, type PlannedDocument } from '../domain/plan-document';
 import { checkedDocument, labOf, requireYaml } from '../domain/project-input';
 import { readDirection, readProjectInput } from '../http/project-payload';
@@ -56,13 +57,13 @@ function refuseMidApplyPull(ctx: AgentContext, path: string): void {
     );
 }
 
-function refuseBlocked(plan: ProjectPlan): void {
-  if (plan.blocked.length) {
-    const first = plan.blocked[0];
+function refuseBlocked(blocked: readonly PlanAction[]): void {
+  if (blocked.length) {
+    const first = blocked[0];
     throw new ApiError(
       'operation_not_allowed',
-      `The emulator cannot apply ${plan.blocked.length} change(s), e.g. ${first.kind} ${first.name}: ${first.reason}.`,
-      { blocked: plan.blocked },
+      `The emulator cannot apply ${blocked.length} change(s), e.g. ${first.kind} ${first.name}: ${first.reason}.`,
+      { blocked },
     );
   }
 }
@@ -138,32 +139,24 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
     }
     const observed = live && configsForDirection('to_emu', checked.desired, observedTopology(live));
     const lock = lockOf(ctx, path, live);
-    const planNow = buildPlan({
+    const diff = diffToEmulator(checked.desired, observed, input.prune);
+    const plan = buildPlan({
       lab: path,
       direction: 'to_emu',
       prune: input.prune,
       desired: checked.desired,
       observed,
-      diff: diffToEmulator(checked.desired, observed, input.prune),
+      diff,
       catalogue,
       lock,
       unsupported: checked.unsupported,
     });
-    checkIdentity(planNow, input.planIdentity);
-    const fresh = diffToEmulator(checked.desired, undefined, false);
-    refuseBlocked(
-      buildPlan({
-        lab: path,
-        direction: 'to_emu',
-        prune: false,
-        desired: checked.desired,
-        observed: undefined,
-        diff: fresh,
-        catalogue,
-        lock: { emulatorLock: false, midApply: false },
-        unsupported: [],
-      }),
-    );
+    checkIdentity(plan, input.planIdentity);
+    // One plan, one diff: the plan the user reviewed (its identity) is what is applied. With a live
+    // lab (replace) the plan still shows the change from that lab, but the lab is removed first and
+    // rebuilt from nothing: what is applied, and what may block it, is a second diff against nothing.
+    const applied = live ? diffToEmulator(checked.desired, undefined, false) : diff;
+    refuseBlocked(live ? blockedChanges(applied.changes, catalogue) : plan.blocked);
 
     ctx.owners.claim(path, session.username, live !== undefined);
     await ctx.activity.journaled(
@@ -175,7 +168,7 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
         await applyChanges({
           client,
           lab: path,
-          changes: fresh.changes,
+          changes: applied.changes,
           desired: checked.desired,
           observed: undefined,
           signal,
@@ -255,7 +248,7 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
     // A push is how an interrupted apply rolls forward: the diff comes from what the emulator has now.
     ensureWritable(ctx.activity.journal, path, live, true);
     checkIdentity(plan, input.planIdentity);
-    refuseBlocked(plan);
+    refuseBlocked(plan.blocked);
     ctx.owners.claim(path, session.username, live !== undefined);
     if (diff.changes.length || ctx.activity.journal.isInterrupted(path)) {
       await ctx.activity.journaled(path, 'reconcile', client, (signal, progress) =>

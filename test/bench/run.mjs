@@ -12,6 +12,7 @@
  *   BENCH_OUT_DIR        the compiled bench (default out/test/bench)
  *   BENCH_AGENT_BUNDLE   another build of the agent to run (default dist/agent.js)
  *   BENCH_AGENT_NODE_ARGS  extra node options for the agent, e.g. --cpu-prof
+ *   BENCH_SECTION_LIMIT_S  each section's time limit in seconds, instead of its own (a 200-router linux-lab takes longer)
  *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology, linux-lab, capture, eveng-deploy (default: all)
  *   BENCH_LAB_SCHEMA     the JSON Schema given to yaml-language-server (default syntaxes/lab.schema.json)
  */
@@ -45,6 +46,12 @@ const SECTIONS = [
   // Needs UNETLAB_SRC (a git clone of dainok/unetlab); fails with the harness's refusal without it.
   { name: 'eveng-deploy', title: "EVE-NG backend deploy against UNetLab's own code (harness)", limitMs: 900_000 },
 ];
+
+/** A section's time limit: BENCH_SECTION_LIMIT_S when set, else its own. */
+function limitMs(section) {
+  const seconds = Number(process.env.BENCH_SECTION_LIMIT_S);
+  return seconds > 0 ? seconds * 1000 : section.limitMs;
+}
 
 const args = process.argv.slice(2);
 const strict = args.includes('--strict');
@@ -149,9 +156,9 @@ function runSection(section) {
         console.log(`\x1b[2m${progressLine}\x1b[0m`);
     });
     const timer = setTimeout(() => {
-      console.log(`  ${section.name}: over its ${section.limitMs / 1000} s limit; stopped`);
+      console.log(`  ${section.name}: over its ${limitMs(section) / 1000} s limit; stopped`);
       child.kill('SIGTERM');
-    }, section.limitMs);
+    }, limitMs(section));
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       const ok = code === 0;

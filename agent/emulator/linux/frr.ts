@@ -161,14 +161,19 @@ export function routerAlive(ns: string): boolean {
   return daemonPids(ns).has('zebra');
 }
 
-/** Writes the config and starts the daemons; resolves once vtysh answers. */
+/**
+ * Writes the config and starts the daemons; resolves once vtysh answers `probe`, with its answer.
+ * A caller that needs the running config right after the start asks for it as the probe: one vtysh
+ * the less per router (vtysh builds FRR's whole command tree each run: under load it costs seconds).
+ */
 export async function startRouter(
   ns: string,
   hostname: string,
   config: string,
   host: LinuxHost,
   cgroups: NodeCgroups,
-): Promise<void> {
+  probe = 'show version',
+): Promise<string> {
   const dir = runDirOf(ns);
   mkdirSync(dir, { recursive: true, mode: 0o750 });
   const conf = join(dir, 'frr.conf');
@@ -208,8 +213,8 @@ export async function startRouter(
   }
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    const answer = await vtysh(ns, hostname, ['show version'], 5000);
-    if (answer.code === 0) return;
+    const answer = await vtysh(ns, hostname, [probe], 5000);
+    if (answer.code === 0) return answer.stdout;
     if (Date.now() > deadline)
       throw new Error(`FRR in ${ns} did not answer vtysh within ${READY_TIMEOUT_MS / 1000} s: ${answer.stderr.trim()}`);
     await sleep(100);
@@ -218,9 +223,15 @@ export async function startRouter(
 
 /** `show running-config` without vtysh's banner and with one hostname (vtysh repeats its own). */
 export async function runningConfig(ns: string, hostname: string): Promise<string | undefined> {
-  const result = await vtysh(ns, hostname, ['show running-config']);
-  if (result.code !== 0) return undefined;
-  const lines = result.stdout.replace(/\r/g, '').split('\n');
+  const result = await vtysh(ns, hostname, [SHOW_RUNNING_CONFIG]);
+  return result.code === 0 ? runningConfigOf(result.stdout) : undefined;
+}
+
+export const SHOW_RUNNING_CONFIG = 'show running-config';
+
+/** The config in what vtysh printed for `show running-config`. */
+export function runningConfigOf(stdout: string): string {
+  const lines = stdout.replace(/\r/g, '').split('\n');
   const start = lines.findIndex((l) => l.startsWith('Current configuration:'));
   let seenHostname = false;
   return lines

@@ -4,7 +4,8 @@
  * namespace, and bridges inside the fabric. Nothing here touches the root
  * namespace.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mustRun, runProcess } from './command';
 
@@ -63,8 +64,12 @@ export async function listNamespaces(): Promise<string[]> {
     .filter(Boolean);
 }
 
-export async function namespaceExists(ns: string): Promise<boolean> {
-  return (await runProcess('ip', ['-n', ns, 'link', 'show', 'lo'], { timeoutMs: 5000 })).code === 0;
+/** Where iproute2 keeps the named namespaces (`ip netns list` lists this folder). */
+const NETNS_DIR = '/run/netns';
+
+/** Whether the named namespace exists: by its name in /run/netns, as `ip netns list` sees it, with no command run. */
+export function namespaceExists(ns: string): boolean {
+  return existsSync(join(NETNS_DIR, ns));
 }
 
 export async function addNamespace(ns: string): Promise<void> {
@@ -84,6 +89,8 @@ export async function namespacePids(ns: string): Promise<number[]> {
 
 /** Kills every process in the namespace, then deletes it (its veth ends go with it). */
 export async function deleteNamespace(ns: string): Promise<void> {
+  // Most calls make sure no leftover of a name is in the way: nothing to run when there is none.
+  if (!namespaceExists(ns)) return;
   signalAll(await namespacePids(ns), 'SIGKILL');
   const result = await runProcess('ip', ['netns', 'del', ns]);
   if (result.code !== 0 && !/No such file|Invalid argument/.test(result.stderr))
@@ -92,12 +99,14 @@ export async function deleteNamespace(ns: string): Promise<void> {
 
 export async function addBridge(ns: string, name: string): Promise<void> {
   // No STP and no forward delay: a link forwards the moment it is up, as a cable would.
+  // Made up in the same call: each `ip` run costs a process, and many at once queue on the kernel's lock.
   await mustRun('ip', [
     '-n',
     ns,
     'link',
     'add',
     name,
+    'up',
     'type',
     'bridge',
     'stp_state',
@@ -107,7 +116,6 @@ export async function addBridge(ns: string, name: string): Promise<void> {
     'mcast_snooping',
     '0',
   ]);
-  await mustRun('ip', ['-n', ns, 'link', 'set', name, 'up']);
 }
 
 export async function deleteLink(ns: string, name: string): Promise<void> {
@@ -116,10 +124,25 @@ export async function deleteLink(ns: string, name: string): Promise<void> {
     await mustRun('ip', ['-n', ns, 'link', 'del', name]);
 }
 
-/** A veth pair: `port` inside the fabric (up), `ifname` inside the node's namespace (down until the node starts). */
-export async function addVeth(fabric: string, port: string, nodeNs: string, ifname: string): Promise<void> {
-  await mustRun('ip', ['-n', fabric, 'link', 'add', port, 'type', 'veth', 'peer', 'name', ifname, 'netns', nodeNs]);
-  await mustRun('ip', ['-n', fabric, 'link', 'set', port, 'up']);
+/** One veth pair of a node: `port` in the fabric, on `bridge` when given; `ifname` in the node's namespace. */
+export interface VethPair {
+  port: string;
+  ifname: string;
+  bridge?: string;
+}
+
+/**
+ * A node's veth pairs, made by one `ip -batch` in the fabric: each `port` up and on its bridge,
+ * each `ifname` in the node's namespace (down until the node starts). One process for all of them:
+ * with hundreds of nodes made side by side, every `ip` run spawned costs more than what it asks.
+ */
+export async function addVeths(fabric: string, nodeNs: string, pairs: readonly VethPair[]): Promise<void> {
+  if (!pairs.length) return;
+  const lines = pairs.flatMap(({ port, ifname, bridge }) => [
+    `link add ${port} up type veth peer name ${ifname} netns ${nodeNs}`,
+    ...(bridge ? [`link set ${port} master ${bridge}`] : []),
+  ]);
+  await mustRun('ip', ['-n', fabric, '-batch', '-'], { input: `${lines.join('\n')}\n` });
 }
 
 /** Puts a fabric port on a bridge, or takes it off any (bridge undefined). */
@@ -127,18 +150,33 @@ export async function setMaster(fabric: string, port: string, bridge: string | u
   await mustRun('ip', ['-n', fabric, 'link', 'set', port, ...(bridge ? ['master', bridge] : ['nomaster'])]);
 }
 
-export async function setLinkUp(ns: string, ifname: string, up: boolean): Promise<void> {
-  await mustRun('ip', ['-n', ns, 'link', 'set', ifname, up ? 'up' : 'down']);
+/** Sets the interfaces up, by one `ip -batch` (a process for each costs more than what it asks). */
+export async function setLinksUp(ns: string, ifnames: readonly string[]): Promise<void> {
+  if (!ifnames.length) return;
+  await mustRun('ip', ['-n', ns, '-batch', '-'], { input: `${ifnames.map((n) => `link set ${n} up`).join('\n')}\n` });
 }
 
-/** The interfaces of a namespace (`dev`: only that one); none when it does not exist. */
-export async function links(ns: string, dev?: string): Promise<LiveLink[]> {
-  const result = await runProcess('ip', ['-j', '-n', ns, 'link', 'show', ...(dev ? ['dev', dev] : [])], {
+/** The interfaces of a namespace; none when it does not exist. */
+export async function links(ns: string): Promise<LiveLink[]> {
+  const result = await runProcess('ip', ['-j', '-n', ns, 'link', 'show'], {
     timeoutMs: 5000,
   });
   if (result.code !== 0) return [];
   const parsed = JSON.parse(result.stdout || '[]') as { ifname: string; master?: string; flags?: string[] }[];
   return parsed.map((l) => ({ ifname: l.ifname, master: l.master, up: Boolean(l.flags?.includes('UP')) }));
+}
+
+/** The interfaces named `devs` of a namespace, read by one `ip -batch`; those that do not exist are left out. */
+export async function linksNamed(ns: string, devs: readonly string[]): Promise<LiveLink[]> {
+  if (!devs.length) return [];
+  const input = `${devs.map((dev) => `link show dev ${dev}`).join('\n')}\n`;
+  // -force: a missing interface does not stop the others being read (one JSON array per line answered).
+  const result = await runProcess('ip', ['-j', '-n', ns, '-force', '-batch', '-'], { timeoutMs: 5000, input });
+  return result.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('['))
+    .flatMap((line) => JSON.parse(line) as { ifname: string; master?: string; flags?: string[] }[])
+    .map((l) => ({ ifname: l.ifname, master: l.master, up: Boolean(l.flags?.includes('UP')) }));
 }
 
 /**

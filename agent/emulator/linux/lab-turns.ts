@@ -1,8 +1,8 @@
 /**
  * Calls on one lab take turns by what they touch. A change to the lab's
- * structure (the lab itself, its networks, a node's wiring or removal) runs
+ * structure (the lab itself, its networks, a node's edit or removal) runs
  * alone: after every earlier call on the lab, before every later one. A call
- * on one node (start, stop, console, …) runs after the structure changes and
+ * on one node (start, stop, console, wiring one of its interfaces, …) runs after the structure changes and
  * the calls on that node queued before it, side by side with calls on other
  * nodes. A call on no node in particular (a read of the whole lab, adding a
  * node that no other call can name yet) waits only for the structure changes.

@@ -257,8 +257,13 @@ export class LinuxClient implements EmulatorClient {
     });
   }
 
+  /**
+   * On the node's turn, beside calls on other nodes (an apply wires hundreds of links): the port
+   * is the node's own and the network cannot go meanwhile (deleting one is a structure change).
+   * Pruning the network it leaves touches other nodes: that part is a structure change after it.
+   */
   async connectInterface(path: string, nodeId: number, index: number, networkId: number): Promise<void> {
-    await this.emu.structure(path, async () => {
+    const previous = await this.emu.onNode(path, nodeId, async () => {
       const lab = this.writable(path);
       const node = this.emu.node(lab, nodeId);
       if (!Number.isInteger(index) || index < 0 || index >= node.links.length)
@@ -269,8 +274,13 @@ export class LinuxClient implements EmulatorClient {
       node.links[index] = networkId;
       this.emu.changed();
       await this.emu.realizer.connect(lab, node, index, networkId);
-      await this.emu.pruneHiddenNetworks(lab, [previous]);
+      return previous;
     });
+    if (previous !== 0 && previous !== networkId)
+      await this.emu.structure(path, async () => {
+        const lab = this.emu.maybeLab(path);
+        if (lab) await this.emu.pruneHiddenNetworks(lab, [previous]);
+      });
   }
 
   async startNode(path: string, id: number): Promise<void> {

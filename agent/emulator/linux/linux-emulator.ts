@@ -26,7 +26,7 @@ import { LabStore, pruneHiddenNetworks } from '../lab-store';
 import { linuxTemplates } from './catalogue';
 import { captureClient, LinuxCaptures, probeDumpcap } from './capture';
 import { NodeCgroups } from './cgroup';
-import { links, listNamespaces, namespaceExists } from './kernel';
+import { links, linksNamed, listNamespaces, namespaceExists } from './kernel';
 import { LabTurns } from './lab-turns';
 import { mapBounded } from '../../bounded';
 import { adoptLabs, labNamespaces } from './adoption';
@@ -277,7 +277,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
 
   async isRunning(lab: LinuxLab, node: LinuxNode): Promise<boolean> {
     const ns = this.realizer.nodeNs(lab, node);
-    return this.aliveIn(lab, node, new Set((await namespaceExists(ns)) ? [ns] : []));
+    return this.aliveIn(lab, node, new Set(namespaceExists(ns) ? [ns] : []));
   }
 
   /**
@@ -337,12 +337,11 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   async observeNode(lab: LinuxLab, node: LinuxNode): Promise<EmuNode> {
     this.reads.nodes++;
     const ns = this.realizer.nodeNs(lab, node);
-    const namespaces = new Set((await namespaceExists(ns)) ? [ns] : []);
+    const namespaces = new Set(namespaceExists(ns) ? [ns] : []);
     const ports = new Map<string, number>();
-    for (let index = 0; index < node.links.length; index++) {
-      const name = this.names.fabricPort(node.id, index);
-      for (const port of await links(this.realizer.fabricNs(lab), name)) ports.set(name, this.networkOf(port.master));
-    }
+    const names = node.links.map((_, index) => this.names.fabricPort(node.id, index));
+    for (const port of await linksNamed(this.realizer.fabricNs(lab), names))
+      ports.set(port.ifname, this.networkOf(port.master));
     return this.nodeAsSeen(lab, node, namespaces, ports);
   }
 

@@ -11,7 +11,7 @@ import { mapBounded } from '../../bounded';
 import type { NodeLimits } from './cgroup';
 import { CommandError, runUntilExit } from './command';
 import { removeRouter } from './frr';
-import { addBridge, addNamespace, addVeth, deleteLink, deleteNamespace, links, setLinkUp, setMaster } from './kernel';
+import { addBridge, addNamespace, addVeths, deleteLink, deleteNamespace, links, setLinksUp, setMaster } from './kernel';
 import { INTERFACE_NAMES, type LinuxLab, type LinuxNode } from './linux-lab';
 import type { LinuxNames } from './names';
 import type { NodeKind } from './node-kind';
@@ -116,13 +116,24 @@ export class Realizer {
 
   async addInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
     const ns = this.nodeNs(lab, node);
-    for (let index = from; index < to; index++) {
-      const port = this.names.fabricPort(node.id, index);
-      await addVeth(this.fabricNs(lab), port, ns, INTERFACE_NAMES.nameAt(index));
-      const networkId = node.links[index] ?? 0;
-      if (networkId) await setMaster(this.fabricNs(lab), port, this.names.bridge(networkId));
-      if (node.status === EmuNodeStatus.running) await setLinkUp(ns, INTERFACE_NAMES.nameAt(index), true);
-    }
+    const indexes = Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+    await addVeths(
+      this.fabricNs(lab),
+      ns,
+      indexes.map((index) => {
+        const networkId = node.links[index] ?? 0;
+        return {
+          port: this.names.fabricPort(node.id, index),
+          ifname: INTERFACE_NAMES.nameAt(index),
+          ...(networkId ? { bridge: this.names.bridge(networkId) } : {}),
+        };
+      }),
+    );
+    if (node.status === EmuNodeStatus.running)
+      await setLinksUp(
+        ns,
+        indexes.map((index) => INTERFACE_NAMES.nameAt(index)),
+      );
   }
 
   async removeInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
@@ -167,7 +178,10 @@ export class Realizer {
     const ns = this.nodeNs(lab, node);
     try {
       this.setup.cgroups.setLimits(ns, limitsOf(node));
-      for (let index = 0; index < node.links.length; index++) await setLinkUp(ns, INTERFACE_NAMES.nameAt(index), true);
+      await setLinksUp(
+        ns,
+        node.links.map((_, index) => INTERFACE_NAMES.nameAt(index)),
+      );
       await this.kindOf(node).start(ns, node);
     } catch (e) {
       await this.reset(lab, node);

@@ -4,7 +4,16 @@
  * config, reached through vtysh run as frr in a sandbox (frr.ts).
  */
 import { addNamespace } from './kernel';
-import { hostnameOf, routerAlive, runningConfig, startRouter, stopRouter, userVtyshArgv } from './frr';
+import {
+  hostnameOf,
+  routerAlive,
+  runningConfig,
+  runningConfigOf,
+  SHOW_RUNNING_CONFIG,
+  startRouter,
+  stopRouter,
+  userVtyshArgv,
+} from './frr';
 import { pushConfig } from './frr-config';
 import type { LinuxNode } from './linux-lab';
 import type { NodeKind } from './node-kind';
@@ -35,10 +44,22 @@ export class RouterNode implements NodeKind {
 
   async start(ns: string, node: LinuxNode): Promise<void> {
     const hostname = this.hostname(node);
+    if (node.saved === undefined) {
+      // Booted from its startup config: what it runs now is the baseline, read as the start's probe.
+      const answer = await startRouter(
+        ns,
+        hostname,
+        bootConfig(node),
+        this.host,
+        this.setup.cgroups,
+        SHOW_RUNNING_CONFIG,
+      );
+      node.baseline = runningConfigOf(answer);
+      return;
+    }
     await startRouter(ns, hostname, bootConfig(node), this.host, this.setup.cgroups);
-    if (node.saved === undefined) node.baseline = await runningConfig(ns, hostname);
     // A config pushed while the node was stopped goes on top of what it saved.
-    else if (node.savedFrom !== undefined && node.savedFrom !== (node.config ?? ''))
+    if (node.savedFrom !== undefined && node.savedFrom !== (node.config ?? ''))
       await pushConfig(ns, hostname, node, node.savedFrom, node.config ?? '');
   }
 
