@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeLens, DocumentSymbol } from 'vscode-languageserver-protocol';
 import { SessionChangedNotification } from '../../common/protocol';
-import { LspClient } from '../support/lsp';
+import { LspClient, messageOf } from '../support/lsp';
 
 let client: LspClient;
 before(async () => {
@@ -65,3 +65,31 @@ test('200,000 nodes get diagnostics on open', { timeout: 600_000 }, async () => 
   assert.equal(diagnostics.at(-1)?.code, 'more-problems');
   await client.close(uri);
 });
+
+test(
+  'a 7.9 MB flow map on one line gets a clear "not read" diagnostic, and small replies',
+  { timeout: 120_000 },
+  async () => {
+    const uri = 'file:///huge/flow.lab.yaml';
+    const entries: string[] = [];
+    for (let i = 0, length = 0; length < 7.9e6; i++) {
+      entries.push(`n${i}: {template: frr, ethernet: 2}`);
+      length += entries[i].length + 2;
+    }
+    await client.open(uri, `name: flow\nnodes: {${entries.join(', ')}}\n`);
+    const diagnostics = await client.waitForDiagnostics(uri, (d) => d.length > 0, { timeoutMs: 60_000 });
+    const tooLarge = diagnostics.find((d) => /flow collection/.test(messageOf(d)));
+    assert.match(
+      tooLarge ? messageOf(tooLarge) : JSON.stringify(diagnostics),
+      /flow collection .* on one line; .* are not read: write it in block style/,
+    );
+    assert.equal(tooLarge?.range.start.line, 1);
+    await client.notify(SessionChangedNotification, { session: { baseUrl: 'https://127.0.0.1:1', token: 'unused' } });
+    for (const method of ['textDocument/documentSymbol', 'textDocument/codeLens']) {
+      const reply = await client.request<unknown>(method, { textDocument: { uri } });
+      assert.ok(JSON.stringify(reply).length < 10_000, `${method}: ${JSON.stringify(reply).length} bytes`);
+    }
+    await client.close(uri);
+    await client.notify(SessionChangedNotification, { session: null });
+  },
+);
