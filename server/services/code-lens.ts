@@ -20,14 +20,17 @@ import { LabCommand, type LensCommandArgs } from '../../common/commands';
 const MAX_REASON_LENGTH = 500;
 /**
  * Nodes with Start, Stop and Console lenses at most (the first ones). VS Code asks for every
- * lens of the document at each version, holds them all and draws only those in view, so every
- * lens crosses the wire at every edit: 10,000 nodes made 30,004 lenses (over half a second a
- * request), while a screen shows a few dozen. 1,000 nodes (3,004 lenses, about 0.6 MB) keep a
- * request within a frame or two; the lab's own lenses always come, and past the cap node
- * actions are in the Labs view and the command palette. Resolving node lenses lazily would not
- * help: an unresolved lens still crosses the wire with its range.
+ * lens of the document at each version and holds them all, but resolves and draws only those in
+ * view: so node lenses go out unresolved, a range and a few bytes of data each (NodeLensData),
+ * and get their title and command in codeLens/resolve. At 10,000 nodes every lens resolved was
+ * 30,004 lenses (over half a second a request), and 1,000 nodes' worth of resolved lenses still
+ * 0.7 MB. Past the cap node actions are in the Labs view and the command palette; the lab's own
+ * lenses always come.
  */
 const MAX_NODES_WITH_LENSES = 1000;
+
+/** A node lens's data until it is resolved: which document (a short key), which node, which action. */
+type NodeLensData = [document: number, node: string, action: number];
 
 interface PlanLensData {
   uri: string;
@@ -45,6 +48,9 @@ export class CodeLensService {
   private nodeStates = new Map<string, ReadonlyMap<string, string>>();
   /** Bumped when lenses may change without a new version (session, lab state): part of the cache key. */
   private generation = 0;
+  /** Short keys of documents' URIs for node lens data (a URI in each of thousands of lenses would dominate the reply). */
+  private readonly documentKeys = new Map<string, number>();
+  private readonly documentUris = new Map<number, string>();
 
   constructor(
     private readonly connection: Connection,
@@ -92,23 +98,39 @@ export class CodeLensService {
       lenses.push({ range: top, command: lensCommand('Start All', LabCommand.startLab, args) });
     // The nodes as read, moved by their delta: the model's list would copy every node an edit moved.
     let nodes = 0;
+    const key = this.documentKey(file.uri);
     file.model.forEachAsRead('nodes', (node, delta) => {
       if (++nodes > MAX_NODES_WITH_LENSES) return;
       const range = file.toLspRange(shiftRange(node.nameRange, delta));
-      const nodeArgs: LensCommandArgs = { uri: file.uri, node: node.name };
-      if (!deployed) {
-        // Nothing to start or attach to yet: say so, and offer what can be done.
-        lenses.push({ range, command: lensCommand('Not deployed: Deploy first', LabCommand.deploy, args) });
-        return;
-      }
-      for (const action of nodeActions(states?.get(node.name)))
-        lenses.push({ range, command: lensCommand(action.title, action.command, nodeArgs) });
+      // Nothing to start or attach to before a deploy: say so, and offer what can be done.
+      const actions = deployed ? nodeActions(states?.get(node.name)) : [DEPLOY_FIRST];
+      for (const action of actions)
+        lenses.push({ range, data: [key, node.name, NODE_ACTIONS.indexOf(action)] satisfies NodeLensData });
     });
     return lenses;
   }
 
+  private documentKey(uri: string): number {
+    let key = this.documentKeys.get(uri);
+    if (key === undefined) {
+      key = this.documentKeys.size + 1;
+      this.documentKeys.set(uri, key);
+      this.documentUris.set(key, uri);
+    }
+    return key;
+  }
+
+  /** A node lens's command, from its data: Deploy for the whole lab, or the action on its node. */
+  private resolveNodeLens(lens: CodeLens, [key, node, index]: NodeLensData): CodeLens {
+    const uri = this.documentUris.get(key) ?? '';
+    const action = NODE_ACTIONS[index] ?? DEPLOY_FIRST;
+    const args: LensCommandArgs = action === DEPLOY_FIRST ? { uri } : { uri, node };
+    return { ...lens, command: lensCommand(action.title, action.command, args) };
+  }
+
   async resolve(lens: CodeLens): Promise<CodeLens> {
     if (lens.command) return lens;
+    if (isNodeLensData(lens.data)) return this.resolveNodeLens(lens, lens.data);
     const uri = (lens.data as Partial<PlanLensData> | undefined)?.uri;
     const file = typeof uri === 'string' ? this.documents.get(uri) : undefined;
     const title = file
@@ -208,6 +230,19 @@ export function planSummaryTitle(plan: PlanData): string {
 const START = { title: 'Start', command: LabCommand.startNode };
 const STOP = { title: 'Stop', command: LabCommand.stopNode };
 const CONSOLE = { title: 'Console', command: LabCommand.openConsole };
+const DEPLOY_FIRST = { title: 'Not deployed: Deploy first', command: LabCommand.deploy };
+/** Every node action, by the index a lens's data holds. */
+const NODE_ACTIONS: readonly { title: string; command: string }[] = [START, STOP, CONSOLE, DEPLOY_FIRST];
+
+function isNodeLensData(data: unknown): data is NodeLensData {
+  return (
+    Array.isArray(data) &&
+    data.length === 3 &&
+    typeof data[0] === 'number' &&
+    typeof data[1] === 'string' &&
+    typeof data[2] === 'number'
+  );
+}
 
 /** What a node's lens offers in each state (decisions §7); a state not known offers all three. */
 function nodeActions(state: string | undefined): { title: string; command: string }[] {

@@ -14,20 +14,25 @@ import type { LabFile } from '../documents';
  * Characters of a symbol's name or detail at most: the outline and the breadcrumbs show one
  * line, and a value of megabytes (a long description) would otherwise cross the wire whole.
  */
-const MAX_SYMBOL_TEXT = 200;
+const MAX_SYMBOL_TEXT = 80;
 
 /**
- * Elements listed per section at most (the first ones), as yaml-language-server
- * (`yaml.maxItemsComputed`) and VS Code's own JSON support (`json.maxItemsComputed`,
- * 5,000 symbols) bound their outlines: the editor asks for the whole outline after
- * every edit and the reply crosses the wire whole, about 220 bytes a symbol, while
- * the outline shows a screenful and the breadcrumbs one path. At 10,000 nodes the
- * full outline was 30,505 symbols (6.8 MB, over half a second a request); capped,
- * it is about 2,500. Past the cap the section's symbol still spans the section
- * (its detail says how many are listed), so the breadcrumbs show `nodes` there,
- * and Go to Definition and search still find every element.
+ * Elements listed one by one per section (the first ones). VS Code asks for the whole outline
+ * after every edit and the reply crosses the wire whole, about 220 bytes a symbol, while the
+ * outline view shows a screenful (about 40 rows) and the breadcrumbs one path: at 10,000 nodes
+ * the full outline was 30,505 symbols (6.8 MB, over half a second a request), and a cap of
+ * 1,000 a section still 2,500 symbols (548 KB, over 100 ms). 200 are the outline's first
+ * screenfuls of each section.
  */
-const MAX_SYMBOLS_PER_SECTION = 1000;
+const LISTED_PER_SECTION = 200;
+/**
+ * Past the listed ones, elements are grouped: one symbol per this many in document order,
+ * named by its first and last element and spanning them. The breadcrumbs follow the cursor
+ * through the smallest symbol around it, so anywhere in a lab of any size they still say where
+ * the cursor is (`nodes › r4200 … r4299`), and the outline stays a few hundred symbols; Go to
+ * Definition and search still find every element.
+ */
+const GROUP_SIZE = 100;
 
 /** The outline of the current version, computed once per version. */
 export function documentSymbols(file: LabFile): DocumentSymbol[] {
@@ -62,33 +67,59 @@ function outline(file: LabFile): DocumentSymbol[] {
   const group = <K extends ElementKind>(
     section: K,
     child: (element: ElementOf[K], range: Range, delta: number, indexShift: number) => DocumentSymbol,
+    label: (element: ElementOf[K], indexShift: number) => string,
   ): void => {
     const children: DocumentSymbol[] = [];
     let span: Range | undefined;
     let count = 0;
+    let pending: { first: string; last: string; range: Range; selection: Range; size: number } | undefined;
+    const flush = () => {
+      if (!pending) return;
+      const name = pending.size === 1 ? pending.first : `${pending.first} … ${pending.last}`;
+      children.push(symbol(name, SymbolKind.Namespace, pending.range, pending.selection, `${pending.size}`));
+      pending = undefined;
+    };
     model.forEachAsRead(section, (element, delta, indexShift) => {
       const range = shiftRange(element.range, delta);
-      if (++count <= MAX_SYMBOLS_PER_SECTION) children.push(child(element, range, delta, indexShift));
+      if (++count <= LISTED_PER_SECTION) children.push(child(element, range, delta, indexShift));
+      else {
+        const name = label(element, indexShift);
+        if (pending) {
+          pending.last = name;
+          pending.range = cover(pending.range, range);
+          pending.size++;
+        } else pending = { first: name, last: name, range, selection: range, size: 1 };
+        if (pending.size === GROUP_SIZE) flush();
+      }
       span = span ? cover(span, range) : range;
     });
+    flush();
     const own = model.rangeOfPath([section]);
     if (own === undefined || span === undefined) return;
-    const detail = count > children.length ? `${count} (the first ${children.length} listed)` : `${count}`;
-    result.push(symbol(section, SymbolKind.Namespace, cover(span, own), own, detail, children));
+    result.push(symbol(section, SymbolKind.Namespace, cover(span, own), own, `${count}`, children));
   };
-  group('nodes', (node, range, delta) =>
-    symbol(node.name, SymbolKind.Object, range, shiftRange(node.nameRange, delta), node.resolved.template),
+  group(
+    'nodes',
+    (node, range, delta) =>
+      symbol(node.name, SymbolKind.Object, range, shiftRange(node.nameRange, delta), node.resolved.template),
+    (node) => node.name,
   );
-  group('networks', (network, range, delta) =>
-    symbol(network.name, SymbolKind.Struct, range, shiftRange(network.nameRange, delta), network.type?.value),
+  group(
+    'networks',
+    (network, range, delta) =>
+      symbol(network.name, SymbolKind.Struct, range, shiftRange(network.nameRange, delta), network.type?.value),
+    (network) => network.name,
   );
-  group('links', (link, range, delta, indexShift) =>
-    symbol(
-      link.endpoints.map((e) => e.text).join(' — ') || `link ${link.index + indexShift + 1}`,
-      SymbolKind.Event,
-      range,
-      shiftRange(link.endpoints[0]?.range ?? link.range, delta),
-    ),
+  group(
+    'links',
+    (link, range, delta, indexShift) =>
+      symbol(
+        link.endpoints.map((e) => e.text).join(' — ') || `link ${link.index + indexShift + 1}`,
+        SymbolKind.Event,
+        range,
+        shiftRange(link.endpoints[0]?.range ?? link.range, delta),
+      ),
+    (link, indexShift) => `link ${link.index + indexShift + 1}`,
   );
   return result;
 }

@@ -1,13 +1,13 @@
 /**
  * Replies stay bounded on huge documents (issue 29): the outline cuts long values and lists
- * 1,000 elements a section, code lenses stop at the same node cap, and a lab of more nodes than LabChecks once handled (130,000: the
+ * 200 elements a section then groups of 100, node lenses stop at 1,000 nodes and go out unresolved, and a lab of more nodes than LabChecks once handled (130,000: the
  * spread of renamed names overflowed the stack) gets its diagnostics on open.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CodeLens, DocumentSymbol } from 'vscode-languageserver-protocol';
 import { SessionChangedNotification } from '../../common/protocol';
-import { LspClient } from '../support/lsp';
+import { LspClient, messageOf } from '../support/lsp';
 
 let client: LspClient;
 before(async () => {
@@ -15,20 +15,27 @@ before(async () => {
 });
 after(() => client.stop());
 
-test('a description of a megabyte is cut in the outline; the outline lists 1,000 nodes and lenses stop there', async () => {
+test('a description of a megabyte is cut in the outline; the outline lists 200 nodes then groups; lenses stop at 1,000 nodes', async () => {
   const uri = 'file:///huge/long.lab.yaml';
   const nodes = Array.from({ length: 12_000 }, (_, i) => `  n${i}:\n    template: vios\n`).join('');
   await client.open(uri, `name: long\ndescription: ${'d'.repeat(1024 * 1024)}\nnodes:\n${nodes}`);
   const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
   const description = symbols.find((s) => s.name === 'description');
-  assert.equal(description?.detail?.length, 200);
+  assert.equal(description?.detail?.length, 80);
   assert.ok(description?.detail?.endsWith('…'));
-  // The first 1,000 nodes, and the section spans them all: the breadcrumbs show `nodes` past the cap.
+  // The first 200 nodes one by one, then one symbol per 100 spanning them: the breadcrumbs place any cursor.
   const nodesSymbol = symbols.find((s) => s.name === 'nodes');
-  assert.equal(nodesSymbol?.children?.length, 1000);
-  assert.equal(nodesSymbol?.children?.at(-1)?.name, 'n999');
-  assert.equal(nodesSymbol?.detail, '12000 (the first 1000 listed)');
+  assert.equal(nodesSymbol?.children?.length, 200 + (12_000 - 200) / 100);
+  assert.equal(nodesSymbol?.children?.[199]?.name, 'n199');
+  const group = nodesSymbol?.children?.[200];
+  assert.equal(group?.name, 'n200 … n299');
+  assert.equal(group?.detail, '100');
+  assert.deepEqual([group?.range.start.line, group?.range.end.line], [3 + 2 * 200, 2 + 2 * 300]);
+  assert.equal(nodesSymbol?.children?.at(-1)?.name, 'n11900 … n11999');
+  assert.equal(nodesSymbol?.detail, '12000');
   assert.equal(nodesSymbol?.range.end.line, 2 + 2 * 12_000);
+  // The whole reply stays small: about 320 node symbols.
+  assert.ok(JSON.stringify(symbols).length < 100_000, `${JSON.stringify(symbols).length} bytes`);
   // Node lenses need a session (logged out there is one Log In lens); nothing answers on port 1,
   // and the lenses are listed without asking the agent.
   await client.notify(SessionChangedNotification, { session: { baseUrl: 'https://127.0.0.1:1', token: 'unused' } });
@@ -36,6 +43,14 @@ test('a description of a megabyte is cut in the outline; the outline lists 1,000
   // The plan (resolved later), Deploy, Reconcile and Destroy, then Start, Stop and Console for each of the first 1,000 nodes.
   assert.equal(lenses.length, 4 + 3 * 1000);
   assert.equal(lenses.at(-1)?.range.start.line, 3 + 2 * 999);
+  // Node lenses are sent unresolved, a few bytes of data each; resolved, one says what it does to which node.
+  assert.ok(
+    lenses.slice(4).every((l) => l.command === undefined),
+    'node lenses unresolved',
+  );
+  const last = await client.request<CodeLens>('codeLens/resolve', lenses.at(-1));
+  assert.equal(last.command?.title, 'Console');
+  assert.deepEqual(last.command?.arguments, [{ uri, node: 'n999' }]);
   await client.close(uri);
   await client.notify(SessionChangedNotification, { session: null });
 });
@@ -50,3 +65,31 @@ test('200,000 nodes get diagnostics on open', { timeout: 600_000 }, async () => 
   assert.equal(diagnostics.at(-1)?.code, 'more-problems');
   await client.close(uri);
 });
+
+test(
+  'a 7.9 MB flow map on one line gets a clear "not read" diagnostic, and small replies',
+  { timeout: 120_000 },
+  async () => {
+    const uri = 'file:///huge/flow.lab.yaml';
+    const entries: string[] = [];
+    for (let i = 0, length = 0; length < 7.9e6; i++) {
+      entries.push(`n${i}: {template: frr, ethernet: 2}`);
+      length += entries[i].length + 2;
+    }
+    await client.open(uri, `name: flow\nnodes: {${entries.join(', ')}}\n`);
+    const diagnostics = await client.waitForDiagnostics(uri, (d) => d.length > 0, { timeoutMs: 60_000 });
+    const tooLarge = diagnostics.find((d) => /flow collection/.test(messageOf(d)));
+    assert.match(
+      tooLarge ? messageOf(tooLarge) : JSON.stringify(diagnostics),
+      /flow collection .* on one line; .* are not read: write it in block style/,
+    );
+    assert.equal(tooLarge?.range.start.line, 1);
+    await client.notify(SessionChangedNotification, { session: { baseUrl: 'https://127.0.0.1:1', token: 'unused' } });
+    for (const method of ['textDocument/documentSymbol', 'textDocument/codeLens']) {
+      const reply = await client.request<unknown>(method, { textDocument: { uri } });
+      assert.ok(JSON.stringify(reply).length < 10_000, `${method}: ${JSON.stringify(reply).length} bytes`);
+    }
+    await client.close(uri);
+    await client.notify(SessionChangedNotification, { session: null });
+  },
+);

@@ -371,12 +371,22 @@ test('node lenses say a lab that is not deployed must be deployed first, and off
   const text = 'name: node-lenses\nnodes:\n  n1:\n    template: vios\n';
   await client.open(uri, text);
   const lenses = () => client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-  const nodeTitles = async () => (await lenses()).filter((l) => l.range.start.line > 0).map((l) => l.command?.title);
+  // Node lenses come unresolved (the editor resolves those in view): resolved here as the editor does.
+  const nodeLenses = async () =>
+    Promise.all(
+      (await lenses())
+        .filter((l) => l.range.start.line > 0)
+        .map((l) => {
+          assert.equal(l.command, undefined, 'a node lens is sent unresolved');
+          return client.request<CodeLens>('codeLens/resolve', l);
+        }),
+    );
+  const nodeTitles = async () => (await nodeLenses()).map((l) => l.command?.title);
   const plan = async () => client.request<CodeLens>('codeLens/resolve', (await lenses())[0]);
   assert.deepEqual(await nodeTitles(), ['Start', 'Stop', 'Console'], 'before any plan nothing is known');
   await plan();
   assert.deepEqual(await nodeTitles(), ['Not deployed: Deploy first']);
-  assert.equal((await lenses()).find((l) => l.range.start.line > 0)?.command?.command, 'labAgent.deploy');
+  assert.equal((await nodeLenses())[0]?.command?.command, 'labAgent.deploy');
 
   await deployAndStore(labPath, text);
   await client.notify(LabStateChangedNotification, { uri });
@@ -385,7 +395,7 @@ test('node lenses say a lab that is not deployed must be deployed first, and off
     async () => (await plan()).command?.title === 'Plan: no changes' || undefined,
   );
   assert.deepEqual(await nodeTitles(), ['Start', 'Stop', 'Console']);
-  const [n1] = (await lenses()).filter((l) => l.range.start.line > 0);
+  const [n1] = await nodeLenses();
   assert.deepEqual(n1.range.start, { line: 2, character: 2 }, 'above the node, at its name');
   assert.deepEqual(n1.command?.arguments, [{ uri, node: 'n1' }]);
 });
@@ -401,7 +411,8 @@ test('node lenses follow the node states the client read: Stop and Console when 
   const byNode = async () => {
     const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
     const titles: Record<string, unknown[]> = {};
-    for (const l of lenses.filter((x) => x.range.start.line > 0)) {
+    for (const unresolved of lenses.filter((x) => x.range.start.line > 0)) {
+      const l = await client.request<CodeLens>('codeLens/resolve', unresolved);
       const node = (l.command?.arguments?.[0] as { node: string }).node;
       (titles[node] ??= []).push(l.command?.title);
     }

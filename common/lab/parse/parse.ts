@@ -58,6 +58,15 @@ function parseWhole(text: string): ParsedLab {
       `the lab file has ${megabytes} million characters; lab files over ${MAX_LAB_TEXT_LENGTH / (1024 * 1024)} MB are not read`,
     );
   }
+  const longFlow = longFlowLine(text);
+  if (longFlow !== undefined) {
+    const megabytes = ((longFlow.end - longFlow.start) / (1024 * 1024)).toFixed(1);
+    return unreadable(
+      text,
+      `a flow collection ({…} or […]) of ${megabytes} million characters on one line; flow collections over ${MAX_FLOW_LINE_LENGTH / (1024 * 1024)} MB on one line are not read: write it in block style, one entry a line`,
+      { start: longFlow.start, end: longFlow.start },
+    );
+  }
   // Plain YAML (nearly every lab) is read directly; anything else by the `yaml` package, to the same outline.
   const plain = readPlainOutline(text);
   if (plain.root) return fromOutline(text, plain.root, [], false);
@@ -146,8 +155,30 @@ function fromOutline(
   return new ParsedLab(text, layout);
 }
 
-function unreadable(text: string, message: string): ParsedLab {
-  const range = { start: 0, end: text.length };
+/**
+ * A line longer than this holding a flow collection is not read: the `yaml` package takes minutes
+ * and gigabytes on a 7.9 MB one-line map of 300,000 nodes, while a long plain value (a description)
+ * costs what its length does.
+ */
+const MAX_FLOW_LINE_LENGTH = 1024 * 1024;
+
+/** The first line over MAX_FLOW_LINE_LENGTH whose value starts a flow collection. */
+function longFlowLine(text: string): { start: number; end: number } | undefined {
+  if (text.length <= MAX_FLOW_LINE_LENGTH) return undefined;
+  for (let start = 0; start < text.length;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    if (
+      end - start > MAX_FLOW_LINE_LENGTH &&
+      /^\s*(?:-\s+)*(?:[^\s#'"{[][^#'"{[]*:\s+)?[{[]/.test(text.slice(start, start + 1000))
+    )
+      return { start, end };
+    start = end + 1;
+  }
+  return undefined;
+}
+
+function unreadable(text: string, message: string, range = { start: 0, end: text.length }): ParsedLab {
   return new ParsedLab(text, {
     sliceable: false,
     sections: [],

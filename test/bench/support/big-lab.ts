@@ -15,6 +15,10 @@ import { percentile, since } from './stats';
 
 export const BIG_LAB_NODES = 10_000;
 const SAMPLES = 3;
+/** Ours is cheap to ask: this many edits and requests per turn of the baseline make its p95 more than one request's noise. */
+const OURS_PER_TURN = 3;
+/** The issue's budget for the outline and the lenses at this size, end to end on the wire, as a client sees them. */
+const OUTLINE_BUDGET_MS = 50;
 /**
  * The issue's 50 ms for the outline and the lenses at this size, as a ratio: the outside run
  * (2026-11-26) measured yaml-language-server's outline of this lab at 224 ms (645 ms was 2.88×
@@ -65,24 +69,25 @@ export async function benchBigLab(
     // A server that let a request pass WAIT_MS is asked no more; the other one's figures still count.
     const answered = { ours: true, theirs: true };
     for (let i = 0; i <= SAMPLES && answered.ours; i++) {
-      const value = ++edits % 2 === 1 ? '7' : '8';
       for (const [who, server] of [
         ['ours', ours],
         ['theirs', theirs],
       ] as const) {
-        if (!answered[who]) continue;
-        const version = await server.change(uri, [
-          { range: { start: editAt, end: { ...editAt, character: editAt.character + 1 } }, text: value },
-        ]);
-        for (const times of [afterEdit, unchanged]) {
-          const start = performance.now();
-          const answer = await bounded(server.request<unknown>(method, params));
-          if (answer === undefined) answered[who] = false;
-          // The first round warms up.
-          else if (i > 0) times[who].push(since(start));
+        for (let turn = 0; turn < (who === 'ours' ? OURS_PER_TURN : 1) && answered[who]; turn++) {
+          const value = ++edits % 2 === 1 ? '7' : '8';
+          const version = await server.change(uri, [
+            { range: { start: editAt, end: { ...editAt, character: editAt.character + 1 } }, text: value },
+          ]);
+          for (const times of [afterEdit, unchanged]) {
+            const start = performance.now();
+            const answer = await bounded(server.request<unknown>(method, params));
+            if (answer === undefined) answered[who] = false;
+            // The first round warms up.
+            else if (i > 0) times[who].push(since(start));
+          }
+          // Its checks of the new version done, the server leaves the machine to the other one.
+          await bounded(server.waitForPublication(uri, 0, (p) => p.version === version, WAIT_MS));
         }
-        // Its checks of the new version done, the server leaves the machine to the other one.
-        await bounded(server.waitForPublication(uri, 0, (p) => p.version === version, WAIT_MS));
       }
     }
     const name = method.split('/')[1];
@@ -99,10 +104,13 @@ export async function benchBigLab(
           name: name === 'documentSymbol' ? baseline : `${baseline} documentSymbol`,
           value: percentile(name === 'documentSymbol' ? times.theirs : theirOutline[when], 95),
         },
-        targets: [{ on: 'ratio', op: '<=', limit: OUTLINE_RATIO }],
+        targets: [
+          { on: 'ratio', op: '<=', limit: OUTLINE_RATIO },
+          { on: 'value', op: '<=', limit: OUTLINE_BUDGET_MS },
+        ],
         note:
           answered.ours && answered.theirs
-            ? `${times.ours.length} requests each, taking turns${name === 'codeLens' ? `; ${baseline} has no lenses: its outline on the same versions is the yardstick` : ''}`
+            ? `${times.ours.length} requests vs ${times.theirs.length}, taking turns${name === 'codeLens' ? `; ${baseline} has no lenses: its outline on the same versions is the yardstick` : ''}`
             : `${answered.ours ? baseline : 'ours'}: a request took over ${WAIT_MS / 1000} s; ${times.ours.length} of ours`,
       });
     }
