@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): void {
       labViewsStale.fire();
     },
     nodeStatesSeen: (uri, states) => server.client?.nodeStates(uri, states),
+    takeStatusReading: (uri) => nodeStates.takeReading(uri),
     onLabViewsStale: labViewsStale.event,
     refreshCatalogue: () => server.client?.refreshCatalogue(),
   };
