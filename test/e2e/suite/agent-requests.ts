@@ -7,7 +7,7 @@
  * deployed and destroyed. It logs in itself so that it can run alone (--grep requests).
  */
 import * as assert from 'assert';
-import { readFileSync, writeFileSync } from 'fs';
+import { readdirSync, readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
@@ -30,12 +30,15 @@ links:
   - endpoints: [ra:Gi0/0, rb:Gi0/0]
 `;
 
-/** The status requests the agent has logged so far. */
+/** The status requests the simulated agent has logged so far (a restart, in scenario.ts, starts another log file). */
 function statusReads(): number {
   const results = process.env.LAB_AGENT_E2E_RESULTS;
   assert.ok(results, 'LAB_AGENT_E2E_RESULTS is not set: run the suite with test/e2e/run.mjs');
-  const log = readFileSync(path.join(path.dirname(results), 'agent.log'), 'utf8');
-  return log.split('\n').filter((line) => /\[agent\] getProjectStatus -> /.test(line)).length;
+  const run = path.dirname(results);
+  return readdirSync(run)
+    .filter((name) => /^agent(-\d+)?\.log$/.test(name))
+    .flatMap((name) => readFileSync(path.join(run, name), 'utf8').split('\n'))
+    .filter((line) => /\[agent\] getProjectStatus -> /.test(line)).length;
 }
 
 function pause(ms: number): Promise<void> {
