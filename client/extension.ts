@@ -65,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): void {
       labViewsStale.fire();
     },
     nodeStatesSeen,
+    takeStatusReading: (uri) => nodeStates.takeReading(uri),
     onLabViewsStale: labViewsStale.event,
     refreshCatalogue: () => server.client?.refreshCatalogue(),
   };

@@ -1,5 +1,6 @@
 /** What the feature modules share, handed to each of them by activate(). */
 import type * as vscode from 'vscode';
+import type { ProjectStatusData } from '../common/api/contract';
 import type { Agents } from './connection/agents';
 import type { LabAgents } from './labs/lab-agents';
 import type { Session } from './connection/session';
@@ -26,6 +27,8 @@ export interface Services {
   labStateChanged(uri: vscode.Uri, change?: LabChange): void;
   /** The Labs view read the lab's node states (undefined: it could not): node lenses follow them (client/labs/node-states.ts reads them after actions). */
   nodeStatesSeen(uri: vscode.Uri, states: Record<string, string> | undefined): void;
+  /** The lab's status read after its last action (by node-states.ts), handed once; undefined: read it. */
+  takeStatusReading(uri: vscode.Uri): Promise<ProjectStatusData> | undefined;
   /** Fires when the Labs and Consoles views should load again. */
   readonly onLabViewsStale: vscode.Event<void>;
   /** Templates or network types were refreshed: the language server drops its cached catalogue too. */

@@ -14,14 +14,7 @@ import { booleanArg, directionOf, fieldOf } from '../model/command-args';
 import { validationLines } from '../model/report-text';
 import { applyPulledContent } from '../labs/apply-pulled';
 import { allowedClient } from '../labs/gate';
-import {
-  observationPayload,
-  labPayload,
-  PromptCancelled,
-  resolveLab,
-  storeLabState,
-  type LabContext,
-} from '../labs/lab-context';
+import { labPayload, PromptCancelled, resolveLab, storeLabResult, type LabContext } from '../labs/lab-context';
 import { withCancellableProgress } from '../labs/progress';
 import { pushLab } from '../labs/push';
 import type { Services } from '../services';
@@ -57,23 +50,6 @@ export async function validateOnAgent(services: Services, arg: unknown): Promise
   return data;
 }
 
-/**
- * Whether the lab is on the emulator already, so the one question asked
- * before a deploy is the right one. Unknown (the agent cannot tell, or the
- * status is not allowed) counts as absent; the deploy then refuses with lab_exists.
- */
-async function labExists(services: Services, lab: LabContext): Promise<boolean> {
-  if (!isLabActionAllowed(services.labAgents.sessionOf(lab.uri).capabilities, 'status', lab.mode))
-    return lab.stored?.lab !== undefined;
-  try {
-    const status = await services.labAgents.sessionOf(lab.uri).agent().getProjectStatus(observationPayload(lab));
-    return status.exists !== false;
-  } catch (err) {
-    if (err instanceof AgentError && err.code === 'lab_not_found') return false;
-    return lab.stored?.lab !== undefined;
-  }
-}
-
 async function confirmReplace(lab: LabContext): Promise<void> {
   const replace = 'Replace';
   const choice = await vscode.window.showWarningMessage(
@@ -91,20 +67,15 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
   const { lab } = await resolveLab(arg, services.labParses);
   const client = allowedClient(services.labAgents.sessionOf(lab.uri), 'deploy', lab);
   const replaceArg = booleanArg(fieldOf(arg, 'replace'));
-  const confirmed = fieldOf(arg, 'confirmed') === true;
-  // One question, with the right words: replace an existing lab, or create it.
-  let replace = replaceArg === true;
-  if (!confirmed && replaceArg === undefined && (await labExists(services, lab))) {
-    await confirmReplace(lab);
-    replace = true;
-  } else {
-    await confirm(
-      arg,
-      `Deploy ${lab.name} to the emulator?`,
-      `Creates the lab with its ${lab.doc.nodes.length} node(s), networks and links on the emulator.`,
-      'Deploy',
-    );
-  }
+  // No status is asked first: the deploy itself answers lab_exists when the lab is on the emulator,
+  // and only then is the user asked whether to replace it.
+  const replace = replaceArg === true;
+  await confirm(
+    arg,
+    `Deploy ${lab.name} to the emulator?`,
+    `Creates the lab with its ${lab.doc.nodes.length} node(s), networks and links on the emulator.`,
+    'Deploy',
+  );
   const payload = await labPayload(lab);
   const deploy = (replacing: boolean): Promise<DeployData> =>
     withCancellableProgress(`${replacing ? 'Replacing' : 'Deploying'} ${lab.name}…`, (signal) =>
@@ -114,12 +85,12 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
   try {
     data = await deploy(replace);
   } catch (err) {
-    // Created by someone else meanwhile (or the status could not tell): ask now, the only time.
+    // On the emulator already: ask now whether to replace it.
     if (!(err instanceof AgentError) || err.code !== 'lab_exists' || replaceArg === false || replace) throw err;
     await confirmReplace(lab);
     data = await deploy(true);
   }
-  await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
+  await storeLabResult(lab, { lab: data.lab, state: data.state });
   services.labStateChanged(lab.uri, 'deploy');
   services.log.info(`Deployed ${lab.name} as ${data.lab ?? '?'}: ${data.nodes ?? 0} nodes, ${data.links ?? 0} links`);
   const unsupported =
@@ -190,7 +161,7 @@ async function pullLab(services: Services, lab: LabContext): Promise<ReconcileDa
   const data = await withCancellableProgress(`Pulling ${lab.name} from the emulator…`, (signal) =>
     client.reconcileProject({ ...payload, direction: 'from_emu' }, { signal }),
   );
-  await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
+  await storeLabResult(lab, { lab: data.lab, state: data.state });
   // The views plan again once the pulled text is in the editors, not before (they would plan the old text);
   // configs pulled into unsaved editors are planned again when saved (the language server watches them).
   const outcome = await applyPulledContent(

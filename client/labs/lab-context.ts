@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import type { ConsolePayload, ProjectPayload } from '../../common/api/contract';
 import type { LabDocument } from '../../common/lab/model/types';
-import { buildProjectPayload } from '../../common/project-files/payload';
+import { buildProjectPayloadWithState } from '../../common/project-files/payload';
 import {
   readLabState,
   setAsideLabState,
@@ -117,8 +117,9 @@ export async function pickNodeName(lab: LabContext, given: string | undefined, t
   return picked.label;
 }
 
+/** The lab's payload, with the state loadLab read (the state file is read once per command). */
 export function labPayload(lab: LabContext): Promise<ProjectPayload> {
-  return buildProjectPayload(lab.labPath, lab.text, lab.doc);
+  return buildProjectPayloadWithState(lab.labPath, lab.text, lab.doc, lab.stored);
 }
 
 /** The read-only observation payload (contract: inspect/open omit yaml, files and state). */
@@ -143,7 +144,18 @@ export async function consolePayload(lab: LabContext, extra: Partial<ConsolePayl
 
 /** Stores what the agent returned beside the lab file, keeping what it did not return. */
 export async function storeLabState(labPath: string, update: LabStateFile): Promise<void> {
-  const previous = (await readStoredState(labPath, 'continue')) ?? {};
+  await writeMerged(labPath, (await readStoredState(labPath, 'continue')) ?? {}, update);
+}
+
+/**
+ * Stores what the agent returned for a command on `lab`, keeping what it did not return from the
+ * state the command loaded (read once per command: the state file changes only through commands).
+ */
+export function storeLabResult(lab: LabContext, update: LabStateFile): Promise<void> {
+  return writeMerged(lab.labPath, lab.stored ?? {}, update);
+}
+
+async function writeMerged(labPath: string, previous: LabStateFile, update: LabStateFile): Promise<void> {
   const next: LabStateFile = { ...previous };
   if (update.lab !== undefined) next.lab = update.lab;
   if (update.state !== undefined) next.state = update.state;

@@ -8,7 +8,7 @@ import type { ReconcileData } from '../../common/api/contract';
 import { planSummaryLine } from '../model/plan-text';
 import type { Services } from '../services';
 import { allowedClient } from './gate';
-import { labPayload, storeLabState, type LabContext } from './lab-context';
+import { labPayload, storeLabResult, type LabContext } from './lab-context';
 import { withCancellableProgress } from './progress';
 
 export async function pushLab(
@@ -27,7 +27,7 @@ export async function pushLab(
   const data = await withCancellableProgress(`Pushing ${lab.name} to the emulator…`, (signal) =>
     client.reconcileProject(request, { signal }),
   );
-  await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
+  await storeLabResult(lab, { lab: data.lab, state: data.state });
   services.labStateChanged(lab.uri, 'push');
   const what = data.changed === false ? 'nothing to change' : planSummaryLine(data.summary);
   services.log.info(`Pushed ${lab.name}: ${what}`);

@@ -106,7 +106,9 @@ class LabsTree extends LiveTree<Row> {
     const caps = session?.capabilities;
     if (session?.current.state === 'connected' && isLabActionAllowed(caps, 'status', lab.mode)) {
       try {
-        live.status = await session.agent().getProjectStatus(observationPayload(lab));
+        // After an action the lenses' follower has read it already: one request serves both.
+        live.status = await (this.services.takeStatusReading(uri) ??
+          session.agent().getProjectStatus(observationPayload(lab)));
       } catch (err) {
         live.error = describeError(err).message;
       }

@@ -8,7 +8,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { MAX_BODY_BYTES, type ProjectPayload } from '../api/contract';
 import type { LabDocument } from '../lab/model/types';
 import type { ConfigFileCache } from './config-cache';
-import { readLabState } from './state-file';
+import { readLabState, type LabStateFile } from './state-file';
 import { readUserFile, UserFileError } from './user-file';
 
 /** Per config file: a slow file system must not stall validation (the reads run one after another). */
@@ -25,11 +25,33 @@ export async function buildProjectPayload(
   doc: LabDocument,
   cache?: ConfigFileCache,
 ): Promise<ProjectPayload> {
-  const labDir = dirname(resolve(labPath));
-  const [files, stored] = await Promise.all([
-    readConfigFiles(labDir, doc, MAX_BODY_BYTES - Buffer.byteLength(text), cache),
-    readLabState(labPath),
-  ]);
+  const [files, stored] = await Promise.all([readLabConfigs(labPath, text, doc, cache), readLabState(labPath)]);
+  return payloadOf(text, files, stored);
+}
+
+/**
+ * The payload with the stored state the caller read already (a command reads
+ * the state file once, when it loads the lab), so only the configs are read.
+ */
+export async function buildProjectPayloadWithState(
+  labPath: string,
+  text: string,
+  doc: LabDocument,
+  stored: LabStateFile | undefined,
+): Promise<ProjectPayload> {
+  return payloadOf(text, await readLabConfigs(labPath, text, doc, undefined), stored);
+}
+
+function readLabConfigs(
+  labPath: string,
+  text: string,
+  doc: LabDocument,
+  cache: ConfigFileCache | undefined,
+): Promise<Record<string, string>> {
+  return readConfigFiles(dirname(resolve(labPath)), doc, MAX_BODY_BYTES - Buffer.byteLength(text), cache);
+}
+
+function payloadOf(text: string, files: Record<string, string>, stored: LabStateFile | undefined): ProjectPayload {
   const payload: ProjectPayload = { yaml: text, files };
   if (stored?.state !== undefined) payload.state = stored.state;
   if (stored?.source !== undefined) payload.source = stored.source;

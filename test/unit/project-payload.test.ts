@@ -4,7 +4,7 @@ import { mkdtemp, mkdir, open, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseLab } from '../../common/lab/parse/parse';
-import { buildProjectPayload } from '../../common/project-files/payload';
+import { buildProjectPayload, buildProjectPayloadWithState } from '../../common/project-files/payload';
 import { statePathFor, writeLabState } from '../../common/project-files/state-file';
 import { UserFileError } from '../../common/project-files/user-file';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
@@ -124,4 +124,21 @@ test('a corrupt state file fails the payload instead of reading as no state', ()
     await mkdir(join(dir, '.lab-agent'));
     await writeFile(statePathFor(join(dir, 'x.lab.yaml')), '{"lab": "/imported/x.unl", "sta');
     await refusedPayload(dir, 'none.cfg', /state file .* is corrupt/);
+  }));
+
+test('a command that loaded the stored state builds its payload without reading the state file again', () =>
+  withTempDir(async (dir) => {
+    const labPath = join(dir, 'core.lab.yaml');
+    // A state file that every read refuses (corrupt): the payload must come from the state given.
+    await mkdir(join(dir, '.lab-agent'), { recursive: true });
+    await writeFile(statePathFor(labPath), '{ not json');
+    await assert.rejects(buildProjectPayload(labPath, LAB, parseLab(LAB)), UserFileError);
+    const payload = await buildProjectPayloadWithState(labPath, LAB, parseLab(LAB), {
+      lab: '/x.unl',
+      state: { revision: 2 },
+      manifest: 'm2',
+    });
+    assert.deepEqual(payload.state, { revision: 2 });
+    assert.equal(payload.manifest, 'm2');
+    assert.equal(payload.lab, undefined);
   }));

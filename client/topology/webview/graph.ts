@@ -7,6 +7,7 @@
  */
 import cytoscape, {
   type Core,
+  type EdgeCollection,
   type ElementDefinition,
   type EventObject,
   type NodeSingular,
@@ -16,6 +17,7 @@ import cytoscape, {
 import type { GraphData, GraphLink, GraphNode } from '../messages';
 import { Placement, type Point } from '../placement';
 import { fitView, readableSpread, type View } from '../fit-view';
+import { LABEL_FONT_SIZE, LABEL_OFFSET, linkLabelsFit } from '../link-labels';
 import { badge, type Drawing, type GraphEvents } from './drawing';
 
 /** Cytoscape's size of a node's name, and the size below which it does not draw names. */
@@ -62,6 +64,7 @@ export class TopologyGraph implements Drawing {
       // Where the user put it: the edit that writes this position changes nothing here, a refused one puts the node back.
       this.placedAt.set(node.id(), `${x},${y}`);
       events.moved(node.id(), x, y);
+      this.markCrowdedLinks(node.connectedEdges());
     });
     this.cy.on('viewport', () => events.viewChanged());
   }
@@ -129,6 +132,7 @@ export class TopologyGraph implements Drawing {
       if (added.length > 0) this.cy.add(added);
     });
     if (first) this.fit();
+    else this.markCrowdedLinks(this.cy.edges());
     return true;
   }
 
@@ -152,6 +156,23 @@ export class TopologyGraph implements Drawing {
       this.cy.minZoom(),
     );
     if (view) this.cy.viewport(view);
+    this.markCrowdedLinks(this.cy.edges());
+  }
+
+  /** Marks the links too short, as drawn, for the interface names at both ends. */
+  private markCrowdedLinks(edges: EdgeCollection): void {
+    this.cy.batch(() =>
+      edges.forEach((edge) => {
+        const [from, to] = [edge.source().position(), edge.target().position()];
+        const fit = linkLabelsFit(
+          to.x - from.x,
+          to.y - from.y,
+          String(edge.data('sourceLabel')),
+          String(edge.data('targetLabel')),
+        );
+        edge.toggleClass('crowded', !fit);
+      }),
+    );
   }
 
   /** Model point p is on screen at p × zoom + pan: Cytoscape's zoom times the spread. */
@@ -270,14 +291,20 @@ function stylesheet(p: Palette): StylesheetJson {
         'curve-style': 'bezier',
         'source-label': 'data(sourceLabel)',
         'target-label': 'data(targetLabel)',
-        'source-text-offset': 28,
-        'target-text-offset': 28,
+        'source-text-offset': LABEL_OFFSET,
+        'target-text-offset': LABEL_OFFSET,
         color: p.foreground,
-        'font-size': 9,
+        'font-size': LABEL_FONT_SIZE,
         'text-background-color': p.background,
         'text-background-opacity': 0.8,
         'min-zoomed-font-size': 7,
       },
+    },
+    // Too short for both interface names (link-labels.ts): they would overlap, so they show only when it is selected.
+    { selector: 'edge.crowded', style: { 'source-label': '', 'target-label': '' } },
+    {
+      selector: 'edge.crowded.cursor, edge.crowded:selected',
+      style: { 'source-label': 'data(sourceLabel)', 'target-label': 'data(targetLabel)' },
     },
     { selector: '[drift = "create"]', style: { 'border-style': 'dashed', 'border-color': p.create } },
     { selector: 'edge[drift = "create"]', style: { 'line-color': p.create, 'line-style': 'dashed' } },

@@ -11,6 +11,7 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 60_000 });
   mocha.addFile(path.join(__dirname, 'scenario.js'));
   mocha.addFile(path.join(__dirname, 'canvas-topology.js'));
+  mocha.addFile(path.join(__dirname, 'agent-requests.js'));
   mocha.addFile(path.join(__dirname, 'frr.js'));
   mocha.addFile(path.join(__dirname, 'frr-changes.js'));
   mocha.addFile(path.join(__dirname, 'typing.js'));
