@@ -39,6 +39,16 @@ module.exports = {
       },
     },
     {
+      name: 'domain-below-the-wire',
+      severity: 'error',
+      comment:
+        "The agent's domain (agent/domain/) knows nothing of requests: it throws its own DomainError, which " +
+        'agent/http/api-error.ts maps to envelope codes, and it gets what it needs of a session or the agent ' +
+        'context as arguments from the handlers.',
+      from: { path: '^agent/domain/' },
+      to: { path: '^agent/(http/|handlers/|context\\.ts$|sessions\\.ts$)' },
+    },
+    {
       name: 'bundles-not-agent',
       severity: 'error',
       comment: 'The extension and the language server talk to the agent over HTTPS only, never by importing it.',

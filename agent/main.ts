@@ -21,7 +21,7 @@ import {
   type AgentUser,
 } from './users';
 import { EVE_NG_FLAGS, EVE_NG_USAGE, eveNgFromFlags } from './emulator/eveng/command-line';
-import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_SECONDS, MIN_WORKER_HEAP_MB } from './domain/validate-workers';
+import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_SECONDS, MIN_WORKER_HEAP_MB } from './http/validate-workers';
 import { DEFAULT_LABS_PER_USER } from './domain/lab-owners';
 
 const USAGE = `Usage: node dist/agent.js [options]
@@ -239,5 +239,5 @@ async function main(): Promise<void> {
   );
 }
 
-// The bundle also runs as the validate worker (projects/validate-workers.ts): only the main thread serves.
+// The bundle also runs as the validate worker (http/validate-workers.ts): only the main thread serves.
 if (isMainThread) void main();

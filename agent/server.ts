@@ -62,7 +62,7 @@ import { sendData, sendDataJson, sendError } from './http/respond';
 import { RouteTable } from './http/routes';
 import { ApplyJournal } from './domain/apply-journal';
 import { loadCatalogueData, type CatalogueData } from './domain/catalogue';
-import { ValidateWorkers } from './domain/validate-workers';
+import { ValidateWorkers } from './http/validate-workers';
 import { LabActivity } from './domain/lab-activity';
 import { LabOwners } from './domain/lab-owners';
 import { SessionStore, type LoginSession } from './sessions';

@@ -1,21 +1,26 @@
 /**
- * Context keys for the `when` clauses of package.json: whether we are logged
- * in (and the session's state), and what the agent allows (labAgent.can.<action>), so menus, the palette
- * and the welcome views offer only what works.
+ * Context keys for the `when` clauses of package.json: whether the active
+ * agent is logged in (and its session's state), what it allows
+ * (labAgent.can.<action>), and whether there are several agents, so menus, the
+ * palette and the welcome views offer only what works. The active agent is
+ * the active lab file's, else the default one.
  */
 import * as vscode from 'vscode';
-import type { Session } from './connection/session';
+import type { Agents } from './connection/agents';
+import type { LabAgents } from './labs/lab-agents';
 import { capabilityContextKeys } from './model/capabilities';
 
-export function trackContextKeys(session: Session): vscode.Disposable {
+export function trackContextKeys(agents: Agents, labAgents: LabAgents): vscode.Disposable {
   let last = '';
   const update = (): void => {
-    const info = session.current;
+    const session = labAgents.activeSession();
+    const info = session?.current ?? { state: 'error' as const };
     const keys: Record<string, boolean | string> = {
       'labAgent.connected': info.state === 'connected',
       // The welcome views tell an unreachable agent and an ended session from a log-out.
       'labAgent.session': info.state,
-      ...capabilityContextKeys(session.capabilities),
+      'labAgent.multipleAgents': agents.names().length > 1,
+      ...capabilityContextKeys(session?.capabilities),
     };
     const text = JSON.stringify(keys);
     if (text === last) return;
@@ -23,5 +28,5 @@ export function trackContextKeys(session: Session): vscode.Disposable {
     for (const [key, value] of Object.entries(keys)) void vscode.commands.executeCommand('setContext', key, value);
   };
   update();
-  return session.onDidChange(update);
+  return labAgents.onDidChangeActive(update);
 }

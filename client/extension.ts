@@ -4,6 +4,7 @@
  * returns, and the language server starts with the first lab document.
  */
 import * as vscode from 'vscode';
+import { PlanRequest } from '../common/protocol';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExecCommands } from './commands/lifecycle';
 import { registerImportCommand } from './commands/import-lab';
@@ -11,17 +12,20 @@ import { PlanDocuments } from './commands/plan-document';
 import { registerProjectCommands } from './commands/project';
 import { Reports } from './commands/reports';
 import { registerSampleCommand } from './commands/sample';
-import { Session } from './connection/session';
+import { Agents } from './connection/agents';
+import { LabAgents } from './labs/lab-agents';
+import { registerMoveLabCommand } from './commands/move-lab';
 import { registerConsoleExec } from './consoles/exec';
 import { registerConsoleTerminals } from './consoles/terminal';
 import { trackContextKeys } from './context-keys';
 import { LabLanguageClient } from './language-client';
 import { LabParses } from './labs/lab-parses';
-import { createLog, logFailure } from './log';
+import { createLog } from './log';
 import type { Services } from './services';
 import { StatusBar } from './status-bar';
 import { LabTestsController } from './testing/lab-tests-controller';
 import { registerTopologyView } from './topology/register';
+import { NodeStatesFollower } from './labs/node-states';
 import { registerConsolesView } from './views/consoles-tree';
 import { registerLabsView } from './views/labs-tree';
 import { registerNetworkTypesView } from './views/network-types-tree';
@@ -29,19 +33,32 @@ import { registerTemplatesView } from './views/templates-tree';
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
-  const session = new Session(context.secrets, log);
+  const agents = new Agents(context.secrets, log);
+  const session = agents.defaultSession;
+  const labAgents = new LabAgents(context.workspaceState, agents);
   const labViewsStale = new vscode.EventEmitter<void>();
   // Filled in below; the services only reach it from commands, which run after activate.
   const server: { client?: LabLanguageClient } = {};
   const shown: { plans?: PlanDocuments; tests?: LabTestsController } = {};
 
-  const services: Services = {
-    session,
+  const labParses = new LabParses();
+  const nodeStates = new NodeStatesFollower(
+    (uri) => labAgents.sessionIfAny(uri),
+    labParses,
     log,
-    labParses: new LabParses(),
+    (uri, states) => server.client?.nodeStates(uri, states),
+  );
+
+  const services: Services = {
+    agents,
+    session,
+    labAgents,
+    log,
+    labParses,
     labStateChanged: (uri, change) => {
       server.client?.labStateChanged(uri);
-      shown.plans?.labStateChanged(uri);
+      nodeStates.follow(uri);
+      void shown.plans?.labStateChanged(uri);
       shown.tests?.labChanged(uri, change);
       labViewsStale.fire();
     },
@@ -62,21 +79,25 @@ export function activate(context: vscode.ExtensionContext): void {
       if (status.state === 'error') session.serverReported(status.code, status.message);
     },
   );
-  const plans = new PlanDocuments(services);
+  const plans = new PlanDocuments(services, (uri) =>
+    Promise.resolve(server.client?.request(PlanRequest, { uri: uri.toString() })),
+  );
   shown.plans = plans;
   const reports = new Reports(services);
   shown.tests = new LabTestsController(services);
 
   context.subscriptions.push(
     log,
-    session,
+    agents,
+    labAgents,
+    nodeStates,
     labViewsStale,
     statusBar,
     server.client,
     plans,
     reports,
     shown.tests,
-    trackContextKeys(session),
+    trackContextKeys(agents, labAgents),
     session.onDidChange(() => server.client?.sessionChanged()),
     // The agent is back, or the session renewed: the server checks again what it shows, even with the same token.
     session.onDidResync(() => server.client?.sessionChanged({ force: true })),
@@ -86,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...reports.register(),
     ...registerExecCommands(services),
     registerImportCommand(services),
+    registerMoveLabCommand(services),
     ...registerConsoleTerminals(services),
     ...registerConsoleExec(services),
     registerSampleCommand(services, context),
@@ -96,9 +118,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerTopologyView(services, server.client, context.extensionUri),
   );
 
-  setTimeout(() => {
-    session.restore().catch((err: unknown) => logFailure(log, 'Restoring the session', err));
-  }, 0);
+  setTimeout(() => agents.restoreAll(), 0);
 }
 
 export function deactivate(): void {

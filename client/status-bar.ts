@@ -1,12 +1,15 @@
 /**
  * The status bar item: connection state, agent version and whether the
- * emulator is reachable. Clicking it logs in when logged out, else opens a
- * quick pick with the details and the connection actions.
+ * emulator is reachable, for the active agent (the active lab file's, else
+ * the default one; named once there are several). Clicking it logs in when
+ * logged out, else opens a quick pick with the details and the connection actions.
  */
 import * as vscode from 'vscode';
 import type { SessionStatusParams } from '../common/protocol';
 import { registerGuarded } from './commands/guard';
-import { statusView, type ServerStatus } from './model/status-text';
+import { DEFAULT_AGENT } from './model/agent-list';
+import { agentLabel } from './model/lab-binding';
+import { agentStatusView, statusView, type ServerStatus } from './model/status-text';
 import type { Services } from './services';
 import { LabCommand } from '../common/commands';
 
@@ -24,6 +27,7 @@ export class StatusBar implements vscode.Disposable {
         this.server = undefined;
         this.render();
       }),
+      services.labAgents.onDidChangeActive(() => this.render()),
       registerGuarded(services, LabCommand.showConnection, 'Connection details', () => this.showDetails()),
     ];
     this.render();
@@ -37,7 +41,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   private render(): void {
-    const view = statusView(this.services.session.current, this.server);
+    const view = this.view();
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.backgroundColor =
@@ -48,11 +52,38 @@ export class StatusBar implements vscode.Disposable {
           : undefined;
   }
 
+  private view(): ReturnType<typeof statusView> {
+    const { labAgents, agents } = this.services;
+    const lab = labAgents.activeLab();
+    const session = labAgents.activeSession();
+    // The language server works for the default agent's session.
+    const server = session?.name === DEFAULT_AGENT ? this.server : undefined;
+    const view = session === undefined ? undefined : statusView(session.current, server);
+    const binding = lab === undefined ? undefined : labAgents.bindingOf(lab);
+    const count = agents.names().length;
+    const name = binding === undefined ? (count > 1 ? DEFAULT_AGENT : undefined) : agentLabel(binding, count);
+    if (name === undefined && view !== undefined) return view;
+    const why =
+      binding === undefined
+        ? 'no lab file is active'
+        : binding.source === 'file'
+          ? 'chosen for this lab file'
+          : binding.source === 'folder'
+            ? "the folder's setting labAgent.agent"
+            : 'the default agent';
+    return agentStatusView(view, name ?? binding?.agent ?? DEFAULT_AGENT, why, binding?.problem);
+  }
+
   private async showDetails(): Promise<void> {
-    const session = this.services.session;
+    const session = this.services.labAgents.activeSession();
+    if (session === undefined) {
+      await vscode.commands.executeCommand(LabCommand.moveLab);
+      return;
+    }
     const state = session.current.state;
+    const agentArg = { agent: session.name };
     if (state === 'loggedOut') {
-      await vscode.commands.executeCommand(LabCommand.login);
+      await vscode.commands.executeCommand(LabCommand.login, agentArg);
       return;
     }
     if (state === 'expired') {
@@ -67,6 +98,7 @@ export class StatusBar implements vscode.Disposable {
     const detail = (label: string, value: string | undefined): Item => ({ label, description: value ?? '—' });
     const items: Item[] = [
       { label: 'Connection', kind: vscode.QuickPickItemKind.Separator },
+      ...(this.services.agents.names().length > 1 ? [detail('$(server) Agent', session.name)] : []),
       detail('$(globe) Agent', info.baseUrl),
       detail('$(account) User', info.username),
       detail('$(info) State', info.problem ? `${info.state}: ${info.problem}` : info.state),
@@ -86,9 +118,17 @@ export class StatusBar implements vscode.Disposable {
       { label: '$(refresh) Refresh', run: () => session.refresh() },
       {
         label: '$(account) Log In Again or as Another User',
-        run: () => vscode.commands.executeCommand(LabCommand.login),
+        run: () => vscode.commands.executeCommand(LabCommand.login, agentArg),
       },
-      { label: '$(sign-out) Log Out', run: () => vscode.commands.executeCommand(LabCommand.logout) },
+      { label: '$(sign-out) Log Out', run: () => vscode.commands.executeCommand(LabCommand.logout, agentArg) },
+      ...(this.services.labAgents.activeLab() !== undefined && this.services.agents.names().length > 1
+        ? [
+            {
+              label: '$(arrow-swap) Move Lab to Another Agent',
+              run: () => vscode.commands.executeCommand(LabCommand.moveLab),
+            },
+          ]
+        : []),
       { label: '$(output) Show Log', run: () => this.services.log.show() },
     ];
     const picked = await vscode.window.showQuickPick(items, {

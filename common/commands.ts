@@ -6,6 +6,9 @@
 export const LabCommand = {
   login: 'labAgent.login',
   logout: 'labAgent.logout',
+  addAgent: 'labAgent.addAgent',
+  removeAgent: 'labAgent.removeAgent',
+  moveLab: 'labAgent.moveLab',
   showConnection: 'labAgent.showConnection',
   showLog: 'labAgent.showLog',
   openSample: 'labAgent.openSample',

@@ -7,6 +7,7 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { Range as LspRange } from 'vscode-languageserver-protocol';
+import type { PlanData } from './api/contract';
 
 /** What the language server needs to reach the agent. Sent in initializationOptions and on every change. */
 export interface AgentSessionSettings {
@@ -47,6 +48,21 @@ export interface LabStateChangedParams {
 }
 /** client → server notification: the lab's stored state changed (after deploy, import, reconcile). */
 export const LabStateChangedNotification = new NotificationType<LabStateChangedParams>('labAgent/labStateChanged');
+
+export interface PlanParams {
+  uri: string;
+}
+/**
+ * The lab's plan (to_emu) as the plan lens shows it, or why there is none: `code` is the agent's
+ * error code, or syntax_errors, invalid_lab, file_refused, not_logged_in.
+ */
+export type LabPlan = { ok: true; plan: PlanData } | { ok: false; code: string; message: string };
+/**
+ * client → server request: the plan of an open lab document's current version. The server makes
+ * one per version and lab state and shares it with the plan lens, so the topology's drift, the
+ * plan document and the lens show the same plan; null when the document is not open.
+ */
+export const PlanRequest = new RequestType<PlanParams, LabPlan | null, void>('labAgent/plan');
 
 export interface NodeStatesParams {
   uri: string;

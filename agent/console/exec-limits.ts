@@ -13,8 +13,8 @@ export const EXEC_LIMITS = {
   commandChars: 1024 * 1024,
   /** Characters of all outputs of one exec-many reply. */
   requestChars: 8 * 1024 * 1024,
-  /** Commands of one exec-many call running at once. */
-  commandsAtOnce: 8,
+  /** Commands of one exec-many call running at once: as many as the agent runs, so one call can use them all. */
+  commandsAtOnce: 16,
   /** exec-many calls of one user (over all their sessions) in flight at once. */
   callsPerUser: 2,
   /** Console exec commands running at once on the agent, all users together; the others wait their turn. */

@@ -8,12 +8,13 @@
  * §4 "Applies"): first what only adds (the lab, networks, nodes, node edits,
  * links onto free interfaces), then the deletes, then what needed them (a
  * replaced node, a link onto an interface a delete freed). A link is made
- * whole or not at all. When a step fails, the links deleted to make way that
- * nothing took are put back, and the error says what changed.
+ * whole or not at all. When a step fails, a replaced node whose new copy is
+ * not there and the links deleted to make way that nothing took are put back,
+ * and the error says what changed.
  */
 import { EmuError, type EmulatorClient, type EmuNodeSpec } from '../emulator/backend';
-import { ApiError, toApiError } from '../http/api-error';
-import { runBounded } from './bounded';
+import { runBounded } from '../bounded';
+import { ApplyStopped, DomainError } from './domain-error';
 import { applyOrder } from './apply-order';
 import { PRUNED_REASON, type Change } from './diff';
 import type { ObservedTopology } from './observed';
@@ -92,6 +93,22 @@ class ApplyRun {
     return id;
   }
 
+  /** Adds a node and keeps its id; answers the id. */
+  async addNode(spec: EmuNodeSpec): Promise<number> {
+    const node = await this.client.addNode(this.lab, spec);
+    this.nodeIds.set(spec.name, node.id);
+    return node.id;
+  }
+
+  hasNode(name: string): boolean {
+    return this.nodeIds.has(name);
+  }
+
+  /** The id the node had when the apply began. */
+  liveId(name: string): number | undefined {
+    return this.observed?.liveNodes.get(name)?.id;
+  }
+
   private async attach(end: Endpoint, network: number): Promise<void> {
     if ('node' in end) await this.client.connectInterface(this.lab, this.nodeId(end.node), end.index, network);
   }
@@ -137,8 +154,7 @@ class ApplyRun {
     if (change.op === 'create') {
       const spec = nodeSpec(change.after, this.createdNodes++);
       return async () => {
-        const node = await client.addNode(lab, spec);
-        this.nodeIds.set(change.name, node.id);
+        await this.addNode(spec);
       };
     }
     return () => {
@@ -200,16 +216,41 @@ class ApplyRun {
 
   /** Whether the node or network of an endpoint has an emulator id (a delete of this apply may have removed it). */
   has(end: Endpoint): boolean {
-    return 'network' in end ? this.networkIds.has(end.network) : this.nodeIds.has(end.node);
+    return 'network' in end ? this.networkIds.has(end.network) : this.hasNode(end.node);
   }
 }
 
-/** What an apply that stopped part-way did: the changes made, the one that failed, the links put back. */
+/** What an apply that stopped part-way did: the changes made, the one that failed, what was put back. */
 interface Outcome {
   applied: Change[];
   failed?: Change;
   restored: Change[];
+  /** Said of what was put back where it differs from before (a node's new id). */
+  notes: string[];
   notApplied: number;
+}
+
+/**
+ * Puts back the nodes this apply deleted to replace them (a template cannot change in place) whose
+ * new copy is not there: its add failed, or the apply stopped before it. The old node comes back as
+ * it was read (template, image, settings, startup config, place), stopped, with an id the emulator
+ * chooses: EVE-NG gives the lowest free one (this copy of 6.2: of the author's labs), which is the
+ * old id unless another add took it; the notes say when it differs. Its links follow in restoreLinks.
+ */
+async function restoreNodes(run: ApplyRun, outcome: Outcome, changes: readonly Change[]): Promise<void> {
+  const replacing = new Set(changes.filter((c) => c.kind === 'node' && c.op === 'create').map((c) => c.name));
+  for (const change of outcome.applied) {
+    if (change.kind !== 'node' || change.op !== 'delete' || !replacing.has(change.name)) continue;
+    if (run.hasNode(change.name)) continue;
+    try {
+      const id = await run.addNode(nodeSpec(change.before, 0));
+      outcome.restored.push(change);
+      const was = run.liveId(change.name);
+      if (was !== undefined && was !== id) outcome.notes.push(`node ${change.name} is back as id ${id} (was ${was})`);
+    } catch {
+      // Left deleted: the error reply lists the delete among the changes made.
+    }
+  }
 }
 
 /**
@@ -218,7 +259,11 @@ interface Outcome {
  */
 async function restoreLinks(run: ApplyRun, outcome: Outcome, created: Change[]): Promise<void> {
   const taken = new Set(created.flatMap((c) => (c.kind === 'link' ? interfaceKeys(c.link) : [])));
-  const deleted = new Set(outcome.applied.filter((c) => c.op === 'delete' && c.kind !== 'link').map((c) => c.name));
+  const deleted = new Set(
+    outcome.applied
+      .filter((c) => c.op === 'delete' && c.kind !== 'link' && !outcome.restored.includes(c))
+      .map((c) => c.name),
+  );
   const there = (end: Endpoint) => run.has(end) && !deleted.has('node' in end ? end.node : end.network);
   for (const change of outcome.applied) {
     if (change.kind !== 'link' || change.op !== 'delete' || change.reason === PRUNED_REASON) continue;
@@ -242,30 +287,30 @@ function listed(changes: readonly Change[]): string {
 }
 
 /**
- * The error an apply that stopped part-way answers with: the emulator's (or the agent's) own,
- * plus what changed (when anything did), in its message and as `data.applied`, `data.failed`, `data.restored` and
- * `data.not_applied`. Bugs (plain errors) pass unchanged.
+ * The error an apply that stopped part-way answers with: the emulator's (or the domain's) own as
+ * its cause, plus what changed (when anything did), as progress text and as the outcome's
+ * `applied`, `failed`, `restored` and `not_applied`. Bugs (plain errors) pass unchanged.
  */
 function reportOutcome(error: unknown, outcome: Outcome): unknown {
-  if (!(error instanceof ApiError || error instanceof EmuError)) return error;
-  const cause = toApiError(error, () => undefined);
+  if (!(error instanceof DomainError || error instanceof EmuError)) return error;
   const applied = outcome.applied.filter((c) => !outcome.restored.includes(c));
   const parts = [
     applied.length ? `Changed before it stopped: ${listed(applied)}.` : '',
-    outcome.restored.length ? `Put back: ${listed(outcome.restored)}.` : '',
+    outcome.restored.length
+      ? `Put back: ${listed(outcome.restored)}${outcome.notes.length ? ` (${outcome.notes.join('; ')})` : ''}.`
+      : '',
     outcome.notApplied ? `${outcome.notApplied} change(s) were not made; plan again to see what is left.` : '',
   ].filter(Boolean);
-  const data = {
-    ...(cause.data && typeof cause.data === 'object' ? cause.data : {}),
+  const changes = {
     applied: applied.map(toPlanAction),
     ...(outcome.failed ? { failed: toPlanAction(outcome.failed) } : {}),
     restored: outcome.restored.map(toPlanAction),
     not_applied: outcome.notApplied,
   };
-  // With nothing changed (the first write failed), the emulator's message stands alone.
-  if (!applied.length && !outcome.restored.length) return new ApiError(cause.code, cause.message, data);
+  // With nothing changed (the first write failed), the cause's message stands alone.
+  if (!applied.length && !outcome.restored.length) return new ApplyStopped(error, '', changes);
   const failedAt = outcome.failed ? ` (${outcome.failed.op} ${outcome.failed.kind} ${outcome.failed.name})` : '';
-  return new ApiError(cause.code, `${cause.message}${failedAt} ${parts.join(' ')}`, data);
+  return new ApplyStopped(error, `${failedAt} ${parts.join(' ')}`, changes);
 }
 
 export async function applyChanges(input: {
@@ -281,7 +326,7 @@ export async function applyChanges(input: {
   const { client, signal } = input;
   const run = new ApplyRun(client, input.lab, input.desired, input.observed, signal);
   const limit = client.maxConcurrentWrites ?? 1;
-  const outcome: Outcome = { applied: [], restored: [], notApplied: 0 };
+  const outcome: Outcome = { applied: [], restored: [], notes: [], notApplied: 0 };
   const steps = input.changes.length;
   try {
     for (const stage of applyOrder(input.changes)) {
@@ -305,7 +350,10 @@ export async function applyChanges(input: {
   } catch (e) {
     outcome.notApplied = steps - outcome.applied.length;
     const created = outcome.applied.filter((c) => c.op === 'create');
-    if (!signal.aborted) await restoreLinks(run, outcome, created);
+    if (!signal.aborted) {
+      await restoreNodes(run, outcome, input.changes);
+      await restoreLinks(run, outcome, created);
+    }
     throw reportOutcome(e, outcome);
   }
 }

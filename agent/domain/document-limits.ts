@@ -5,11 +5,11 @@
  * names the limit, instead of stalling the agent or reporting a stack overflow.
  */
 import type { ProjectDiagnostic } from '../../common/api/contract';
-import { ApiError } from '../http/api-error';
+import { DomainError } from './domain-error';
 
-/** invalid_lab on calls that need the document; validate answers the diagnostic instead. */
-export class DocumentRefused extends ApiError {
+/** An invalid document on calls that need it; validate answers the diagnostic instead. */
+export class DocumentRefused extends DomainError {
   constructor(readonly diagnostic: ProjectDiagnostic) {
-    super('invalid_lab', `The lab document is not read: ${diagnostic.message}`, { diagnostics: [diagnostic] });
+    super('invalid_document', `The lab document is not read: ${diagnostic.message}`, { diagnostics: [diagnostic] });
   }
 }

@@ -3,9 +3,9 @@
  * destroy, exec), and a per-lab write counter that tells the inspect cache
  * when its entry is out of date.
  */
-import { ApiError } from '../http/api-error';
 import type { EmulatorClient } from '../emulator/backend';
 import type { ApplyJournal } from './apply-journal';
+import { DomainError } from './domain-error';
 
 export class LabActivity {
   private readonly busy = new Map<string, string>();
@@ -23,8 +23,8 @@ export class LabActivity {
   /** Aborts every long operation and waits until each has stopped (its journal entry is then final). */
   async stopAll(): Promise<void> {
     this.shutdown.abort(
-      new ApiError(
-        'agent_stopping',
+      new DomainError(
+        'stopping',
         'The agent is stopping, so this operation stopped between two emulator calls. The lab may be half-changed: once the agent is back, push the document again (reconcile to_emu) to finish the change.',
       ),
     );
@@ -44,7 +44,7 @@ export class LabActivity {
   async exclusive<T>(lab: string, operation: string, run: () => Promise<T>): Promise<T> {
     const current = this.busy.get(lab);
     if (current)
-      throw new ApiError(
+      throw new DomainError(
         'lab_busy',
         `Lab ${lab} is busy: a ${current} is in progress. Try again when it has finished.`,
       );

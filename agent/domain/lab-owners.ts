@@ -8,8 +8,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError } from '../http/api-error';
 import { writeFileAtomic } from '../storage/atomic-file';
+import { DomainError } from './domain-error';
 
 const FILE = 'lab-owners.json';
 /** Labs one user may own (decisions §11): a quarter of the Linux emulator's 64 labs per agent. */
@@ -55,8 +55,8 @@ export class LabOwners {
   /** 404 when the lab belongs to someone else; an unowned lab is visible to every user. */
   check(path: string, username: string): void {
     if (this.isOthers(path, username))
-      throw new ApiError(
-        'lab_not_found',
+      throw new DomainError(
+        'others_lab',
         `Lab ${path} is another user's lab, so you can neither see nor change it. Give your lab another name (or "lab" path).`,
       );
   }
@@ -91,8 +91,8 @@ export class LabOwners {
     const theirs = [...this.owners].filter(([, user]) => user === username).map(([lab]) => lab);
     if (theirs.length < this.labsPerUser) return;
     const named = theirs.slice(0, NAMED_LABS).join(', ') + (theirs.length > NAMED_LABS ? ', …' : '');
-    throw new ApiError(
-      'operation_not_allowed',
+    throw new DomainError(
+      'over_quota',
       `You have ${theirs.length} labs on this agent, the most one user may have (${this.labsPerUser}); destroy one before creating ${path}. Yours: ${named}.`,
     );
   }

@@ -5,7 +5,7 @@
  */
 import { isLabPath, labPathProblem } from '../../common/api/lab-path';
 import { parseLab } from '../../common/lab/parse/parse';
-import { ApiError, invalidRequest } from '../http/api-error';
+import { DomainError } from './domain-error';
 
 export const MANAGED_ROOT = '/lab-agent/';
 export const IMPORTED_ROOT = '/lab-agent/imported/';
@@ -31,7 +31,11 @@ export function resolveLabPath(input: {
 }): string {
   if (input.lab) {
     const problem = labPathProblem(input.lab);
-    if (problem) throw invalidRequest(`"lab" must be an emulator lab path such as /lab-agent/core.unl: ${problem}`);
+    if (problem)
+      throw new DomainError(
+        'invalid_input',
+        `"lab" must be an emulator lab path such as /lab-agent/core.unl: ${problem}`,
+      );
     return input.lab;
   }
   const fromState = stateLab(input.state);
@@ -44,13 +48,14 @@ export function resolveLabPath(input: {
   if (name !== undefined) {
     const path = labPathForName(name);
     if (!path)
-      throw new ApiError(
-        'invalid_lab',
+      throw new DomainError(
+        'invalid_document',
         `The lab name "${name}" cannot be an emulator lab path; use letters, digits, spaces, "_", "+" and "-".`,
       );
     return path;
   }
-  throw invalidRequest(
+  throw new DomainError(
+    'invalid_input',
     'Say which lab: send "lab" (an emulator lab path), the "state" of an earlier deploy, or a document in "yaml" that has a name.',
   );
 }

@@ -6,8 +6,8 @@
 import type { Direction } from '../../common/api/contract';
 import type { LabDocument } from '../../common/lab/model/types';
 import type { EmuLab } from '../emulator/backend';
-import { ApiError } from '../http/api-error';
 import type { Catalogue } from './catalogue';
+import { DomainError } from './domain-error';
 import { diffFromEmulator, diffToEmulator, type Diff } from './diff';
 import { withoutHalfMadeLinks } from './half-made-links';
 import { configsForDirection } from './node-configs';
@@ -64,8 +64,8 @@ export async function planDocument(request: {
 
 export function checkIdentity(plan: ProjectPlan, identity: string | undefined): void {
   if (identity !== undefined && identity !== plan.plan_identity) {
-    throw new ApiError(
-      'plan_stale',
+    throw new DomainError(
+      'stale_plan',
       'The plan is out of date: the document, the live lab or the direction changed since it was made. Plan again and review it.',
     );
   }

@@ -1,21 +1,13 @@
 /**
- * Reading a ProjectPayload: typed fields (wrong types are 400s naming the
- * field), the lab it is about, its document parsed and validated.
+ * A ProjectPayload as the domain reads it (agent/http/project-payload.ts reads it off
+ * the wire): the lab it is about, its document parsed and validated.
  */
 import { cappedDiagnostics } from '../../common/project-files/document-limits';
-import type { Direction, ProjectDiagnostic } from '../../common/api/contract';
+import type { ProjectDiagnostic } from '../../common/api/contract';
 import type { LabDocument } from '../../common/lab/model/types';
-import { ApiError, invalidRequest } from '../http/api-error';
-import {
-  optionalBoolean,
-  optionalInteger,
-  optionalString,
-  optionalStringMap,
-  rejectLocalPaths,
-  type Body,
-} from '../http/fields';
-import type { LoginSession } from '../sessions';
 import type { Catalogue } from './catalogue';
+import type { DocumentCache } from './document-cache';
+import { DomainError } from './domain-error';
 import { desiredTopology } from './desired';
 import { resolveLabPath } from './lab-path';
 import type { Topology } from './topology';
@@ -35,43 +27,6 @@ export interface ProjectInput {
   planIdentity?: string;
 }
 
-export function readProjectInput(body: Body): ProjectInput {
-  rejectLocalPaths(body);
-  optionalString(body, 'manifest');
-  optionalInteger(body, 'id');
-  return {
-    lab: optionalString(body, 'lab') || undefined,
-    yaml: optionalString(body, 'yaml'),
-    files: optionalStringMap(body, 'files') ?? {},
-    state: body.state,
-    source: body.source,
-    prune: optionalBoolean(body, 'prune') ?? false,
-    wipe: optionalBoolean(body, 'wipe') ?? true,
-    node: optionalString(body, 'node') || undefined,
-    refresh: optionalBoolean(body, 'refresh') ?? false,
-    replace: optionalBoolean(body, 'replace') ?? false,
-    planIdentity: optionalString(body, 'plan_identity') || undefined,
-  };
-}
-
-/** Omitted or empty is to_emu; anything but the two valid values is 400 invalid_direction. */
-export function readDirection(body: Body): Direction {
-  const value = body.direction;
-  if (value === undefined || value === '') return 'to_emu';
-  if (value === 'to_emu' || value === 'from_emu') return value;
-  throw new ApiError(
-    'invalid_direction',
-    `"direction" must be "to_emu" (document to emulator) or "from_emu" (emulator to document), not ${JSON.stringify(value)}.`,
-  );
-}
-
-export function readStopmode(body: Body): number {
-  const stopmode = optionalInteger(body, 'stopmode') ?? 3;
-  if (stopmode < 0 || stopmode > 3)
-    throw invalidRequest('"stopmode" must be 0 (graceful), 1 (poweroff), 2 (hibernate) or 3 (auto).');
-  return stopmode;
-}
-
 export interface CheckedDocument {
   doc: LabDocument;
   diagnostics: ProjectDiagnostic[];
@@ -82,11 +37,11 @@ export interface CheckedDocument {
 }
 
 export function requireYaml(input: ProjectInput): string {
-  if (input.yaml === undefined) throw invalidRequest('"yaml" is required: send the lab document.');
+  if (input.yaml === undefined) throw new DomainError('invalid_input', '"yaml" is required: send the lab document.');
   return input.yaml;
 }
 
-/** Parses (with the session's cache, or plainly on a worker) and validates the document; one that does not validate is 422 invalid_lab with the diagnostics. */
+/** Parses (with the session's cache, or the worker's) and validates the document; one that does not validate is an invalid document with the diagnostics. */
 export function checkedDocument(
   parse: (yaml: string) => LabDocument,
   input: ProjectInput,
@@ -96,7 +51,7 @@ export function checkedDocument(
   const diagnostics = validateDocument(doc, input.files, catalogue);
   if (hasErrors(diagnostics)) {
     const first = diagnostics.find((d) => d.severity === 'error');
-    throw new ApiError('invalid_lab', `The lab document does not validate: ${first?.message}`, {
+    throw new DomainError('invalid_document', `The lab document does not validate: ${first?.message}`, {
       diagnostics: cappedDiagnostics(diagnostics),
     });
   }
@@ -112,12 +67,12 @@ export function checkedDocument(
   return { doc, diagnostics, desired: desiredTopology(doc, input.files, catalogue, fallbackName), lab, unsupported };
 }
 
-/** The lab of a request that may come without a document to validate. */
-export function labOf(session: LoginSession, input: ProjectInput): string {
+/** The lab of a request that may come without a document to validate; `documents` is the caller's parse cache. */
+export function labOf(documents: DocumentCache, input: ProjectInput): string {
   const yaml = input.yaml;
   return resolveLabPath({
     lab: input.lab,
     state: input.state,
-    docName: yaml !== undefined ? () => session.documents.parse(yaml).name?.value : undefined,
+    docName: yaml !== undefined ? () => documents.parse(yaml).name?.value : undefined,
   });
 }

@@ -4,8 +4,9 @@
  * icons, network types and the interface names each template produces.
  */
 import type { ProjectDiagnostic } from '../../common/api/contract';
-import { validateLab } from '../../common/lab/rules/validate';
+import { validateLab, type MessageExamples } from '../../common/lab/rules/validate';
 import type { LabDocument, LabNode, NodeFieldName } from '../../common/lab/model/types';
+import { closestNames } from '../../common/closest-names';
 import { DEFAULT_NETWORK_TYPE, listInProse } from '../../common/lab/rules/format';
 import type { EmuTemplate } from '../emulator/backend';
 import type { Catalogue } from './catalogue';
@@ -22,6 +23,25 @@ function sample(names: string[]): string {
   return names.length > 4 ? `${names.slice(0, 4).join(', ')}, …` : names.join(', ');
 }
 
+/** The examples the local checks' messages give: this emulator's first provisioned template and its first interface. */
+function examplesOf(catalogue: Catalogue): MessageExamples | undefined {
+  const templates = [...catalogue.templates.values()];
+  const chosen = templates.find((t) => t.provisioned) ?? templates[0];
+  return chosen && { template: chosen.id, interfaceName: catalogue.ethFormat(chosen).nameAt(0) };
+}
+
+/** " Did you mean frr?" with the catalogue's names closest to one written wrongly (a typo), or nothing. */
+function didYouMean(wanted: string, names: Iterable<string>): string {
+  const closest = closestNames(wanted, names);
+  return closest.length > 0 ? ` Did you mean ${listInProse(closest, 'or')}?` : '';
+}
+
+/** The names with the closest to `wanted` first, so that a list cut short never cuts the one meant. */
+function closestFirst(wanted: string, names: string[]): string[] {
+  const closest = closestNames(wanted, names, names.length);
+  return [...closest, ...names.filter((name) => !closest.includes(name))];
+}
+
 type Add = (path: Path, severity: 'error' | 'warning', code: string, message: string) => void;
 
 export function validateDocument(
@@ -29,7 +49,7 @@ export function validateDocument(
   files: Record<string, string>,
   catalogue: Catalogue,
 ): ProjectDiagnostic[] {
-  const local: ProjectDiagnostic[] = validateLab(doc).map((d) => ({
+  const local: ProjectDiagnostic[] = validateLab(doc, examplesOf(catalogue)).map((d) => ({
     ...(d.path ? { path: d.path } : {}),
     message: d.message,
     severity: d.severity,
@@ -77,7 +97,7 @@ function checkNodes(
         fieldPath(node, 'template'),
         'error',
         'unknown-template',
-        `Template "${r.template}" does not exist on the emulator. Known templates: ${listInProse([...catalogue.templates.keys()])}.`,
+        `Template "${r.template}" does not exist on the emulator.${didYouMean(r.template, catalogue.templates.keys())} Known templates: ${listInProse([...catalogue.templates.keys()])}.`,
       );
       continue;
     }
@@ -88,7 +108,7 @@ function checkNodes(
         fieldPath(node, 'icon'),
         'error',
         'unknown-icon',
-        `Icon "${r.icon}" does not exist on the emulator. Icons: ${sample([...catalogue.icons])}.`,
+        `Icon "${r.icon}" does not exist on the emulator.${didYouMean(r.icon, catalogue.icons)} Icons: ${sample(closestFirst(r.icon, [...catalogue.icons]))}.`,
       );
     }
     checkConsole(node, template, add);
@@ -123,7 +143,10 @@ function checkImage(node: LabNode, template: EmuTemplate, add: Add): void {
       fieldPath(node, 'image'),
       'error',
       'unknown-image',
-      `Image "${wanted}" does not exist for template ${template.id}. Images: ${listInProse(template.images.map((i) => i.id))}.`,
+      `Image "${wanted}" does not exist for template ${template.id}.${didYouMean(
+        wanted,
+        template.images.map((i) => i.id),
+      )} Images: ${listInProse(template.images.map((i) => i.id))}.`,
     );
   } else if (!image.available) {
     add(

@@ -170,6 +170,16 @@ export class EmuError extends Error {
  * session; a session idle for too long fails every call with
  * EmuError('session_expired').
  */
+/** What a read of a lab may leave out. */
+export interface LabRead {
+  /**
+   * Whether to read the running config of each running node (`EmuNode.runningConfig`), which
+   * costs the emulator a command per router (default true). A caller that needs only the nodes'
+   * states and wiring (a console command, a destroy) says false.
+   */
+  runningConfigs?: boolean;
+}
+
 export interface EmulatorClient {
   /**
    * How many writes the emulator takes at once from this session; an apply runs independent
@@ -182,12 +192,19 @@ export interface EmulatorClient {
   listNetworkTypes(): Promise<{ types: EmuNetworkType[]; natOnly: boolean }>;
   listIcons(): Promise<EmuIcon[]>;
 
-  getLab(path: string): Promise<EmuLab | undefined>;
+  /** The lab as the emulator has it now; `read` may leave out what the caller does not need. */
+  getLab(path: string, read?: LabRead): Promise<EmuLab | undefined>;
   createLab(path: string, meta: { name: string; description: string }): Promise<void>;
   editLab(path: string, meta: { name?: string; description?: string }): Promise<void>;
   /** Copies a lab to a new path (EVE-NG: POST /api/labs with a source). */
   cloneLab(source: string, destination: string): Promise<void>;
   deleteLab(path: string): Promise<void>;
+  /**
+   * deleteLab itself powers off and removes every node of the lab, running or not, side by
+   * side (Linux: kills its processes and removes its namespace), with nothing of a node left to
+   * wipe: destroy deletes the lab at once instead of stopping and wiping each node first.
+   */
+  readonly deleteLabRemovesNodes?: boolean;
 
   addNode(path: string, spec: EmuNodeSpec): Promise<EmuNode>;
   editNode(path: string, id: number, changes: Partial<EmuNodeSpec>): Promise<void>;

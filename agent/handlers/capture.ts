@@ -4,7 +4,8 @@ import { CaptureFilterError, EmuNodeStatus, type CaptureTarget, type EmuLab } fr
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
 import { requireLab } from '../domain/lab-guards';
-import { labOf, readProjectInput } from '../domain/project-input';
+import { labOf } from '../domain/project-input';
+import { readProjectInput } from '../http/project-payload';
 import type { SessionHandler } from './handler';
 
 const TARGET_PATTERN = /^([^:\s]+):([^:\s]+)$/;
@@ -69,7 +70,7 @@ function resolveTargets(live: EmuLab, targets: string[]): CaptureTarget[] {
 export const startCapture: SessionHandler = async ({ ctx, session, body }): Promise<CaptureStartData> => {
   rejectLocalPaths(body);
   const { lab: labField, yaml, files, state, manifest } = body;
-  const lab = labOf(session, readProjectInput({ lab: labField, yaml, files, state, manifest }));
+  const lab = labOf(session.documents, readProjectInput({ lab: labField, yaml, files, state, manifest }));
   // Capturing changes nothing in the lab: like the other reads, it does not claim a lab without owner.
   ctx.owners.check(lab, session.username);
   const emulator = session.emulator.capture;

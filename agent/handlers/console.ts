@@ -8,10 +8,11 @@ import {
   type ConsoleExecResult,
 } from '../../common/api/contract';
 import { EmuError, EmuNodeStatus, type EmuLab, type EmuNode } from '../emulator/backend';
-import { ApiError, invalidRequest } from '../http/api-error';
+import { ApiError, invalidRequest, knownApiError } from '../http/api-error';
 import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
 import { requireLab } from '../domain/lab-guards';
-import { labOf, readProjectInput } from '../domain/project-input';
+import { labOf } from '../domain/project-input';
+import { readProjectInput } from '../http/project-payload';
 import { commandProblem } from '../console/console-command';
 import type { AgentContext } from '../context';
 import type { LoginSession } from '../sessions';
@@ -34,14 +35,18 @@ interface Target {
 function labOfConsolePayload(ctx: AgentContext, session: LoginSession, body: Body): string {
   rejectLocalPaths(body);
   const { lab, yaml, files, state, manifest } = body;
-  const path = labOf(session, readProjectInput({ lab, yaml, files, state, manifest }));
+  const path = labOf(session.documents, readProjectInput({ lab, yaml, files, state, manifest }));
   ctx.owners.check(path, session.username);
   return path;
 }
 
-/** The lab as it is now. Using a console changes the lab: an unowned one is claimed. */
+/**
+ * The lab's nodes as they are now (their states and consoles: a command needs no running
+ * config, whose read costs a command per router). Using a console changes the lab: an
+ * unowned one is claimed.
+ */
 async function consoleLab(ctx: AgentContext, session: LoginSession, lab: string): Promise<EmuLab> {
-  const live = await requireLab(session.emulator, lab);
+  const live = await requireLab(session.emulator, lab, { runningConfigs: false });
   ctx.owners.claim(lab, session.username, true);
   return live;
 }
@@ -157,8 +162,9 @@ async function runMany(
     // One observation of the lab for all targets: each target is found in it.
     live = await consoleLab(req.ctx, req.session, lab);
   } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    return targets.map(({ node, command }) => ({ node, command, ok: false, error: e.message, code: e.code }));
+    const error = knownApiError(e);
+    if (!error) throw e;
+    return targets.map(({ node, command }) => ({ node, command, ok: false, error: error.message, code: error.code }));
   }
   const results: ConsoleExecResult[] = new Array<ConsoleExecResult>(targets.length);
   let left = EXEC_LIMITS.requestChars;
@@ -181,8 +187,9 @@ async function runMany(
           ...(r.truncated || capped.truncated ? { truncated: true } : {}),
         };
       } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        results[index] = { node, command, ok: false, error: e.message, code: e.code };
+        const error = knownApiError(e);
+        if (!error) throw e;
+        results[index] = { node, command, ok: false, error: error.message, code: error.code };
       }
     }
   };

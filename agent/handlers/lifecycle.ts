@@ -3,9 +3,10 @@ import { emptyBulkResult, type BulkResult } from '../../common/api/contract';
 import { EmuError, EmuNodeStatus, type EmuNode } from '../emulator/backend';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString } from '../http/fields';
-import { labOf, readProjectInput, readStopmode } from '../domain/project-input';
+import { labOf } from '../domain/project-input';
+import { readProjectInput, readStopmode } from '../http/project-payload';
 import { ensureWritable, requireLab } from '../domain/lab-guards';
-import { runBounded } from '../domain/bounded';
+import { runBounded } from '../bounded';
 import type { SessionHandler } from './handler';
 
 const ACTIONS = ['start', 'stop', 'wipe'] as const;
@@ -18,14 +19,14 @@ export const execProject: SessionHandler = async ({ ctx, session, body }): Promi
   }
   const stopmode = readStopmode(body);
   const input = readProjectInput(body);
-  const path = labOf(session, input);
+  const path = labOf(session.documents, input);
   const client = session.emulator;
   ctx.owners.check(path, session.username);
 
   return ctx.activity.exclusive(path, 'exec', async () => {
     const live = await requireLab(client, path);
     ctx.owners.claim(path, session.username, true);
-    ensureWritable(ctx, path, live);
+    ensureWritable(ctx.activity.journal, path, live);
     let targets: EmuNode[] = live.nodes;
     if (input.node) {
       const named = live.nodes.find((n) => n.name === input.node);

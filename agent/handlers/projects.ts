@@ -20,7 +20,7 @@ import { EmuNodeStatus, type EmulatorClient, type EmuLab } from '../emulator/bac
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalString, requiredString } from '../http/fields';
 import { applyChanges } from '../domain/apply';
-import { runBounded } from '../domain/bounded';
+import { runBounded } from '../bounded';
 import { loadCatalogue } from '../domain/catalogue';
 import { desiredTopology } from '../domain/desired';
 import { diffFromEmulator, diffToEmulator } from '../domain/diff';
@@ -33,8 +33,9 @@ import { observedTopology } from '../domain/observed';
 import { ensureWritable, requireLab } from '../domain/lab-guards';
 import { buildPlan, type ProjectPlan } from '../domain/plan';
 import { checkIdentity, planDocument, type PlannedDocument } from '../domain/plan-document';
-import { checkedDocument, labOf, readDirection, readProjectInput, requireYaml } from '../domain/project-input';
-import { validateBody } from '../domain/validate-body';
+import { checkedDocument, labOf, requireYaml } from '../domain/project-input';
+import { readDirection, readProjectInput } from '../http/project-payload';
+import { validateBody } from '../http/validate-body';
 import { parseLab } from '../../common/lab/parse/parse';
 import type { LoginSession } from '../sessions';
 import type { SessionHandler } from './handler';
@@ -99,7 +100,7 @@ function planKey(ctx: AgentContext, session: LoginSession, body: Record<string, 
     .update(JSON.stringify([input.lab, input.state, input.yaml, files, readDirection(body), input.prune]))
     .digest('hex');
   // The lab's generation comes with the path, which needs the document: labOf reads it (cached).
-  const path = labOf(session, input);
+  const path = labOf(session.documents, input);
   return `plan ${ctx.activity.generation(path)} ${path} ${digest}`;
 }
 
@@ -109,7 +110,7 @@ export const validateProject: SessionHandler = async ({ session, body }): Promis
   validateBody(body, await loadCatalogue(session.emulator), (yaml) => session.documents.parse(yaml));
 
 export const planProject: SessionHandler = async ({ ctx, session, body }): Promise<ProjectPlan> => {
-  ctx.owners.check(labOf(session, readProjectInput(body)), session.username);
+  ctx.owners.check(labOf(session.documents, readProjectInput(body)), session.username);
   const { plan } = await session.reads.share(planKey(ctx, session, body), () => makePlan(ctx, session, body));
   checkIdentity(plan, readProjectInput(body).planIdentity);
   return plan;
@@ -125,7 +126,7 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
     const live = await client.getLab(path);
     if (live) ctx.owners.check(path, session.username);
     // A deploy never waits on an interrupted apply: it makes the lab afresh, or refuses an existing one.
-    ensureWritable(ctx, path, live, true);
+    ensureWritable(ctx.activity.journal, path, live, true);
     if (live && !input.replace) {
       const interrupted = ctx.activity.journal.interruptedOperation(path);
       throw new ApiError(
@@ -193,8 +194,12 @@ export const deployProject: SessionHandler = async ({ ctx, session, body }): Pro
   });
 };
 
-/** Stops every node (and wipes it unless told not to), side by side as the emulator allows, then deletes the lab. */
+/**
+ * Stops every node (and wipes it unless told not to), side by side as the emulator allows, then
+ * deletes the lab; an emulator whose deleteLab removes the nodes itself is asked that only.
+ */
 async function removeLab(client: EmulatorClient, live: EmuLab, wipe: boolean, signal: AbortSignal): Promise<void> {
+  if (client.deleteLabRemovesNodes) return client.deleteLab(live.path);
   await runBounded(
     live.nodes.map((node) => async () => {
       if (node.status !== EmuNodeStatus.stopped) await client.stopNode(live.path, node.id, 1);
@@ -248,7 +253,7 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
       return { ...reply(live), yaml: edited.yaml, files: edited.files };
     }
     // A push is how an interrupted apply rolls forward: the diff comes from what the emulator has now.
-    ensureWritable(ctx, path, live, true);
+    ensureWritable(ctx.activity.journal, path, live, true);
     checkIdentity(plan, input.planIdentity);
     refuseBlocked(plan);
     ctx.owners.claim(path, session.username, live !== undefined);
@@ -271,11 +276,12 @@ export const reconcileProject: SessionHandler = async ({ ctx, session, body }): 
 
 export const destroyProject: SessionHandler = async ({ ctx, session, body }): Promise<DestroyData> => {
   const input = readProjectInput(body);
-  const path = labOf(session, input);
+  const path = labOf(session.documents, input);
   const client = session.emulator;
   ctx.owners.check(path, session.username);
   return ctx.activity.exclusive(path, 'destroy', async () => {
-    const live = await client.getLab(path);
+    // Its nodes and their states, not their running configs: they go with the lab.
+    const live = await client.getLab(path, { runningConfigs: false });
     if (!live) {
       // Deleted outside the agent: the path no longer counts among the user's labs (their quota).
       ctx.owners.release(path);
@@ -285,7 +291,7 @@ export const destroyProject: SessionHandler = async ({ ctx, session, body }): Pr
       ctx.activity.journal.finish(path);
       return { lab: path, status: 'destroyed', wiped: false, nodes: 0 };
     }
-    ensureWritable(ctx, path, live, true);
+    ensureWritable(ctx.activity.journal, path, live, true);
     await ctx.activity.journaled(path, 'destroy', client, (signal) => removeLab(client, live, input.wipe, signal));
     ctx.owners.release(path);
     return { lab: path, status: 'destroyed', wiped: input.wipe, nodes: live.nodes.length };
@@ -352,7 +358,7 @@ export const importProject: SessionHandler = async ({ ctx, session, body }): Pro
 };
 
 export const getProjectStatus: SessionHandler = async ({ ctx, session, body }): Promise<ProjectStatusData> => {
-  const path = labOf(session, readProjectInput(body));
+  const path = labOf(session.documents, readProjectInput(body));
   ctx.owners.check(path, session.username);
   return session.reads.share(`status ${ctx.activity.generation(path)} ${path}`, async () => {
     const live = await observeLab(ctx, session, path);
@@ -372,7 +378,7 @@ export const getProjectStatus: SessionHandler = async ({ ctx, session, body }): 
 
 export const inspectProject: SessionHandler = async ({ ctx, session, body }): Promise<InspectionData> => {
   const input = readProjectInput(body);
-  const path = labOf(session, input);
+  const path = labOf(session.documents, input);
   ctx.owners.check(path, session.username);
   const generation = ctx.activity.generation(path);
   const cached = session.inspectCache.get(path);
@@ -390,7 +396,7 @@ export const inspectProject: SessionHandler = async ({ ctx, session, body }): Pr
 };
 
 export const openProject: SessionHandler = async ({ ctx, session, body }): Promise<OpenData> => {
-  const path = labOf(session, readProjectInput(body));
+  const path = labOf(session.documents, readProjectInput(body));
   ctx.owners.check(path, session.username);
   const live = await session.emulator.getLab(path);
   if (!live) return { lab: path, exists: false, nodes: [] };
@@ -405,7 +411,7 @@ export const openProject: SessionHandler = async ({ ctx, session, body }): Promi
 
 export const listProjectConsoles: SessionHandler = async ({ ctx, session, body }): Promise<ConsolesData> => {
   const input = readProjectInput(body);
-  const path = labOf(session, input);
+  const path = labOf(session.documents, input);
   ctx.owners.check(path, session.username);
   const live = await requireLab(session.emulator, path);
   const wanted = optionalString(body, 'node') || undefined;

@@ -1,4 +1,5 @@
 import { STATUS_OF_CODE, type ErrorCode } from '../../common/api/contract';
+import { ApplyStopped, DomainError, type DomainErrorKind } from '../domain/domain-error';
 import { EmuError } from '../emulator/backend';
 
 /**
@@ -25,9 +26,38 @@ export function invalidRequest(message: string): ApiError {
   return new ApiError('invalid_request', message);
 }
 
-/** The envelope error for anything a handler threw. Emulator errors get their codes; the rest is a bug. */
-export function toApiError(e: unknown, log: (message: string) => void): ApiError {
+/** The envelope code of each domain error (its HTTP status is the code's). */
+const CODE_OF_KIND: Record<DomainErrorKind, ErrorCode> = {
+  invalid_input: 'invalid_request',
+  invalid_document: 'invalid_lab',
+  no_such_lab: 'lab_not_found',
+  // Another user's lab is answered as if it did not exist (decisions §13).
+  others_lab: 'lab_not_found',
+  lab_locked: 'lab_locked',
+  half_applied: 'lab_locked_mid_apply',
+  lab_busy: 'lab_busy',
+  over_quota: 'operation_not_allowed',
+  stale_plan: 'plan_stale',
+  stopping: 'agent_stopping',
+};
+
+/** The envelope error of a refusal the agent's own layers made (the wire's or the domain's); undefined for anything else. */
+export function knownApiError(e: unknown): ApiError | undefined {
   if (e instanceof ApiError) return e;
+  if (e instanceof DomainError) return new ApiError(CODE_OF_KIND[e.kind], e.message, e.data);
+  return undefined;
+}
+
+/** The envelope error for anything a handler threw. Domain and emulator errors get their codes; the rest is a bug. */
+export function toApiError(e: unknown, log: (message: string) => void): ApiError {
+  const known = knownApiError(e);
+  if (known) return known;
+  if (e instanceof ApplyStopped) {
+    // The code of what stopped it, its message followed by what changed, its data with the outcome.
+    const cause = toApiError(e.stoppedBy, log);
+    const data = { ...(cause.data && typeof cause.data === 'object' ? cause.data : {}), ...e.outcome };
+    return new ApiError(cause.code, `${cause.message}${e.progress}`, data);
+  }
   if (e instanceof EmuError) {
     switch (e.kind) {
       case 'session_expired':

@@ -15,7 +15,7 @@ export async function reportFailure(services: Services, what: string, err: unkno
   logFailure(services.log, what, err);
   if (described.kind === 'cancelled') return;
   if (described.kind === 'session') {
-    await services.session.sessionLost(err);
+    await services.agents.sessionLost(err);
     return;
   }
   const choice = await vscode.window.showErrorMessage(`${what}: ${described.message}`, 'Show Log');
@@ -31,7 +31,7 @@ export function registerGuarded(
 ): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
     try {
-      return await services.session.duringUserCommand(() => Promise.resolve(handler(...args)));
+      return await services.agents.duringUserCommand(() => Promise.resolve(handler(...args)));
     } catch (err) {
       // Reporting waits on the user; the command itself is done.
       void reportFailure(services, title, err);

@@ -14,6 +14,7 @@ import { PromptCancelled, storeLabState } from '../labs/lab-context';
 import { withCancellableProgress } from '../labs/progress';
 import type { Services } from '../services';
 import { registerGuarded } from './guard';
+import { pickAgent } from '../connection/pick-agent';
 import { LabCommand } from '../../common/commands';
 
 async function askLabPath(arg: unknown): Promise<string> {
@@ -59,8 +60,11 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 }
 
 async function importLab(services: Services, arg: unknown): Promise<(ImportData & { file: string }) | undefined> {
-  const client = services.session.agent();
-  const denial = importDenial(services.session.capabilities);
+  // Imported from one agent, the lab belongs to it.
+  const session = await pickAgent(services.agents, arg, 'Lab Agent: Import from Which Agent?');
+  if (session === undefined) throw new PromptCancelled();
+  const client = session.agent();
+  const denial = importDenial(session.capabilities);
   if (denial !== undefined) throw new Error(denial);
   const source = await askLabPath(arg);
   const folder = await targetFolder(arg);
@@ -88,6 +92,7 @@ async function importLab(services: Services, arg: unknown): Promise<(ImportData 
   if (!outcome.applied) throw new Error(`The imported lab could not be written to ${relative}.`);
   for (const name of outcome.refused)
     services.log.warn(`Import ${source}: ignored file ${JSON.stringify(name)}: outside the lab's folder`);
+  if (services.labAgents.bindingOf(labUri).agent !== session.name) await services.labAgents.move(labUri, session.name);
   await storeLabState(labUri.fsPath, { lab: data.managed_lab ?? data.lab, state: data.state, source: data.source });
   services.labStateChanged(labUri);
   await vscode.window.showTextDocument(labUri, { preview: false });

@@ -46,7 +46,7 @@ async function execute(
   scope: 'lab' | 'node',
 ): Promise<BulkResult> {
   const { lab, node: given } = await resolveLab(arg, services.labParses);
-  const client = allowedClient(services.session, action, lab);
+  const client = allowedClient(services.labAgents.sessionOf(lab.uri), action, lab);
   const node =
     scope === 'node'
       ? await pickNodeName(lab, given, `${action[0].toUpperCase()}${action.slice(1)} which node?`)

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { AgentError } from '../../common/api/client';
 import type { PlanData, ReconcileData } from '../../common/api/contract';
+import type { LabPlan } from '../../common/protocol';
 import { ReadOnlyDocuments } from '../documents/read-only-documents';
 import { isLabActionAllowed } from '../model/capabilities';
 import { booleanArg, fieldOf, targetOfArg } from '../model/command-args';
@@ -41,11 +42,36 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
 
-  constructor(private readonly services: Services) {}
+  /** `sharedPlan` asks the language server for the lab's plan, the one the plan lens and the topology show. */
+  constructor(
+    private readonly services: Services,
+    private readonly sharedPlan: (labUri: vscode.Uri) => Promise<LabPlan | null | undefined>,
+  ) {}
 
-  /** The lab's live state changed (an action of ours): its shown plans no longer match. */
-  labStateChanged(labUri: vscode.Uri): void {
-    this.markStale(labUri, 'the live lab changed since this plan was made');
+  /**
+   * The lab's live state changed (a push, a pull, an action of ours): its shown plans show the
+   * lab's fresh shared plan, the one the lens and the topology show; a plan with prune, or one
+   * that cannot be had, says it no longer matches.
+   */
+  async labStateChanged(labUri: vscode.Uri): Promise<void> {
+    const reason = 'the live lab changed since this plan was made';
+    const shown = [...this.plans].filter(([, s]) => s.labUri.toString() === labUri.toString() && !s.prune);
+    this.markStale(labUri, reason, (s) => s.prune);
+    if (shown.length === 0) return;
+    let outcome: LabPlan | null | undefined;
+    try {
+      outcome = await this.sharedPlan(labUri);
+    } catch {
+      outcome = undefined;
+    }
+    if (!outcome?.ok) return this.markStale(labUri, reason);
+    const name = (await loadLab(labUri, this.services.labParses)).name;
+    for (const [key] of shown) {
+      const text = renderPlan(outcome.plan, name, false);
+      this.plans.set(key, { labUri, plan: outcome.plan, prune: false, text });
+      this.documents.update(vscode.Uri.parse(key, true), text);
+    }
+    this.lensesChanged.fire();
   }
 
   /** "Plan Again" at the top of a plan that no longer matches. */
@@ -62,10 +88,11 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
     ];
   }
 
-  private markStale(labUri: vscode.Uri, reason: string): void {
+  /** Marks the lab's shown plans (those `which` picks) as no longer matching. */
+  private markStale(labUri: vscode.Uri, reason: string, which: (shown: ShownPlan) => boolean = () => true): void {
     let changed = false;
     for (const [key, shown] of this.plans) {
-      if (shown.stale !== undefined || shown.labUri.toString() !== labUri.toString()) continue;
+      if (shown.stale !== undefined || shown.labUri.toString() !== labUri.toString() || !which(shown)) continue;
       shown.stale = reason;
       this.documents.update(vscode.Uri.parse(key, true), staleText(shown.text, reason));
       changed = true;
@@ -89,14 +116,21 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
   /** Plans towards the emulator; `prune` (overridable by the argument) also plans deleting what the document lacks. */
   async plan(arg: unknown, pruneByDefault: boolean): Promise<PlanData> {
     const { lab } = await resolveLab(arg, this.services.labParses);
-    const client = allowedClient(this.services.session, 'plan', lab);
+    const session = this.services.labAgents.sessionOf(lab.uri);
+    const client = allowedClient(session, 'plan', lab);
     const prune = booleanArg(fieldOf(arg, 'prune')) ?? pruneByDefault;
     const payload = { ...(await labPayload(lab)), ...(prune ? { prune: true } : {}) };
     const plan = await withCancellableProgress(`Planning ${lab.name}…`, (signal) =>
       client.planProject(payload, { signal }),
     );
     const uri = this.documents.uriFor(lab.uri, 'plan');
-    const text = renderPlan(plan, lab.name, prune);
+    const several = this.services.agents.names().length > 1;
+    const text = renderPlan(
+      plan,
+      lab.name,
+      prune,
+      several ? { name: session.name, url: session.current.baseUrl } : undefined,
+    );
     this.plans.set(uri.toString(), { labUri: lab.uri, plan, prune, text });
     this.lensesChanged.fire();
     await this.documents.show(uri, text);
@@ -104,7 +138,8 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
 
     const blocker = planApplyBlocker(plan);
     const canApply =
-      blocker === undefined && isLabActionAllowed(this.services.session.capabilities, 'reconcileToEmu', lab.mode);
+      blocker === undefined &&
+      isLabActionAllowed(this.services.labAgents.sessionOf(lab.uri).capabilities, 'reconcileToEmu', lab.mode);
     if (fieldOf(arg, 'quiet') !== true) {
       const apply = 'Apply This Plan';
       const text = `Plan for ${lab.name}: ${planSummaryLine(plan.summary)}.${blocker !== undefined ? ` ${blocker}` : ''}`;
@@ -145,7 +180,7 @@ export class PlanDocuments implements vscode.Disposable, vscode.CodeLensProvider
     const blocker = planApplyBlocker(plan);
     if (blocker !== undefined) throw new Error(`This plan cannot be applied. ${blocker}`);
     const lab = await loadLab(labUri, this.services.labParses);
-    allowedClient(this.services.session, 'reconcileToEmu', lab);
+    allowedClient(this.services.labAgents.sessionOf(lab.uri), 'reconcileToEmu', lab);
 
     const deletes = planDeletes(plan);
     if (deletes > 0 && fieldOf(arg, 'confirmed') !== true) {

@@ -10,7 +10,6 @@ import { AgentError } from '../../common/api/client';
 import type { DeployData, ReconcileData, ValidateData } from '../../common/api/contract';
 import { LineIndex } from '../../common/lab/model/positions';
 import { isLabActionAllowed } from '../model/capabilities';
-import { nodeStatesOf } from '../model/lab-rows';
 import { booleanArg, directionOf, fieldOf } from '../model/command-args';
 import { validationLines } from '../model/report-text';
 import { applyPulledContent } from '../labs/apply-pulled';
@@ -37,7 +36,7 @@ async function confirm(arg: unknown, message: string, detail: string, action: st
 
 export async function validateOnAgent(services: Services, arg: unknown): Promise<ValidateData> {
   const { lab } = await resolveLab(arg, services.labParses);
-  const client = allowedClient(services.session, 'validate', lab);
+  const client = allowedClient(services.labAgents.sessionOf(lab.uri), 'validate', lab);
   const payload = await labPayload(lab);
   const data = await withCancellableProgress(`Validating ${lab.name}…`, (signal) =>
     client.validateProject(payload, { signal }),
@@ -64,9 +63,10 @@ export async function validateOnAgent(services: Services, arg: unknown): Promise
  * status is not allowed) counts as absent; the deploy then refuses with lab_exists.
  */
 async function labExists(services: Services, lab: LabContext): Promise<boolean> {
-  if (!isLabActionAllowed(services.session.capabilities, 'status', lab.mode)) return lab.stored?.lab !== undefined;
+  if (!isLabActionAllowed(services.labAgents.sessionOf(lab.uri).capabilities, 'status', lab.mode))
+    return lab.stored?.lab !== undefined;
   try {
-    const status = await services.session.agent().getProjectStatus(observationPayload(lab));
+    const status = await services.labAgents.sessionOf(lab.uri).agent().getProjectStatus(observationPayload(lab));
     return status.exists !== false;
   } catch (err) {
     if (err instanceof AgentError && err.code === 'lab_not_found') return false;
@@ -89,7 +89,7 @@ async function confirmReplace(lab: LabContext): Promise<void> {
 
 async function deployLab(services: Services, arg: unknown): Promise<DeployData | undefined> {
   const { lab } = await resolveLab(arg, services.labParses);
-  const client = allowedClient(services.session, 'deploy', lab);
+  const client = allowedClient(services.labAgents.sessionOf(lab.uri), 'deploy', lab);
   const replaceArg = booleanArg(fieldOf(arg, 'replace'));
   const confirmed = fieldOf(arg, 'confirmed') === true;
   // One question, with the right words: replace an existing lab, or create it.
@@ -121,13 +121,6 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
   }
   await storeLabState(lab.labPath, { lab: data.lab, state: data.state });
   services.labStateChanged(lab.uri, 'deploy');
-  // The file's lenses learn the new nodes' states (and offer Start All) whether or not the Labs view is open to read them.
-  void client
-    .getProjectStatus(data.lab !== undefined ? { lab: data.lab } : observationPayload(lab))
-    .then((status) => services.nodeStatesSeen(lab.uri, nodeStatesOf({ status })))
-    .catch((err: unknown) =>
-      services.log.info(`Deployed ${lab.name}; its node states were not read: ${(err as Error).message}`),
-    );
   services.log.info(`Deployed ${lab.name} as ${data.lab ?? '?'}: ${data.nodes ?? 0} nodes, ${data.links ?? 0} links`);
   const unsupported =
     data.unsupported && data.unsupported.length > 0
@@ -135,7 +128,8 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
       : '';
   const start = 'Start All Nodes';
   const offerStart =
-    isLabActionAllowed(services.session.capabilities, 'start', lab.mode) && fieldOf(arg, 'confirmed') !== true;
+    isLabActionAllowed(services.labAgents.sessionOf(lab.uri).capabilities, 'start', lab.mode) &&
+    fieldOf(arg, 'confirmed') !== true;
   const message = `Deployed ${lab.name}: ${data.nodes ?? 0} node(s), ${data.links ?? 0} link(s).${unsupported}`;
   void (
     unsupported
@@ -150,7 +144,7 @@ async function deployLab(services: Services, arg: unknown): Promise<DeployData |
 async function chooseDirection(services: Services, lab: LabContext, arg: unknown): Promise<'to_emu' | 'from_emu'> {
   const given = directionOf(fieldOf(arg, 'direction'));
   if (given !== undefined) return given;
-  const caps = services.session.capabilities;
+  const caps = services.labAgents.sessionOf(lab.uri).capabilities;
   const items = [
     {
       label: '$(cloud-upload) Push to the emulator',
@@ -163,7 +157,7 @@ async function chooseDirection(services: Services, lab: LabContext, arg: unknown
       direction: 'from_emu' as const,
     },
   ].filter((i) => isLabActionAllowed(caps, i.direction === 'to_emu' ? 'reconcileToEmu' : 'reconcileFromEmu', lab.mode));
-  if (items.length === 0) allowedClient(services.session, 'reconcileToEmu', lab); // throws the reason
+  if (items.length === 0) allowedClient(services.labAgents.sessionOf(lab.uri), 'reconcileToEmu', lab); // throws the reason
   const picked = await vscode.window.showQuickPick(items, {
     title: `Reconcile ${lab.name}`,
     placeHolder: 'Which way?',
@@ -191,7 +185,7 @@ async function choosePrune(arg: unknown, lab: LabContext): Promise<boolean> {
 }
 
 async function pullLab(services: Services, lab: LabContext): Promise<ReconcileData> {
-  const client = allowedClient(services.session, 'reconcileFromEmu', lab);
+  const client = allowedClient(services.labAgents.sessionOf(lab.uri), 'reconcileFromEmu', lab);
   const payload = await labPayload(lab);
   const data = await withCancellableProgress(`Pulling ${lab.name} from the emulator…`, (signal) =>
     client.reconcileProject({ ...payload, direction: 'from_emu' }, { signal }),
@@ -248,7 +242,7 @@ async function reconcileLab(services: Services, arg: unknown, fixed?: 'to_emu' |
   const { lab } = await resolveLab(arg, services.labParses);
   const direction = fixed ?? (await chooseDirection(services, lab, arg));
   if (direction === 'from_emu') return pullLab(services, lab);
-  allowedClient(services.session, 'reconcileToEmu', lab);
+  allowedClient(services.labAgents.sessionOf(lab.uri), 'reconcileToEmu', lab);
   refuseBrokenLab(lab, 'push');
   const prune = await choosePrune(arg, lab);
   return pushLab(services, lab, { prune });
@@ -256,7 +250,7 @@ async function reconcileLab(services: Services, arg: unknown, fixed?: 'to_emu' |
 
 async function destroyLab(services: Services, arg: unknown): Promise<unknown> {
   const { lab } = await resolveLab(arg, services.labParses);
-  const client = allowedClient(services.session, 'destroy', lab);
+  const client = allowedClient(services.labAgents.sessionOf(lab.uri), 'destroy', lab);
   let wipe = booleanArg(fieldOf(arg, 'wipe'));
   if (fieldOf(arg, 'confirmed') === true) {
     wipe = wipe ?? true;

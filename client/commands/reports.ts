@@ -50,7 +50,7 @@ export class Reports implements vscode.Disposable {
   }
 
   async status(lab: LabContext): Promise<ProjectStatusData> {
-    const client = allowedClient(this.services.session, 'status', lab);
+    const client = allowedClient(this.services.labAgents.sessionOf(lab.uri), 'status', lab);
     const data = await withCancellableProgress(`Reading the status of ${lab.name}…`, (signal) =>
       client.getProjectStatus(observationPayload(lab), { signal }),
     );
@@ -59,7 +59,7 @@ export class Reports implements vscode.Disposable {
   }
 
   async inspect(lab: LabContext, refresh: boolean): Promise<InspectionData> {
-    const client = allowedClient(this.services.session, 'inspect', lab);
+    const client = allowedClient(this.services.labAgents.sessionOf(lab.uri), 'inspect', lab);
     const payload = refresh ? { ...observationPayload(lab), refresh: true } : observationPayload(lab);
     const data = await withCancellableProgress(`Inspecting ${lab.name}…`, (signal) =>
       client.inspectProject(payload, { signal }),
@@ -69,7 +69,7 @@ export class Reports implements vscode.Disposable {
   }
 
   async open(lab: LabContext, arg?: unknown): Promise<OpenData> {
-    const client = allowedClient(this.services.session, 'open', lab);
+    const client = allowedClient(this.services.labAgents.sessionOf(lab.uri), 'open', lab);
     const data = await withCancellableProgress(`Opening ${lab.name}…`, (signal) =>
       client.openProject(observationPayload(lab), { signal }),
     );

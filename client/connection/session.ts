@@ -5,15 +5,18 @@
  * sessionMachine.ts; this class carries them out: it watches every call the
  * session's client makes, probes an unreachable agent with back-off, checks
  * an idle one now and then, and renews a session the agent dropped with one
- * password prompt. The token lives in SecretStorage, keyed by agent URL, and
- * nowhere else: not in settings, not in the log.
+ * password prompt. There is one session per agent (agents.ts keeps them), each
+ * with its own state, probe and heartbeat. The token lives in SecretStorage,
+ * keyed by agent name and URL, and nowhere else: not in settings, not in the log.
  */
 import * as vscode from 'vscode';
 import { AgentClient, AgentError, normalizeFingerprint } from '../../common/api/client';
 import { isSessionErrorCode, type CapabilitiesData } from '../../common/api/contract';
 import type { AgentSessionSettings } from '../../common/protocol';
 import { logFailure, type Log } from '../log';
-import { parseAgentUrlInput, tokenSecretKey } from '../model/agent-url';
+import { DEFAULT_AGENT } from '../model/agent-list';
+import { deleteAgentToken, readAgentToken, storeAgentToken } from '../model/agent-tokens';
+import { parseAgentUrlInput } from '../model/agent-url';
 import type { LoginArgs } from '../model/command-args';
 import { describeError } from '../model/errors';
 import {
@@ -36,7 +39,7 @@ import {
   type SessionEvent,
   type SessionInfo,
 } from './session-machine';
-import { readCaFile, readConnectionSettings, updateSetting } from './settings';
+import { readAgentSettings, readCaFile, updateAgentSettings, type ConnectionSettings } from './settings';
 import { askToRepin, askToTrust } from './trust';
 
 export type { SessionInfo } from './session-machine';
@@ -54,6 +57,19 @@ interface Connected {
   baseUrl: string;
   username: string;
   trust: Trust;
+}
+
+/** A command needs an agent the user is not logged in to: its log-in is offered (agents.ts). */
+export class NotLoggedIn extends AgentError {
+  constructor(readonly agent: string) {
+    super(
+      'unauthenticated',
+      agent === DEFAULT_AGENT
+        ? 'You are not logged in to the Lab Agent.'
+        : `You are not logged in to the agent "${agent}".`,
+      'session',
+    );
+  }
 }
 
 /** A login the user cancelled (closed a prompt or declined to trust): nothing to report. */
@@ -74,10 +90,14 @@ export class Session implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   /** The session works again after being unreachable or lost: everything that shows agent data loads again. */
   readonly onDidResync = this.resynced.event;
+  /** The latest resync's reading of the agent info: a login is done when the commands can use it. */
+  private synced: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly log: Log,
+    /** The agent's name: "default" for the single-agent settings, else its labAgent.agents entry. */
+    readonly name: string = DEFAULT_AGENT,
   ) {
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS);
   }
@@ -100,7 +120,7 @@ export class Session implements vscode.Disposable {
    */
   agent(): AgentClient {
     if (this.connection !== undefined && isLive(this.machine.info.state)) return this.connection.client;
-    throw new AgentError('unauthenticated', 'You are not logged in to the Lab Agent.', 'session');
+    throw new NotLoggedIn(this.name);
   }
 
   /** What the language server needs, or null when it has no session to use. */
@@ -132,8 +152,12 @@ export class Session implements vscode.Disposable {
   async login(args: LoginArgs = {}): Promise<boolean> {
     const before = this.machine;
     try {
-      const settings = readConnectionSettings();
-      const baseUrl = checkedUrl(args.url ?? (await askUrl(settings.agentUrl)));
+      const settings = this.settings();
+      const baseUrl = checkedUrl(args.url ?? (await this.askLoginUrl(settings.agentUrl)));
+      if (this.name !== DEFAULT_AGENT && baseUrl !== settings.agentUrl)
+        throw new Error(
+          `The agent "${this.name}" is at ${settings.agentUrl}: edit its entry of labAgent.agents to move it.`,
+        );
       const ca = await readCaFile(settings.caFile);
       const pin = args.pin ?? (settings.pin !== '' ? settings.pin : undefined);
       const trust = await this.settleTrust(baseUrl, { ca, pin }, args.pin === undefined);
@@ -154,10 +178,12 @@ export class Session implements vscode.Disposable {
         );
       }
       if (token === undefined) throw new LoginCancelled();
-      await this.secrets.store(tokenSecretKey(baseUrl), token);
+      await storeAgentToken(this.secrets, { name: this.name, url: baseUrl }, token);
       await this.rememberSettings(baseUrl, username, args.pin !== undefined ? trust.pin : undefined);
       await this.useConnection(baseUrl, username, token, trust);
-      this.log.info(`Logged in to ${baseUrl} as ${username}`);
+      // Commands check the capabilities: without them a command right after login would say to log in.
+      await this.synced;
+      this.log.info(`${this.logPrefix}Logged in to ${baseUrl} as ${username}`);
       void vscode.window.showInformationMessage(`Lab Agent: logged in to ${baseUrl} as ${username}.`);
       return true;
     } catch (err) {
@@ -185,22 +211,23 @@ export class Session implements vscode.Disposable {
         // The session is forgotten locally either way; the agent expires it after 8 hours.
         logFailure(this.log, 'Logout', err);
       }
-      await this.secrets.delete(tokenSecretKey(c.baseUrl));
-      this.log.info(`Logged out of ${c.baseUrl}`);
+      await deleteAgentToken(this.secrets, { name: this.name, url: c.baseUrl });
+      this.log.info(`${this.logPrefix}Logged out of ${c.baseUrl}`);
     }
     await this.reset();
   }
 
   /** Reconnects with the stored token after a restart (or on request). Never prompts for a password. */
   async restore(): Promise<void> {
-    const settings = readConnectionSettings();
+    const settings = readAgentSettings(this.name);
+    if (settings === undefined) return;
     const parsed = parseAgentUrlInput(settings.agentUrl);
     if ('problem' in parsed) {
       this.dispatch({ type: 'loggedOut', problem: `Setting labAgent.agentUrl: ${parsed.problem}` });
       return;
     }
     const baseUrl = parsed.url;
-    const token = await this.secrets.get(tokenSecretKey(baseUrl));
+    const token = await readAgentToken(this.secrets, { name: this.name, url: baseUrl });
     if (token === undefined || token === '') {
       this.dispatch({ type: 'loggedOut', baseUrl });
       return;
@@ -219,7 +246,7 @@ export class Session implements vscode.Disposable {
       // Not connected yet, so an expired token makes reauthenticate() decline: no password prompt at startup.
       const who = await client.getSession({ timeoutMs: CHECK_TIMEOUT_MS });
       await this.useConnection(baseUrl, who.username ?? settings.username, token, trust, client);
-      this.log.info(`Session restored: ${baseUrl} as ${this.current.username ?? '?'}`);
+      this.log.info(`${this.logPrefix}Session restored: ${baseUrl} as ${this.current.username ?? '?'}`);
     } catch (err) {
       await this.restoreFailed(client, { baseUrl, username, trust }, err);
     }
@@ -300,7 +327,7 @@ export class Session implements vscode.Disposable {
         }, effect.afterMs);
         return;
       case 'sessionLost':
-        this.log.warn(`Session lost: ${effect.message}`);
+        this.log.warn(`${this.logPrefix}Session lost: ${effect.message}`);
         if (this.userCommands > 0) void this.renew(effect.message);
         else
           void offerPasswordPrompt(`Lab Agent: ${effect.message}`).then((yes) =>
@@ -308,8 +335,8 @@ export class Session implements vscode.Disposable {
           );
         return;
       case 'resync':
-        this.log.info(`Session with ${this.current.baseUrl ?? 'the agent'} works again`);
-        void this.afterResync();
+        this.log.info(`${this.logPrefix}Session with ${this.current.baseUrl ?? 'the agent'} works again`);
+        this.synced = this.afterResync();
         return;
     }
   }
@@ -376,6 +403,27 @@ export class Session implements vscode.Disposable {
 
   // ------------------------------------------------------------------ internals
 
+  /** The agent's settings now; an agent removed from the settings meanwhile fails the action that needs them. */
+  private settings(): ConnectionSettings {
+    const settings = readAgentSettings(this.name);
+    if (settings === undefined) throw new Error(`The agent "${this.name}" is no longer in setting labAgent.agents.`);
+    return settings;
+  }
+
+  /** The default agent's URL is asked (prefilled); another agent's is the one of its entry. */
+  private async askLoginUrl(current: string): Promise<string | undefined> {
+    return this.name === DEFAULT_AGENT ? askUrl(current) : current;
+  }
+
+  /** Log lines of other agents than the default one say whose they are. */
+  private get logPrefix(): string {
+    return this.name === DEFAULT_AGENT ? '' : `[${this.name}] `;
+  }
+
+  private async savePin(pin: string): Promise<void> {
+    await updateAgentSettings(this.name, { pin });
+  }
+
   private createClient(baseUrl: string, token: string, trust: Trust): AgentClient {
     const client: AgentClient = new AgentClient(
       { baseUrl, token, ...trust },
@@ -397,9 +445,11 @@ export class Session implements vscode.Disposable {
   /** Remembers where and as whom we logged in (and a pin given by automation), for the next start. */
   private async rememberSettings(baseUrl: string, username: string, pin: string | undefined): Promise<void> {
     try {
-      await updateSetting('agentUrl', baseUrl);
-      await updateSetting('username', username);
-      if (pin !== undefined) await updateSetting('tls.pin', normalizeFingerprint(pin));
+      await updateAgentSettings(this.name, {
+        url: baseUrl,
+        username,
+        pin: pin === undefined ? undefined : normalizeFingerprint(pin),
+      });
     } catch (err) {
       // The session works without them; only the restore after a restart would miss them.
       this.log.warn(`Could not save the connection settings: ${(err as Error).message}`);
@@ -428,10 +478,12 @@ export class Session implements vscode.Disposable {
         if (prompts && code === 'tls_untrusted' && current.ca === undefined) {
           const pin = await askToTrust(baseUrl, this.log);
           if (pin === undefined) throw new LoginCancelled();
+          await this.savePin(pin);
           current = { ...current, pin };
         } else if (prompts && code === 'tls_pin_mismatch' && current.pin !== undefined) {
           const pin = await askToRepin(baseUrl, current.pin, this.log);
           if (pin === undefined) throw new LoginCancelled();
+          await this.savePin(pin);
           current = { ...current, pin };
         } else {
           throw err;
@@ -504,7 +556,7 @@ export class Session implements vscode.Disposable {
     logFailure(this.log, 'Restoring the session', err);
     if (described.kind === 'session' && username !== undefined) {
       // Who and where are known: the password alone renews the session.
-      await this.secrets.delete(tokenSecretKey(baseUrl));
+      await deleteAgentToken(this.secrets, { name: this.name, url: baseUrl });
       this.connection = { client, baseUrl, username, trust };
       this.dispatch({ type: 'restoredExpired', baseUrl, username, message: described.message });
       return;
@@ -517,7 +569,7 @@ export class Session implements vscode.Disposable {
     }
     await client.close();
     if (described.kind === 'session') {
-      await this.secrets.delete(tokenSecretKey(baseUrl));
+      await deleteAgentToken(this.secrets, { name: this.name, url: baseUrl });
       this.dispatch({ type: 'loggedOut', baseUrl });
       return;
     }
@@ -528,8 +580,11 @@ export class Session implements vscode.Disposable {
         'Review Certificate',
       );
       if (choice === 'Review Certificate') {
-        const pinned = readConnectionSettings().pin;
-        if ((await askToRepin(baseUrl, pinned, this.log)) !== undefined) await this.restore();
+        const pin = await askToRepin(baseUrl, this.settings().pin, this.log);
+        if (pin !== undefined) {
+          await this.savePin(pin);
+          await this.restore();
+        }
       }
     }
   }
@@ -573,11 +628,11 @@ export class Session implements vscode.Disposable {
       return undefined;
     }
     if (token === undefined || c !== this.connection) return undefined;
-    await this.secrets.store(tokenSecretKey(c.baseUrl), token);
+    await storeAgentToken(this.secrets, { name: this.name, url: c.baseUrl }, token);
     // Set before the transition, so the language server is handed the new token with it.
     c.client.token = token;
     this.lastContact = Date.now();
-    this.log.info(`Logged in again to ${c.baseUrl} as ${c.username}`);
+    this.log.info(`${this.logPrefix}Logged in again to ${c.baseUrl} as ${c.username}`);
     this.dispatch({ type: 'connected', baseUrl: c.baseUrl, username: c.username, pin: c.trust.pin });
     return token;
   }

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
+import { DEFAULT_AGENT, agentList, withAgentUpdated, type AgentList } from '../model/agent-list';
 import { DEFAULT_AGENT_URL } from '../model/agent-url';
 
 const SECTION = 'labAgent';
@@ -23,6 +24,44 @@ export function readConnectionSettings(): ConnectionSettings {
     pin: (c.get<string>('tls.pin', '') ?? '').trim(),
     caFile: (c.get<string>('tls.caFile', '') ?? '').trim(),
   };
+}
+
+/** Every agent: "default" from the single-agent settings, then labAgent.agents. */
+export function readAgentList(): AgentList {
+  const single = readConnectionSettings();
+  return agentList(single, vscode.workspace.getConfiguration(SECTION).get<unknown>('agents'));
+}
+
+/** The settings of one agent (the default agent's URL as typed, so a login prompt shows it). */
+export function readAgentSettings(name: string): ConnectionSettings | undefined {
+  if (name === DEFAULT_AGENT) return readConnectionSettings();
+  const entry = readAgentList().agents.find((a) => a.name === name);
+  return entry && { agentUrl: entry.url, username: entry.username, pin: entry.pin, caFile: entry.caFile };
+}
+
+/** Remembers where and as whom an agent was logged in to, and its pin: user settings, as the default agent's. */
+export async function updateAgentSettings(
+  name: string,
+  patch: { url?: string; username?: string; pin?: string },
+): Promise<void> {
+  if (name === DEFAULT_AGENT) {
+    if (patch.url !== undefined) await updateSetting('agentUrl', patch.url);
+    if (patch.username !== undefined) await updateSetting('username', patch.username);
+    if (patch.pin !== undefined) await updateSetting('tls.pin', patch.pin);
+    return;
+  }
+  await writeAgentsSetting(withAgentUpdated(readAgentsSetting(), name, patch));
+}
+
+/** labAgent.agents as stored in the user settings (entries it cannot read included). */
+export function readAgentsSetting(): unknown {
+  return vscode.workspace.getConfiguration(SECTION).inspect<unknown>('agents')?.globalValue;
+}
+
+export async function writeAgentsSetting(value: unknown[]): Promise<void> {
+  await vscode.workspace
+    .getConfiguration(SECTION)
+    .update('agents', value.length === 0 ? undefined : value, vscode.ConfigurationTarget.Global);
 }
 
 export function provisionedOnly(): boolean {

@@ -3,12 +3,11 @@
  * not trusted, show its SHA-256 fingerprint and let the user pin it. When a
  * pinned certificate changes, warn loudly and connect only if the user
  * explicitly pins the new one. A fingerprint is not a secret; it is stored in
- * the setting labAgent.tls.pin.
+ * the agent's settings by the session.
  */
 import * as vscode from 'vscode';
 import { normalizeFingerprint, readServerCertificate, type ServerCertificate } from '../../common/api/tls';
 import type { Log } from '../log';
-import { updateSetting } from './settings';
 
 async function fetchCertificate(baseUrl: string, log: Log): Promise<ServerCertificate | undefined> {
   try {
@@ -29,7 +28,7 @@ function certificateDetail(cert: ServerCertificate): string {
   ].join('\n\n');
 }
 
-/** Asks whether to trust the agent's certificate; returns the stored pin, or undefined when declined. */
+/** Asks whether to trust the agent's certificate; returns the pin to store, or undefined when declined. */
 export async function askToTrust(baseUrl: string, log: Log): Promise<string | undefined> {
   const cert = await fetchCertificate(baseUrl, log);
   if (cert === undefined) return undefined;
@@ -49,7 +48,6 @@ export async function askToTrust(baseUrl: string, log: Log): Promise<string | un
     return undefined;
   }
   const pin = normalizeFingerprint(cert.fingerprint);
-  await updateSetting('tls.pin', pin);
   log.info(`Pinned the certificate of ${baseUrl}: ${pin}`);
   return pin;
 }
@@ -77,7 +75,6 @@ export async function askToRepin(baseUrl: string, pinned: string, log: Log): Pro
   );
   if (choice !== repin) return undefined;
   const pin = normalizeFingerprint(cert.fingerprint);
-  await updateSetting('tls.pin', pin);
   log.warn(`Re-pinned the certificate of ${baseUrl} at the user's request: ${pin}`);
   return pin;
 }

@@ -82,7 +82,7 @@ class ConsoleExec {
 
   async one(arg: unknown): Promise<ConsoleExecData> {
     const { lab, node: given } = await resolveLab(arg, this.services.labParses);
-    const client = allowedClient(this.services.session, 'consoleExec', lab);
+    const client = allowedClient(this.services.labAgents.sessionOf(lab.uri), 'consoleExec', lab);
     const node = await pickNodeName(lab, given, 'Run a command on which node?');
     const command = await askCommand(arg, `${lab.name}/${node}`);
     const timeout = timeoutOf(arg);
@@ -108,7 +108,7 @@ class ConsoleExec {
 
   async many(arg: unknown, selection?: unknown): Promise<ConsoleExecManyData> {
     const { lab } = await resolveLab(arg, this.services.labParses);
-    const client = allowedClient(this.services.session, 'consoleExec', lab);
+    const client = allowedClient(this.services.labAgents.sessionOf(lab.uri), 'consoleExec', lab);
     const nodes =
       nodeListOf(fieldOf(arg, 'nodes')) ?? selectedNodes(lab, selection) ?? (await this.pickNodes(client, lab));
     const command = await askCommand(arg, `${nodes.length} node(s) of ${lab.name}`);
@@ -150,7 +150,7 @@ class ConsoleExec {
   /** Nodes whose consoles are up, from the agent when it lists consoles, else from the document. */
   private async pickNodes(client: AgentClient, lab: LabContext): Promise<string[]> {
     let items: { label: string; description?: string; picked: boolean }[];
-    if (isLabActionAllowed(this.services.session.capabilities, 'consoles', lab.mode)) {
+    if (isLabActionAllowed(this.services.labAgents.sessionOf(lab.uri).capabilities, 'consoles', lab.mode)) {
       const data = await client.listProjectConsoles(observationPayload(lab));
       items = (data.consoles ?? [])
         .filter((c): c is typeof c & { node: string } => typeof c.node === 'string' && c.node !== '')

@@ -89,7 +89,7 @@ class ConsolePty implements vscode.Pseudoterminal {
     this.pending = controller;
     try {
       const lab = await loadLab(this.labUri, this.services.labParses);
-      const client = allowedClient(this.services.session, 'consoleAttach', lab);
+      const client = allowedClient(this.services.labAgents.sessionOf(lab.uri), 'consoleAttach', lab);
       const payload = await consolePayload(lab, { node: this.node });
       const { socket } = await openConsole(client, payload, { signal: controller.signal });
       if (this.superseded(attempt)) {
@@ -148,7 +148,7 @@ class ConsoleTerminals implements vscode.Disposable {
 
   async show(arg: unknown): Promise<string> {
     const { lab, node: given } = await resolveLab(arg, this.services.labParses);
-    allowedClient(this.services.session, 'consoleAttach', lab);
+    allowedClient(this.services.labAgents.sessionOf(lab.uri), 'consoleAttach', lab);
     const node = await pickNodeName(lab, given, 'Open the console of which node?');
     const name = `${lab.name}/${node}`;
     const key = `${lab.uri.toString()}#${node}`;

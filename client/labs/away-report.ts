@@ -32,7 +32,10 @@ export class AwayReport {
     for (const [uri, before] of labs) {
       try {
         const lab = await loadLab(vscode.Uri.parse(uri, true), this.services.labParses);
-        const status = await this.services.session.agent().getProjectStatus(observationPayload(lab));
+        const status = await this.services.labAgents
+          .sessionOf(lab.uri)
+          .agent()
+          .getProjectStatus(observationPayload(lab));
         this.seen(uri, status);
         const stopped = stoppedWhileAway(before, status);
         if (!stopped.length) continue;

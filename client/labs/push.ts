@@ -16,7 +16,7 @@ export async function pushLab(
   lab: LabContext,
   options: { prune: boolean; planIdentity?: string },
 ): Promise<ReconcileData> {
-  const client = allowedClient(services.session, 'reconcileToEmu', lab);
+  const client = allowedClient(services.labAgents.sessionOf(lab.uri), 'reconcileToEmu', lab);
   const payload = await labPayload(lab);
   const request = {
     ...payload,

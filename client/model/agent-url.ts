@@ -23,7 +23,7 @@ export function parseAgentUrlInput(input: string): ParsedAgentUrl {
   return { url: `${url.protocol}//${url.host}${path}` };
 }
 
-/** SecretStorage key of the session token for one agent. */
+/** SecretStorage key of the token of the single-agent versions (agent-tokens.ts moves it to the default agent's). */
 export function tokenSecretKey(url: string): string {
   return `labAgent.token:${url}`;
 }

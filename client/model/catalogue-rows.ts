@@ -5,6 +5,8 @@ import type { TreeRow } from './tree-row';
 /** What a template row carries: the id to expand it with (getTemplate). */
 export interface TemplateRowData {
   templateId?: string;
+  /** The agent whose template it is (set when several agents are shown). */
+  agent?: string;
 }
 
 const byText = (a: string, b: string): number => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });

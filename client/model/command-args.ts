@@ -60,6 +60,8 @@ export function targetOfArg(arg: unknown): CommandTarget | undefined {
 }
 
 export interface LoginArgs {
+  /** The agent to log in to, by name (labAgent.agents; "default" for the single-agent settings). */
+  agent?: string;
   url?: string;
   username?: string;
   password?: string;
@@ -69,6 +71,7 @@ export interface LoginArgs {
 export function loginArgsOf(arg: unknown): LoginArgs {
   const r = record(arg) ?? {};
   return {
+    agent: stringArg(r.agent),
     url: stringArg(r.url),
     username: stringArg(r.username),
     password: typeof r.password === 'string' ? r.password : undefined,

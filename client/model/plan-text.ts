@@ -47,10 +47,17 @@ function actionLine(action: PlanAction, sign: string): string {
  * has the details: old → new values, links kept without prune); otherwise the
  * changes are listed from the actions.
  */
-export function renderPlan(plan: PlanData, labName: string, prune: boolean): string {
+/** `agent`: which agent was asked, named when there are several. */
+export function renderPlan(
+  plan: PlanData,
+  labName: string,
+  prune: boolean,
+  agent?: { name: string; url?: string },
+): string {
   const lines: string[] = [];
   const direction = plan.direction || 'to_emu';
   lines.push(`Plan for ${labName} (${direction === 'from_emu' ? 'emulator → document' : 'document → emulator'})`);
+  if (agent !== undefined) lines.push(`Agent:   ${agent.name}${agent.url !== undefined ? ` (${agent.url})` : ''}`);
   lines.push(`Lab:     ${plan.lab ?? '(unknown)'}${plan.exists === false ? '  (not deployed yet)' : ''}`);
   if (direction === 'to_emu') {
     lines.push(

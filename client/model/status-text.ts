@@ -91,3 +91,28 @@ export function statusView(info: StatusInput, server: ServerStatus | undefined):
     }
   }
 }
+
+/**
+ * The view for one of several agents: its name after the icon, and in the
+ * tooltip which agent it is and why (the active lab file's binding). A
+ * lab bound to an agent that is not configured shows that instead.
+ */
+export function agentStatusView(
+  view: StatusView | undefined,
+  agent: string,
+  why: string,
+  problem?: string,
+): StatusView {
+  if (view === undefined || problem !== undefined)
+    return {
+      text: `$(error) ${agent}: not configured`,
+      tooltip: `${problem ?? `The agent "${agent}" is not configured.`}\nClick for details.`,
+      tone: 'error',
+    };
+  const icon = /^\$\([^)]+\) /.exec(view.text)?.[0] ?? '';
+  return {
+    text: `${icon}${agent} · ${view.text.slice(icon.length)}`,
+    tooltip: `Agent "${agent}" (${why})\n${view.tooltip}`,
+    tone: view.tone,
+  };
+}

@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import type { Position as LspPosition, Range as LspRange } from 'vscode-languageserver-protocol';
 import {
   FreeInterfacesRequest,
+  PlanRequest,
+  type LabPlan,
   TopologyEditRequest,
   TopologyRequest,
   type TopologyChange,
@@ -56,6 +58,8 @@ export class TopologyPanel implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   /** The live fetch in flight, so that polls do not pile up on a slow agent. */
   private fetching: Promise<void> | undefined;
+  /** What was asked for while a fetch ran, fetched after it. */
+  private pending: { status: boolean; plan: boolean } | undefined;
   private disposed = false;
 
   constructor(
@@ -89,7 +93,11 @@ export class TopologyPanel implements vscode.Disposable {
         this.paced.followAction();
         void this.refreshLive({ status: true, plan: true });
       }),
-      services.session.onDidChange(() => void this.refreshLive({ status: true, plan: true })),
+      services.agents.onDidChange((session) => {
+        if (session === undefined || session === services.labAgents.sessionIfAny(uri))
+          void this.refreshLive({ status: true, plan: true });
+      }),
+      services.labAgents.onDidChange(() => void this.refreshLive({ status: true, plan: true })),
     );
   }
 
@@ -143,6 +151,14 @@ export class TopologyPanel implements vscode.Disposable {
     }
   }
 
+  /** The lab's plan as the language server shares it with the plan lens (the document opened for it if need be). */
+  private async sharedPlan(): Promise<LabPlan | null | undefined> {
+    const plan = await this.server.request(PlanRequest, { uri: this.uri.toString() });
+    if (plan !== null) return plan;
+    await vscode.workspace.openTextDocument(this.uri);
+    return this.server.request(PlanRequest, { uri: this.uri.toString() });
+  }
+
   /** Asks the language server for the lab as it reads it now, and redraws. */
   private async refreshTopology(): Promise<void> {
     let topology = await this.server.request(TopologyRequest, { uri: this.uri.toString() });
@@ -163,14 +179,18 @@ export class TopologyPanel implements vscode.Disposable {
       return;
     }
     this.topology = topology;
-    this.panel.title = `Topology: ${topology.name ?? this.uri.path.split('/').pop()}`;
+    const name = topology.name ?? this.uri.path.split('/').pop();
+    // With several agents, the title says whose live state it shows.
+    const agent =
+      this.services.agents.names().length > 1 ? ` (${this.services.labAgents.bindingOf(this.uri).agent})` : '';
+    this.panel.title = `Topology: ${name}${agent}`;
     this.draw();
   }
 
   private draw(): void {
     if (!this.topology) return;
     const live: LiveInfo = this.live ?? {
-      connected: this.services.session.current.state === 'connected',
+      connected: this.services.labAgents.sessionIfAny(this.uri)?.current.state === 'connected',
       mode: 'managed',
     };
     this.postGraph(buildGraph(this.topology, live));
@@ -191,9 +211,16 @@ export class TopologyPanel implements vscode.Disposable {
 
   private refreshLive(what: { status: boolean; plan: boolean }): Promise<void> {
     if (!this.panel.visible || this.disposed) return Promise.resolve();
-    if (this.fetching) return this.fetching;
+    if (this.fetching) {
+      // Its answer may predate what made this ask (a push): fetch once more when it ends.
+      this.pending = {
+        status: what.status || this.pending?.status === true,
+        plan: what.plan || this.pending?.plan === true,
+      };
+      return this.fetching;
+    }
     this.paced.cancel();
-    this.fetching = fetchLiveInfo(this.services, this.uri, what, this.live)
+    this.fetching = fetchLiveInfo(this.services, this.uri, what, this.live, () => this.sharedPlan())
       .then((live) => {
         this.live = live;
         this.draw();
@@ -207,6 +234,9 @@ export class TopologyPanel implements vscode.Disposable {
       })
       .finally(() => {
         this.fetching = undefined;
+        const next = this.pending;
+        this.pending = undefined;
+        if (next) void this.refreshLive(next);
       });
     return this.fetching;
   }

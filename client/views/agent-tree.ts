@@ -4,7 +4,9 @@
  * live lab data, loading again at the pace of refresh-pacer.ts while visible.
  */
 import * as vscode from 'vscode';
+import type { Session } from '../connection/session';
 import { logFailure } from '../log';
+import { groupByAgent, type AgentGroup } from '../model/agent-rows';
 import { describeError } from '../model/errors';
 import { PacedRefresh } from '../model/paced-refresh';
 import { intervalMsOf } from '../model/refresh-pacer';
@@ -37,7 +39,31 @@ export abstract class AgentTree<Row extends TreeRow<unknown>>
   register(id: string, options: Omit<vscode.TreeViewOptions<Row>, 'treeDataProvider'> = {}): vscode.Disposable[] {
     const view = vscode.window.createTreeView(id, { ...options, treeDataProvider: this });
     this.view = view;
-    return [this, view, this.services.session.onDidChange(() => this.refresh())];
+    return [this, view, this.services.agents.onDidChange(() => this.refresh())];
+  }
+
+  /**
+   * Each agent's rows under its own row (flat with the default agent alone).
+   * `rowsOf` gives an agent's rows; agents named by a lab binding but not
+   * configured (`extra`) get a row that says so.
+   */
+  protected grouped<T>(
+    rowsOf: (agent: string) => TreeRow<T>[],
+    data: (agent: string) => T,
+    extra: readonly string[] = [],
+  ): TreeRow<T>[] {
+    const sessions = this.services.agents.all();
+    const groups: AgentGroup<T>[] = sessions.map((s: Session) => ({
+      agent: s.name,
+      state: s.current.state,
+      baseUrl: s.current.baseUrl,
+      username: s.current.username,
+      problem: s.current.problem,
+      rows: rowsOf(s.name),
+    }));
+    for (const agent of extra)
+      if (!sessions.some((s) => s.name === agent)) groups.push({ agent, state: undefined, rows: rowsOf(agent) });
+    return groupByAgent(groups, data);
   }
 
   /** The line above the rows (undefined: none). */

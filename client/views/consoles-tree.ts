@@ -39,12 +39,16 @@ class ConsolesTree extends LiveTree<Row> {
 
   async getChildren(row?: Row): Promise<Row[]> {
     if (row !== undefined) return row.children ?? [];
-    if (this.services.session.current.state !== 'connected') return [];
+    if (!this.services.agents.all().some((s) => s.current.state === 'connected')) return [];
     try {
       const files = await findLabFiles();
       const groups = await Promise.all(files.map((uri) => this.labGroup(uri)));
       this.setMessage(undefined);
-      const rows = groups.filter((g) => g !== undefined).map((g) => g.row);
+      const bound = files.map((uri) => this.services.labAgents.bindingOf(uri).agent);
+      const rows = this.grouped(
+        (agent) => groups.flatMap((g, i) => (g !== undefined && bound[i] === agent ? [g.row] : [])),
+        () => ({ uri: '' }),
+      );
       this.loaded(
         rowsFingerprint(rows),
         groups.some((g) => g?.settling === true),
@@ -58,8 +62,8 @@ class ConsolesTree extends LiveTree<Row> {
   private async labGroup(uri: vscode.Uri): Promise<{ row: Row; settling: boolean } | undefined> {
     const lab = await loadLab(uri, this.services.labParses).catch(() => undefined);
     if (lab === undefined) return undefined;
-    const session = this.services.session;
-    if (!isLabActionAllowed(session.capabilities, 'consoles', lab.mode)) return undefined;
+    const session = this.services.labAgents.sessionIfAny(uri);
+    if (session === undefined || !isLabActionAllowed(session.capabilities, 'consoles', lab.mode)) return undefined;
     const id = `${uri.toString()}#consoles`;
     const data = { uri: uri.toString() };
     let children: Row[];

@@ -60,9 +60,16 @@ class LabsTree extends LiveTree<Row> {
     try {
       const files = await findLabFiles();
       const results = await Promise.all(files.map((uri) => this.labRowFor(uri)));
-      this.setMessage(LIVE_STATE_GONE[this.services.session.current.state]);
-      const rows = results.map((r) => r.row);
-      if (this.services.session.current.state === 'connected')
+      const bound = files.map((uri) => this.services.labAgents.bindingOf(uri).agent);
+      const rows = this.grouped(
+        (agent) => results.filter((_, i) => bound[i] === agent).map((r) => r.row),
+        () => ({ uri: '' }),
+        bound,
+      );
+      const several = this.services.agents.names().length > 1;
+      // With several agents, each agent's row says its state; alone, the message line does.
+      this.setMessage(several ? undefined : LIVE_STATE_GONE[this.services.session.current.state]);
+      if (this.services.agents.all().some((s) => s.current.state === 'connected'))
         this.loaded(
           rowsFingerprint(rows),
           results.some((r) => r.settling),
@@ -95,10 +102,11 @@ class LabsTree extends LiveTree<Row> {
       nodes: lab.doc.nodes.map((n) => ({ name: n.name, template: n.resolved.template, image: n.resolved.image })),
       mode: lab.mode,
     };
-    const session = this.services.session;
-    const caps = session.capabilities;
     const live: LabLiveView = {};
-    if (session.current.state === 'connected' && isLabActionAllowed(caps, 'status', lab.mode)) {
+    const session = this.services.labAgents.sessionIfAny(uri);
+    if (session === undefined) live.error = this.services.labAgents.bindingOf(uri).problem;
+    const caps = session?.capabilities;
+    if (session?.current.state === 'connected' && isLabActionAllowed(caps, 'status', lab.mode)) {
       try {
         live.status = await session.agent().getProjectStatus(observationPayload(lab));
         this.away.seen(info.uri, live.status);
@@ -132,7 +140,8 @@ export function registerLabsView(services: Services): vscode.Disposable[] {
       await vscode.window.showTextDocument(vscode.Uri.parse(target.uri, true), { preview: false });
     }),
     services.onLabViewsStale(() => tree.followAction()),
-    services.session.onDidResync(() => void tree.away.resynced()),
+    services.agents.onDidResync(() => void tree.away.resynced()),
+    services.labAgents.onDidChange(() => tree.refresh()),
     watchLabFiles(() => tree.refreshSoon(FILE_CHANGE_DEBOUNCE_MS)),
   ];
 }

@@ -10,6 +10,7 @@ import { templateDetailRows, templateRows, type TemplateRowData } from '../model
 import type { TreeRow } from '../model/tree-row';
 import type { Services } from '../services';
 import { AgentTree } from './agent-tree';
+import { DEFAULT_AGENT } from '../model/agent-list';
 import { LabCommand } from '../../common/commands';
 
 export const TemplatesView = {
@@ -22,28 +23,53 @@ type Row = TreeRow<TemplateRowData>;
 class TemplatesTree extends AgentTree<Row> {
   async getChildren(row?: Row): Promise<Row[]> {
     if (row?.children !== undefined) return row.children;
-    const session = this.services.session;
-    if (session.current.state !== 'connected') return [];
+    if (row === undefined) return this.allAgents();
+    const session = this.services.agents.get(row.data.agent ?? DEFAULT_AGENT);
+    if (session?.current.state !== 'connected' || row.data.templateId === undefined) return [];
     try {
-      const client = session.agent();
-      if (row === undefined) {
-        const only = provisionedOnly();
-        const data = await client.listTemplates(only ? { provisioned: 'true' } : {});
-        const rows = templateRows(data, only);
-        this.setMessage(
-          rows.length === 0
-            ? only
-              ? 'No provisioned templates. Show all templates from the view title.'
-              : 'The agent has no templates.'
-            : undefined,
-        );
-        return rows;
-      }
-      if (row.data.templateId === undefined) return [];
-      return templateDetailRows(await client.getTemplate({ id: row.data.templateId }));
+      return templateDetailRows(await session.agent().getTemplate({ id: row.data.templateId }));
     } catch (err) {
       return this.failed('Loading templates', err);
     }
+  }
+
+  /** Every connected agent's templates (`frr` on a Linux agent, `vios` on EVE-NG), each agent's apart. */
+  private async allAgents(): Promise<Row[]> {
+    const only = provisionedOnly();
+    const sessions = this.services.agents.all();
+    const loaded = await Promise.all(
+      sessions.map(async (session): Promise<Row[] | Error> => {
+        if (session.current.state !== 'connected') return [];
+        try {
+          const data = await session.agent().listTemplates(only ? { provisioned: 'true' } : {});
+          return templateRows(data, only).map((r) => ({ ...r, data: { ...r.data, agent: session.name } }));
+        } catch (err) {
+          return err instanceof Error ? err : new Error(String(err));
+        }
+      }),
+    );
+    const failure = loaded.find((l) => l instanceof Error);
+    if (sessions.length === 1) {
+      // One agent: as before, its failure or emptiness is the view's message line.
+      if (failure !== undefined) return this.failed('Loading templates', failure);
+      const rows = loaded[0] instanceof Array ? loaded[0] : [];
+      this.setMessage(
+        rows.length === 0 && sessions[0]?.current.state === 'connected'
+          ? only
+            ? 'No provisioned templates. Show all templates from the view title.'
+            : 'The agent has no templates.'
+          : undefined,
+      );
+      return rows;
+    }
+    this.setMessage(failure === undefined ? undefined : `Loading templates failed: ${failure.message}`);
+    return this.grouped(
+      (agent) => {
+        const l = loaded[sessions.findIndex((s) => s.name === agent)];
+        return l instanceof Array ? l : [];
+      },
+      (agent) => ({ agent }),
+    );
   }
 }
 

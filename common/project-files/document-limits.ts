@@ -3,7 +3,7 @@
  * refuses such a document with a diagnostic naming the limit) and the language
  * server (which then does not send it). The length of a document is not one of
  * them: any document within the contract's 32 MiB body is read, on a worker
- * whose heap and time are bounded (agent/domain/validate-workers.ts). What is
+ * whose heap and time are bounded (agent/http/validate-workers.ts). What is
  * checked here costs one pass over the text and stops what a worker's limits
  * would only stop late: brackets nested deep enough to overflow the YAML
  * parser's stack, and aliases, which the lab format does not read and which a

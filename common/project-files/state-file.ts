@@ -71,12 +71,13 @@ export async function readLabState(labPath: string): Promise<LabStateFile | unde
 }
 
 /**
- * Moves a corrupt state file aside, to `<name>.corrupt-<time>` beside it, so
- * the next read starts without stored state and nothing is lost; returns the new path.
+ * Moves a state file aside, to `<name>.<why>-<time>` beside it (`corrupt`, or
+ * the agent a moved lab left), so the next read starts without stored state and
+ * nothing is lost; returns the new path.
  */
-export async function setAsideLabState(labPath: string): Promise<string> {
+export async function setAsideLabState(labPath: string, why = 'corrupt'): Promise<string> {
   const path = statePathFor(labPath);
-  const aside = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const aside = `${path}.${why}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   await rename(path, aside);
   return aside;
 }

@@ -4,19 +4,18 @@
  * it (Stop and Console on a running node, Start on a stopped one; all three
  * while the state is not known). Logged out, the file offers Log In alone.
  * The plan asks the agent, so it is computed only when the editor resolves
- * the lens, and kept per document version.
+ * the lens; it is the lab's shared plan (lab-plans.ts), which the client's
+ * views ask for too.
  */
 import { CodeLensRefreshRequest, type CodeLens, type Command, type Connection } from 'vscode-languageserver/node';
 import type { PlanData } from '../../common/api/contract';
 import { shiftRange } from '../../common/lab/parse/outline';
-import { documentPayload, type LabDocuments, type LabFile } from '../documents';
-import type { ConfigFiles } from '../config-files';
+import type { LabDocuments, LabFile } from '../documents';
+import type { LabPlans } from '../lab-plans';
 import type { Log } from '../log';
 import type { RemoteAgent } from '../remote-agent';
 import { LabCommand, type LensCommandArgs } from '../../common/commands';
 
-/** A lens may wait this long for a plan; the agent's own limit (180 s) is for explicit plans. */
-const PLAN_TIMEOUT_MS = 30_000;
 const MAX_REASON_LENGTH = 500;
 /**
  * Nodes with Start, Stop and Console lenses at most (the first ones). VS Code asks for every
@@ -39,10 +38,9 @@ interface PlanLensTitle {
 }
 
 export class CodeLensService {
-  private plans = new Map<string, { version: number; title: Promise<PlanLensTitle> }>();
   /** Whether each lab exists on the emulator, as its last plan said; unknown before one. */
   private exists = new Map<string, boolean>();
-  /** Each lab's node states by name, as the client's Labs view last read them. */
+  /** Each lab's node states by name, as the client last read them (after its actions, and in the Labs view). */
   private nodeStates = new Map<string, ReadonlyMap<string, string>>();
   /** Bumped when lenses may change without a new version (session, lab state): part of the cache key. */
   private generation = 0;
@@ -51,7 +49,7 @@ export class CodeLensService {
     private readonly connection: Connection,
     private readonly documents: LabDocuments,
     private readonly agent: RemoteAgent,
-    private readonly configs: ConfigFiles,
+    private readonly plans: LabPlans,
     private readonly log: Log,
     private readonly canRefresh: () => boolean,
   ) {}
@@ -113,7 +111,7 @@ export class CodeLensService {
 
   /** The lab's stored state changed (deploy, import, reconcile): its plan is out of date. */
   labStateChanged(uri: string): void {
-    this.plans.delete(uri);
+    this.plans.forget(uri);
     this.generation++;
     this.refresh();
   }
@@ -127,7 +125,7 @@ export class CodeLensService {
   }
 
   sessionChanged(): void {
-    this.plans = new Map();
+    this.plans.clear();
     this.exists = new Map();
     this.nodeStates = new Map();
     this.generation++;
@@ -135,60 +133,31 @@ export class CodeLensService {
   }
 
   documentClosed(uri: string): void {
-    this.plans.delete(uri);
+    this.plans.forget(uri);
     this.exists.delete(uri);
     this.nodeStates.delete(uri);
   }
 
-  private planTitle(file: LabFile): Promise<PlanLensTitle> {
-    const cached = this.plans.get(file.uri);
-    if (cached?.version === file.version) return cached.title;
-    const entry = {
-      version: file.version,
-      title: this.computePlan(file).then(({ keep, ...title }) => {
-        // A failed plan is not kept: the next resolve may succeed (the agent is back, the lab is fixed).
-        if (!keep && this.plans.get(file.uri) === entry) this.plans.delete(file.uri);
-        return title;
-      }),
-    };
-    this.plans.set(file.uri, entry);
-    return entry.title;
+  /** The lens's words for the lab's shared plan (lab-plans.ts). */
+  private async planTitle(file: LabFile): Promise<PlanLensTitle> {
+    const outcome = await this.plans.of(file);
+    if (outcome.ok) return { title: planSummaryTitle(outcome.plan) };
+    switch (outcome.code) {
+      case 'syntax_errors':
+        return { title: 'Plan: fix YAML errors first', tooltip: outcome.message };
+      case 'file_refused':
+        return { title: 'Plan: a file was refused', tooltip: outcome.message };
+      case 'not_logged_in':
+        return { title: 'Plan: not logged in', tooltip: outcome.message };
+      default:
+        // The lens stays short; the whole message is in the tooltip and in the plan the lens opens.
+        return { title: `Plan: ${shortReason(outcome.code)}`, tooltip: shorten(outcome.message) };
+    }
   }
 
-  private async computePlan(file: LabFile): Promise<PlanLensTitle & { keep: boolean }> {
-    if (file.model.syntaxErrors.length > 0)
-      return {
-        title: 'Plan: fix YAML errors first',
-        tooltip: 'The plan needs a document without syntax errors.',
-        keep: true,
-      };
-    const built = await documentPayload(file, this.configs);
-    if ('refused' in built)
-      return {
-        title: `Plan: ${shortReason('invalid_lab')}`,
-        tooltip: shorten(built.refused.message ?? ''),
-        keep: true,
-      };
-    if ('problem' in built) return { title: 'Plan: a file was refused', tooltip: built.problem.message, keep: false };
-    const outcome = await this.agent.call((client) =>
-      client.planProject(built.payload, { timeoutMs: PLAN_TIMEOUT_MS }),
-    );
-    if (outcome === undefined)
-      return {
-        title: 'Plan: not logged in',
-        tooltip: 'Log in to an agent to see what a deploy would change.',
-        keep: false,
-      };
-    if (!outcome.ok) {
-      // The lens stays short; the whole message is in the tooltip and in the plan the lens opens.
-      return {
-        title: `Plan: ${shortReason(outcome.problem.code)}`,
-        tooltip: shorten(outcome.problem.message),
-        keep: false,
-      };
-    }
-    this.learnExists(file.uri, outcome.value.exists);
-    return { title: planSummaryTitle(outcome.value), keep: true };
+  /** A plan was made (for the lens or another view): node lenses follow whether the lab exists. */
+  planned(uri: string, plan: PlanData): void {
+    this.learnExists(uri, plan.exists);
   }
 
   /** A plan said whether the lab exists: node lenses follow (the refresh re-resolves the cached plan only). */

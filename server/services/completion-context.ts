@@ -8,6 +8,7 @@
 import { findNode, findNetwork, lastStartingAtOrBefore, linkAt, type LinkAt } from '../../common/lab/model/lookup';
 import type { LabDocument, LabLink, LabNode, LinkEndpoint, Range } from '../../common/lab/model/types';
 import { lineStartOf } from '../../common/text-lines';
+import { testsCompletionContext, type TestsCompletionContext } from './completion/test-context';
 
 export type ValueField = 'template' | 'image' | 'icon' | 'console';
 
@@ -19,7 +20,8 @@ export type CompletionContext =
   /** The node or network an endpoint names; `nodePart` when only the node before a colon is replaced. */
   | { kind: 'endpoint-target'; replace: Range; nodePart: boolean }
   /** `endpoint` is the one being edited: the interface written there does not count as used. */
-  | { kind: 'endpoint-interface'; node: string; endpoint: LinkEndpoint; replace: Range };
+  | { kind: 'endpoint-interface'; node: string; endpoint: LinkEndpoint; replace: Range }
+  | TestsCompletionContext;
 
 export type KeyOwner = 'top-level' | 'node' | 'defaults' | 'network' | 'link';
 
@@ -29,6 +31,9 @@ export function completionContext(doc: LabDocument, offset: number): CompletionC
   const text = doc.text;
   const line = lineAt(text, lineStartOf(text, offset), offset);
   if (line.comment) return undefined;
+
+  const inTests = testsCompletionContext(doc, offset);
+  if (inTests !== null) return inTests;
 
   const hit = linkAt(doc, offset);
   if (hit?.endpoint && hit.endpoint.text !== '') return endpointContext(hit, offset);

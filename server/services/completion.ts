@@ -1,7 +1,8 @@
 /**
  * Completion: keys by position in the structure, and values from the agent's
  * catalogue (templates, images, icons, network types), node and network names
- * in link endpoints, and a node's free interfaces after `node:`.
+ * in link endpoints, and a node's free interfaces after `node:`; inside
+ * `tests:`, completion/test-keys.ts.
  */
 import {
   CompletionItemKind,
@@ -19,6 +20,7 @@ import type { Catalogue } from '../catalogue';
 import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
 import { completionContext, type CompletionContext, type KeyOwner } from './completion-context';
+import { testCompletionItems } from './completion/test-keys';
 
 /** Keys whose value is a map or list: no space after the colon. */
 const SECTION_KEYS: ReadonlySet<string> = new Set(['defaults', 'nodes', 'networks', 'links', 'position']);
@@ -87,6 +89,13 @@ export class CompletionService {
         return endpointTargets(file, context.nodePart, edit);
       case 'endpoint-interface':
         return this.interfaces(file, context, edit, token);
+      case 'test-key':
+      case 'check-key':
+      case 'check-node':
+      case 'check-interface':
+        return testCompletionItems(file.model, context, edit, (template, ethernet) =>
+          untilCancelled(this.catalogue.interfaces(template, ethernet), token),
+        );
     }
   }
 

@@ -9,7 +9,13 @@
 import { DiagnosticSeverity, type Connection, type Diagnostic } from 'vscode-languageserver/node';
 import { agentCode, boundedText } from '../../common/api/agent-text';
 import type { ProjectDiagnostic } from '../../common/api/contract';
-import { LabChecks, validateLab, type LocalDiagnostic } from '../../common/lab/rules/validate';
+import {
+  DEFAULT_MESSAGE_EXAMPLES,
+  LabChecks,
+  validateLab,
+  type LocalDiagnostic,
+  type MessageExamples,
+} from '../../common/lab/rules/validate';
 import { MAX_DIAGNOSTICS } from '../../common/project-files/document-limits';
 import { lineEnd } from '../../common/text-lines';
 import type { AgentProblem } from '../agent-problems';
@@ -58,6 +64,8 @@ export class DiagnosticsService {
    * reads slowly never makes the server hold a backlog of stale publishes.
    */
   private readonly writing = new Map<string, { again: boolean }>();
+  /** The connected agent's examples for local messages (see message-examples.ts); EVE-NG's until it says. */
+  private examples = DEFAULT_MESSAGE_EXAMPLES;
 
   constructor(
     private readonly connection: Connection,
@@ -97,6 +105,17 @@ export class DiagnosticsService {
   }
 
   /** The session or the catalogue changed: what the agent said no longer holds; ask again. */
+  /** Local messages give these examples from now on: every open document's local findings are made again. */
+  useExamples(wanted: MessageExamples | undefined): void {
+    const examples = wanted ?? DEFAULT_MESSAGE_EXAMPLES;
+    // The same examples again (an EVE-NG agent's are the defaults): nothing to publish.
+    if (examples.template === this.examples.template && examples.interfaceName === this.examples.interfaceName) return;
+    this.examples = examples;
+    this.checks.clear();
+    this.local.clear();
+    for (const file of this.documents.all()) this.publish(file);
+  }
+
   revalidateAll(): void {
     for (const file of this.documents.all()) {
       this.cancel(file.uri);
@@ -182,7 +201,7 @@ export class DiagnosticsService {
     if (cached?.version === file.version) return cached;
     let checks = this.checks.get(file.uri);
     if (!checks) {
-      checks = new LabChecks();
+      checks = new LabChecks(this.examples);
       this.checks.set(file.uri, checks);
     }
     const { shown, total } = checks.check(file.model, MAX_DIAGNOSTICS);
@@ -199,7 +218,7 @@ export class DiagnosticsService {
   private localKeys(file: LabFile, local: LocalFindings): ReadonlySet<string> {
     if (local.keys) return local.keys;
     const keys = new Set<string>();
-    const all = local.total > local.found.length ? validateLab(file.model) : local.found;
+    const all = local.total > local.found.length ? validateLab(file.model, this.examples) : local.found;
     all.forEach((d, i) => {
       const diagnostic = local.diagnostics[i] ?? toLspDiagnostic(file, d);
       keys.add(rangeKey(diagnostic, d.code));

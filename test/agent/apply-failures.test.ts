@@ -6,8 +6,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmuError, type EmulatorClient } from '../../agent/emulator/backend';
+import { SimulatedEmulator } from '../../agent/emulator/simulated/simulated-emulator';
+import { applyChanges } from '../../agent/domain/apply';
 import { journalFile } from '../../agent/domain/apply-journal';
+import { diffToEmulator } from '../../agent/domain/diff';
+import { observedTopology } from '../../agent/domain/observed';
+import { makeLink, type TopoNode, type Topology } from '../../agent/domain/topology';
+import { ApplyStopped } from '../../agent/domain/domain-error';
 import { startTestAgent, waitFor, type Reply, type TestAgent } from '../support/agent';
 
 /** a -- b -- c, on two-port Linux nodes. */
@@ -168,5 +177,143 @@ test('EVE-NG: when the link onto a freed interface fails, the link deleted to ma
     assert.deepEqual(names(plan.actions), ['create link b:e1 -- d:e0', 'delete link b:e1 -- c:e0'], plan.text);
   } finally {
     await agent.stop();
+  }
+});
+
+/** Node a (vIOS, with a startup config) linked to b; `replaced` makes a an IOL node, which EVE-NG cannot edit in place. */
+function replacedLab(replaced: boolean): string {
+  return [
+    'name: replaced',
+    'nodes:',
+    replaced
+      ? '  a: { template: iol, image: i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin, ethernet: 4, config: a.cfg }'
+      : '  a: { template: vios, image: vios-adventerprisek9-m.SPA.159-3.M6, config: a.cfg }',
+    '  b: { template: linux, ethernet: 2 }',
+    'links:',
+    `  - endpoints: [${replaced ? 'a:e0/0' : 'a:Gi0/0'}, b:e0]`,
+    '',
+  ].join('\n');
+}
+
+test('EVE-NG: a replaced node whose new copy is refused comes back with its id, template, config and link', async () => {
+  const agent = await startTestAgent({ emulator: 'eve-ng' });
+  try {
+    const fake = agent.fakeEve;
+    assert.ok(fake, 'the test agent runs against the fake EVE-NG server');
+    const token = await agent.login();
+    const files = { 'a.cfg': 'hostname a\n!\nend\n' };
+    const deployed = await agent.call('POST', '/api/v1/projects/deploy', { yaml: replacedLab(false), files }, token);
+    assert.equal(deployed.status, 200, JSON.stringify(deployed.body));
+    const path = deployed.body.data.lab as string;
+    const nodeA = () => fake.labState(path)?.nodes.find((n) => n.name === 'a');
+    const before = nodeA();
+    assert.ok(before);
+    const configOf = (id: number) => fake.labState(path)?.configs[String(id)];
+    const configBefore = configOf(before.id);
+    assert.match(configBefore ?? '', /hostname a/);
+
+    // EVE-NG refuses the IOL copy (as it refuses a node whose image is missing).
+    fake.failNext(
+      (method, url, body) => method === 'POST' && /\/nodes$/.test(url) && body.template === 'iol',
+      'Failed to create node (20022).',
+    );
+    const reply = await agent.call('POST', '/api/v1/projects/reconcile', { yaml: replacedLab(true), files }, token);
+    const outcome = failedPush(reply);
+    assert.equal(outcome.failed, 'create node a');
+    assert.deepEqual(outcome.restored, ['delete link a:Gi0/0 -- b:e0', 'delete node a']);
+    assert.deepEqual(outcome.applied, [], 'nothing else stayed changed');
+    assert.match(reply.body.error ?? '', /20022.*Put back: - node a, - link a:Gi0\/0 -- b:e0\./s);
+
+    const after = nodeA();
+    assert.ok(after, 'node a is in the lab again');
+    assert.deepEqual(
+      [after.id, after.template, after.image, after.config, configOf(after.id)],
+      [before.id, 'vios', before.image, '1', configBefore],
+      'same id, template, image and enabled startup config',
+    );
+    assert.deepEqual(await links(agent, token, replacedLab(false)), ['a:Gi0/0 -- b:e0'], 'its link is back');
+    const plan = await agent.call('POST', '/api/v1/projects/plan', { yaml: replacedLab(false), files }, token);
+    assert.deepEqual(plan.body.data.summary, { create: 0, update: 0, delete: 0, unchanged: 3 }, plan.body.data.text);
+  } finally {
+    await agent.stop();
+  }
+});
+
+test('simulated: a replaced node whose new copy is refused comes back with its settings and links', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'apply-replace-'));
+  const emu = new SimulatedEmulator({ dataDir, clock: Date.now, bootMs: 0, writeDelayMs: 0, log: () => undefined });
+  try {
+    const simulated = await emu.connect();
+    // The emulator refuses the new copy of `a` (as an emulator refuses a node it cannot make).
+    const client: EmulatorClient = Object.assign(Object.create(simulated) as EmulatorClient, {
+      addNode: (path: string, spec: Parameters<EmulatorClient['addNode']>[1]) =>
+        spec.template === 'vpcs'
+          ? Promise.reject(new EmuError('refused', 'No such image.'))
+          : simulated.addNode(path, spec),
+    });
+    const node = (name: string, template: string): TopoNode => ({
+      name,
+      template,
+      image: template === 'linux' ? 'linux-ubuntu-22.04-server' : '',
+      icon: 'Server.png',
+      cpu: 1,
+      ram: 1024,
+      ethernet: 2,
+      console: 'telnet',
+      position: { x: name === 'a' ? 100 : 300, y: 100 },
+    });
+    const topology = (aTemplate: string): Topology => {
+      const links = [makeLink({ node: 'a', index: 0, iface: 'e0' }, { node: 'b', index: 0, iface: 'e0' })];
+      return {
+        name: 'replaced',
+        nodes: new Map([
+          ['a', node('a', aTemplate)],
+          ['b', node('b', 'linux')],
+        ]),
+        networks: new Map(),
+        links: new Map(links.map((l) => [l.name, l])),
+      };
+    };
+    const path = '/replaced.unl';
+    const signal = new AbortController().signal;
+    const first = diffToEmulator(topology('linux'), undefined, false);
+    await applyChanges({
+      client,
+      lab: path,
+      changes: first.changes,
+      desired: topology('linux'),
+      observed: undefined,
+      signal,
+    });
+    const read = async () => observedTopology((await client.getLab(path)) ?? assert.fail('the lab is there'));
+    const before = await read();
+
+    const desired = topology('vpcs');
+    const diff = diffToEmulator(desired, before, false);
+    const failure = await applyChanges({
+      client,
+      lab: path,
+      changes: diff.changes,
+      desired,
+      observed: before,
+      signal,
+    }).then(
+      () => assert.fail('the apply fails'),
+      (e: unknown) => e,
+    );
+    assert.ok(failure instanceof ApplyStopped, String(failure));
+    const data = failure.outcome as {
+      restored: { op: string; kind: string; name: string }[];
+      failed: { name: string };
+    };
+    assert.equal(data.failed.name, 'a');
+    assert.deepEqual(names(data.restored), ['delete link a:e0 -- b:e0', 'delete node a']);
+    const after = await read();
+    assert.deepEqual(after.nodes.get('a'), before.nodes.get('a'), 'template, image, settings and place as before');
+    assert.deepEqual([...after.links.keys()], [...before.links.keys()], 'its link is back');
+    assert.deepEqual(diffToEmulator(topology('linux'), after, false).changes, [], 'the lab is as it was');
+  } finally {
+    await emu.close();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

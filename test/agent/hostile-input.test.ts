@@ -15,16 +15,15 @@ after(() => agent.stop());
 const envelopeOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
 
 test('a call without a bearer is refused from its headers: unauthenticated, before its body is read', async () => {
-  // The head promises 32 MiB but only a few bytes follow: an agent that read the body first would wait.
+  // The head promises 32 MiB but only a few bytes follow: an agent that read the body first would never
+  // answer (sendRawTls's guard then closes the socket, and the status is 0), so an answer proves the order.
   const head =
     'POST /api/v1/projects/validate HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n' +
     `Content-Length: ${MAX_BODY_BYTES}\r\n\r\n`;
-  const started = Date.now();
   const reply = await sendRawTls(agent, head, (socket) => socket.write('{"yaml":'));
   assert.equal(reply.status, 401);
   assert.equal(envelopeOf(reply.text).code, 'unauthenticated');
   assert.match(reply.text, /[Cc]onnection: close/);
-  assert.ok(Date.now() - started < 5000, 'answered without waiting for the body');
 
   // A malformed body without a bearer is unauthenticated too, not invalid_json.
   for (const raw of ['{"yaml":', 'null']) {

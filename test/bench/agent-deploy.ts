@@ -14,7 +14,7 @@ import type { AgentClient } from '../../common/api/client';
 import { catalogueOf } from '../../agent/domain/catalogue';
 import { DocumentCache } from '../../agent/domain/document-cache';
 import { planDocument } from '../../agent/domain/plan-document';
-import { readProjectInput } from '../../agent/domain/project-input';
+import { readProjectInput } from '../../agent/http/project-payload';
 import { ICONS, NETWORK_TYPES, TEMPLATES } from '../../agent/emulator/simulated/catalogue';
 import { startAgentProcess } from './support/agent-process';
 import { fitToAgent, generatedProject, type GeneratedProject } from './support/labs';

@@ -17,9 +17,9 @@
  * N: BENCH_LINUX_LAB_SIZES (e.g. "20,50"; default 30). The issue asks for
  * 200 routers; on a 2-core machine shared with other work a 200-router ring
  * takes many minutes per side, so the default is smaller. Run on 2026-11-26
- * with BENCH_LINUX_LAB_SIZES=12 at a load average of 22: deploy → Full 88.0 s
- * (1.33× the baseline's 66.1 s), exec-many 18.4 s (5.04× of 3.66 s), destroy
- * 38.2 s (7.47× of 5.11 s); agent/README.md → The Linux emulator has them all.
+ * with BENCH_LINUX_LAB_SIZES=12 at a load average of 9.1: deploy → Full 31.9 s
+ * (1.22× the baseline's 26.3 s), exec-many 2.11 s (1.46× of 1.44 s), destroy
+ * 2.00 s (1.60× of 1.25 s); agent/README.md → The Linux emulator has them all.
  *
  * Everything is bounded and cleaned up even on failure: destroy, agent
  * SIGTERM (which removes its namespaces), then a sweep of whatever still
@@ -161,7 +161,7 @@ async function benchSize(
       unit: 's',
       baseline: { name: BASELINE, value: baseline.destroy },
       targets: [{ on: 'ratio', op: '<=', limit: 2 }],
-      note: 'stops every router (power off), wipes it, deletes the lab',
+      note: 'deletes the lab: every router killed by its cgroup, its namespace removed, side by side',
     });
     report({
       name: name('agent RSS'),

@@ -45,19 +45,25 @@ test('anything else names no target', () => {
 });
 
 test('login arguments keep only well-typed fields', () => {
-  assert.deepEqual(loginArgsOf({ url: 'https://a:8787', username: 'lab', password: '', pin: 'AB', extra: 1 }), {
-    url: 'https://a:8787',
-    username: 'lab',
-    password: '',
-    pin: 'AB',
-  });
-  assert.deepEqual(loginArgsOf({ url: 7, password: 8 }), {
+  assert.deepEqual(
+    loginArgsOf({ agent: 'eve', url: 'https://a:8787', username: 'lab', password: '', pin: 'AB', extra: 1 }),
+    {
+      agent: 'eve',
+      url: 'https://a:8787',
+      username: 'lab',
+      password: '',
+      pin: 'AB',
+    },
+  );
+  assert.deepEqual(loginArgsOf({ agent: 3, url: 7, password: 8 }), {
+    agent: undefined,
     url: undefined,
     username: undefined,
     password: undefined,
     pin: undefined,
   });
   assert.deepEqual(loginArgsOf(undefined), {
+    agent: undefined,
     url: undefined,
     username: undefined,
     password: undefined,

@@ -104,3 +104,9 @@ test('counts come from the actions, else from the summary', () => {
 test('a pull plan does not talk about prune', () => {
   assert.ok(!renderPlan({ ...plan, direction: 'from_emu' }, 'campus', false).includes('Prune:'));
 });
+
+test('with several agents, the plan says which agent it was made against', () => {
+  const text = renderPlan(plan, 'campus', false, { name: 'eve', url: 'https://eve.example:8787' });
+  assert.equal(text.split('\n')[1], 'Agent:   eve (https://eve.example:8787)');
+  assert.doesNotMatch(renderPlan(plan, 'campus', false), /^Agent: /m);
+});

@@ -175,3 +175,30 @@ test('log-out forgets everything', () => {
     lossAnnounced: false,
   });
 });
+
+test('per agent: each agent has its own machine; one going away or expiring leaves the other as it was', () => {
+  const eve = run(connected);
+  const workstation = run([
+    { type: 'connecting', baseUrl: 'https://10.0.0.2:8787', username: 'me' },
+    { type: 'connected', baseUrl: 'https://10.0.0.2:8787', username: 'me' },
+  ]);
+  const eveDown = run([unreachable, { type: 'probeFailed', message: 'still away' }], eve.state);
+  assert.equal(eveDown.state.info.state, 'unreachable');
+  assert.deepEqual(eveDown.effects, ['probe 1000', 'probe 2000']);
+  // The other agent's calls go on: no probe, no prompt, no resync.
+  const wsCalls = run([{ type: 'callSucceeded' }, { type: 'callSucceeded' }], workstation.state);
+  assert.equal(wsCalls.state, workstation.state);
+  assert.deepEqual(wsCalls.effects, []);
+  // Its session ending asks for its password once, whatever the first agent does.
+  const wsExpired = run(
+    [
+      { type: 'callFailed', code: 'unauthenticated', message: 'ended' },
+      { type: 'callFailed', code: 'unauthenticated', message: 'ended' },
+    ],
+    workstation.state,
+  );
+  assert.deepEqual(wsExpired.effects, ['sessionLost']);
+  assert.equal(wsExpired.state.info.baseUrl, 'https://10.0.0.2:8787');
+  assert.equal(eveDown.state.info.baseUrl, URL);
+  assert.equal(eveDown.state.lossAnnounced, false);
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusView } from '../../client/model/status-text';
+import { agentStatusView, statusView } from '../../client/model/status-text';
 
 test('logged out invites to log in', () => {
   const v = statusView({ state: 'loggedOut' }, undefined);
@@ -43,4 +43,16 @@ test('expired, unreachable and error states say what to do', () => {
   assert.match(statusView({ state: 'expired' }, undefined).tooltip, /password again/);
   assert.match(statusView({ state: 'unreachable', baseUrl: 'https://a:8787' }, undefined).text, /a:8787 unreachable/);
   assert.equal(statusView({ state: 'error', problem: 'pin mismatch' }, undefined).tone, 'error');
+});
+
+test('with several agents, the status names the active agent and why; an unconfigured one is an error', () => {
+  const base = statusView({ state: 'connected', baseUrl: 'https://10.0.0.2:8787', username: 'me' }, undefined);
+  const named = agentStatusView(base, 'eve', "the folder's setting labAgent.agent");
+  assert.equal(named.text, `$(vm-connect) eve · ${base.text.slice('$(vm-connect) '.length)}`);
+  assert.match(named.tooltip, /^Agent "eve" \(the folder's setting labAgent.agent\)\nConnected to/);
+  assert.equal(named.tone, base.tone);
+  const missing = agentStatusView(undefined, 'lab-2', 'chosen for this lab file', 'not configured: add it');
+  assert.equal(missing.text, '$(error) lab-2: not configured');
+  assert.equal(missing.tone, 'error');
+  assert.match(missing.tooltip, /not configured: add it/);
 });

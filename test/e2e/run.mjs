@@ -32,7 +32,16 @@
  *   --grep <pattern>  run only the tests whose full title matches the regular expression
  *   E2E_TIMEOUT_MS  overrides the overall timeout (default 15 min)
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -172,6 +181,19 @@ function serveChannel(page, agent, link) {
         else await link.restore();
         log(`link to the agent ${request.op === 'cut' ? 'cut' : 'restored'}`);
         response = { ok: true };
+      } else if (request.action === 'agent' && request.op === 'crash-restart-linux') {
+        // A crash, not a stop: kill -9 of the Linux agent's process alone (its labs run on, as after a
+        // real crash), then the same agent again on the same port and data, which finds them.
+        const { child } = linuxAgent;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        process.kill(child.pid, 'SIGKILL');
+        await exited;
+        Object.assign(
+          linuxAgent,
+          await startAgent(dirs, env, Number(new URL(linuxAgent.url).port), { emulator: 'linux' }),
+        );
+        log(`linux agent killed and started again at ${linuxAgent.url}`);
+        response = { ok: true };
       } else if (request.action === 'agent') {
         // The same port and data folder: the extension finds the same agent, certificate and labs again.
         if (request.op === 'stop' || request.op === 'restart') {
@@ -243,6 +265,21 @@ function serveChannel(page, agent, link) {
   }, 100).unref();
 }
 
+/**
+ * README states the VSIX's size as `npm run package` prints it (vsce rounds to hundredths of a MB);
+ * checked here, where the VSIX this run installs was just built, and counted like a test.
+ */
+function recordReadmeVsixSize() {
+  const title = "README states the packaged VSIX's size";
+  const claimed = /`dist\/lab-agent\.vsix` \((\d+\.\d\d) MB as `npm run package` reports it/.exec(
+    readFileSync(join(root, 'README.md'), 'utf8'),
+  )?.[1];
+  const built = (Math.round(statSync(vsix).size / 10485.76) / 100).toFixed(2);
+  const state = claimed === built ? 'passed' : 'failed';
+  if (state === 'failed') log(`${title}: README says ${claimed ?? 'nothing'} MB, npm run package built ${built} MB`);
+  appendFileSync(dirs.results, `${JSON.stringify({ state, title })}\n`);
+}
+
 async function main() {
   if (grepAt >= 0 && !grep) throw new Error('--grep needs a pattern');
   if (!existsSync(codeServer) || !existsSync(node24))
@@ -260,6 +297,7 @@ async function main() {
     });
   }
   if (!existsSync(suitePath)) throw new Error(`the build did not emit ${suitePath}`);
+  recordReadmeVsixSize();
 
   mkdirSync(join(dirs.userData, 'User'), { recursive: true });
   writeFileSync(

@@ -156,7 +156,7 @@ export async function startAgent(dirs, env, port = 0, { emulator = 'simulated' }
     {
       // The agents' one user, from the environment (passwords never go on a command line).
       env: { ...env, LAB_AGENT_USER: AGENT_USER, LAB_AGENT_PASSWORD: AGENT_PASSWORD },
-      logFile: join(dirs.run, linux ? 'agent-linux.log' : port === 0 ? 'agent.log' : `agent-${Date.now()}.log`),
+      logFile: join(dirs.run, `agent${linux ? '-linux' : ''}${port === 0 ? '' : `-${Date.now()}`}.log`),
     },
   );
   const {

@@ -100,7 +100,7 @@ test(`the ${UNETLAB} recording (UNetLab's own code) replays: every step as recor
 
 /**
  * What the unetlab recording shows about the adapter against UNetLab's own code, as recorded
- * (see /work/notes/eveng-harness-findings.md and test/eveng/README.md). When the adapter changes,
+ * (see test/eveng/README.md). When the adapter changes,
  * re-record (make-recording.ts --unetlab) and update these to what the new recording shows.
  */
 test(`the ${UNETLAB} recording: what the real code did with the adapter's requests`, () => {

@@ -167,14 +167,15 @@ test('lab_busy: a second long operation on a lab while the first is in flight', 
 });
 
 test('lab_locked_mid_apply: an apply cut short by an agent stop refuses exec and pull until a push finishes it', async () => {
-  const first = await startTestAgent({ writeDelayMs: 60 });
+  // Slow writes, so that even on a loaded machine the agent stops while the deploy is still writing.
+  const first = await startTestAgent({ writeDelayMs: 1000 });
   const yaml = labYaml('midapply');
   try {
     const user = await first.loggedIn();
     // Logged in first: a login (scrypt) can take longer than the whole deploy.
     const watcher = await first.loggedIn();
     const deploying = user.deployProject({ yaml }).catch((err: unknown) => err);
-    for (let i = 0; i < 200 && !(await watcher.getProjectStatus({ yaml })).exists; i++)
+    for (let i = 0; i < 2000 && !(await watcher.getProjectStatus({ yaml })).exists; i++)
       await new Promise((r) => setTimeout(r, 5));
     // close() lets the deploy stop between two emulator calls and answer before connections close.
     await first.close();

@@ -114,3 +114,40 @@ test('the nodes of one lab start side by side and stop side by side', async () =
     ids.map(() => EmuNodeStatus.stopped),
   );
 });
+
+test('a read for console commands reads no running config; a full read reads each dirty one once', async () => {
+  assert.ok(emu);
+  const lab = await client.getLab(LAB);
+  const ids = lab?.nodes.map((n) => n.id) ?? [];
+  await Promise.all(ids.map((id) => client.startNode(LAB, id)));
+  // A command may change a router's running config: each is due for a read again.
+  const run = client.runCommand?.bind(client);
+  assert.ok(run, 'the Linux emulator runs commands itself');
+  const outputs = await Promise.all(ids.map((id) => run(LAB, id, 'show version', 20_000, 4096)));
+  assert.ok(
+    outputs.every((o) => /FRRouting/.test(o.output)),
+    'every router answered',
+  );
+  const before = emu.reads.runningConfigs;
+  const light = await client.getLab(LAB, { runningConfigs: false });
+  assert.deepEqual(
+    light?.nodes.map((n) => n.status),
+    ids.map(() => EmuNodeStatus.running),
+  );
+  assert.equal(emu.reads.runningConfigs - before, 0, 'exec and destroy need no running config');
+  await client.getLab(LAB);
+  assert.equal(emu.reads.runningConfigs - before, ROUTERS, 'a full read reads each router once');
+});
+
+test('deleting a lab of running routers removes them directly: nothing of the lab is left', async () => {
+  assert.ok(emu);
+  assert.equal(client.deleteLabRemovesNodes, true, 'destroy asks for deleteLab only');
+  const before = { ...emu.reads };
+  await client.deleteLab(LAB);
+  assert.equal(await client.getLab(LAB), undefined);
+  const prefix = prefixOf(dataDir);
+  // The fabric namespace of other labs would stay: this agent has no other lab.
+  assert.deepEqual(await namespacesOf(prefix), []);
+  assert.deepEqual(processesOf(prefix), []);
+  assert.deepEqual(emu.reads, before, 'nothing was read back from the kernel to remove it');
+});

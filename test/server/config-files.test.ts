@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MAX_ALIASES } from '../../common/project-files/document-limits';
-import { LspClient } from '../support/lsp';
-import { fileUri, startAgentSession, type AgentFixture } from './fixture';
+import { type LspClient } from '../support/lsp';
+import { fileUri, startServerOnAgent, stopServerOnAgent, type AgentFixture } from './fixture';
 
 let fixture: AgentFixture;
 let client: LspClient;
@@ -18,13 +18,9 @@ const agentLog: string[] = [];
 const validations = () => agentLog.filter((line) => line.startsWith('validateProject ->')).length;
 
 before(async () => {
-  fixture = await startAgentSession({ log: (message) => agentLog.push(message) });
-  client = await LspClient.start({ initializationOptions: { session: fixture.session } });
+  ({ fixture, client } = await startServerOnAgent({ log: (message) => agentLog.push(message) }));
 });
-after(async () => {
-  await client.stop();
-  await fixture.close();
-});
+after(() => stopServerOnAgent({ fixture, client }));
 
 const notFound = (d: { code?: unknown }[]) => d.some((x) => x.code === 'config-not-found');
 

@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { EmulatorKind } from '../../agent/emulator/registry';
 import { startAgent, type RunningAgent } from '../../agent/server';
 import { AgentClient } from '../../common/api/client';
 import type { CompletionItem, CompletionList, TextEdit } from 'vscode-languageserver-protocol';
@@ -22,7 +23,7 @@ export interface AgentFixture {
 }
 
 export async function startAgentSession(
-  options: { clock?: () => number; log?: (message: string) => void } = {},
+  options: { clock?: () => number; log?: (message: string) => void; emulator?: EmulatorKind } = {},
 ): Promise<AgentFixture> {
   const root = await mkdtemp(join(tmpdir(), 'lab-server-test-'));
   const agent = await startAgent({ port: 0, dataDir: join(root, 'agent'), bootMs: 50, ...options });
@@ -48,9 +49,13 @@ export interface ServerOnAgent {
 
 /** `token` replaces the session's (a session the agent does not know); `clock` is the agent's. */
 export async function startServerOnAgent(
-  options: { clock?: () => number; token?: string } = {},
+  options: { clock?: () => number; token?: string; emulator?: EmulatorKind; log?: (message: string) => void } = {},
 ): Promise<ServerOnAgent> {
-  const fixture = await startAgentSession(options.clock ? { clock: options.clock } : {});
+  const fixture = await startAgentSession({
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.emulator ? { emulator: options.emulator } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
   const session = options.token ? { ...fixture.session, token: options.token } : fixture.session;
   const client = await LspClient.start({ initializationOptions: { session } });
   return { fixture, client };

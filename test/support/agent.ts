@@ -140,18 +140,20 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   let eveCe: CommunityHarness | undefined;
   let emulatorLocksLabs = true;
   try {
-    if (emulator === 'eve-ng' && process.env[TEST_EVE_SERVER_ENV] === 'unetlab') {
+    const server = process.env[TEST_EVE_SERVER_ENV];
+    if (emulator === 'eve-ng' && (server === 'unetlab' || server === 'eve-ce')) {
       // The account gets a pod no other harness on the machine holds (test files run in parallel, and
       // console ports are the machine's); the server lives in the data directory, so an agent restarted
       // on it finds the same server, labs and running nodes, as with the fake's state file.
-      const home = join(dataDir, 'unetlab-harness');
+      const home = join(dataDir, `${server}-harness`);
       const fresh = !existsSync(home);
-      unetlab = await startUnetlabHarness({ users: [{ ...EVE_ACCOUNT, pod: 'free' }], home });
+      const harness = { users: [{ ...EVE_ACCOUNT, pod: 'free' as const }], home };
+      if (server === 'unetlab') unetlab = await startUnetlabHarness(harness);
+      else eveCe = await startCommunityHarness(harness);
       // The labs the suite expects on a fresh emulator, as the fake and the simulation hold them
-      // (a server found in the data directory has them already). UNetLab cannot lock a lab.
-      emulatorLocksLabs = fresh && (await seedExampleLabs(unetlab.url, EVE_ACCOUNT)).locked;
-    } else if (emulator === 'eve-ng' && process.env[TEST_EVE_SERVER_ENV] === 'eve-ce') {
-      eveCe = await startCommunityHarness({ users: [EVE_ACCOUNT] });
+      // (a server found in the data directory has them already, and its lock). UNetLab cannot lock a lab.
+      const url = (unetlab ?? eveCe)?.url as string;
+      emulatorLocksLabs = fresh ? (await seedExampleLabs(url, EVE_ACCOUNT)).locked : server === 'eve-ce';
     } else if (emulator === 'eve-ng') {
       fakeEve = new FakeEveServer({
         clock: clock.now,
@@ -225,7 +227,10 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
         unetlab.stealSessionsOf(EVE_ACCOUNT.username);
         stealUnetlabSession(unetlab.url);
       }
-      if (eveCe) stealUnetlabSession(eveCe.url);
+      if (eveCe) {
+        eveCe.stealSessionsOf(EVE_ACCOUNT.username);
+        stealUnetlabSession(eveCe.url);
+      }
     },
     client,
     async loggedIn(hooks) {
@@ -385,8 +390,9 @@ export function sendRawTls(
       writeBody(socket);
     });
     let text = '';
-    // An agent that never answers fails the test instead of hanging it.
-    socket.setTimeout(10_000, () => socket.destroy());
+    // An agent that never answers fails the test instead of hanging it. Not sooner: a multi-megabyte
+    // plan on a worker keeps the socket silent for seconds, over 10 s on a loaded machine.
+    socket.setTimeout(60_000, () => socket.destroy());
     socket.on('data', (c) => (text += c));
     socket.on('error', (e: Error) => (text ? undefined : reject(e)));
     socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(text)?.[1] ?? 0), text }));

@@ -539,3 +539,80 @@ function offsetIn(text: string, position: { line: number; character: number }): 
   for (let line = 0; line < position.line; line++) offset = text.indexOf('\n', offset) + 1;
   return offset + position.character;
 }
+
+/**
+ * Tabs in indentation. The yaml package reads a tab after a line's full indentation as an error on that line alone,
+ * but one that takes the place of indentation as the start of an entry further left, which changes how everything
+ * after it reads, up to the end of its section (or of the text when the line becomes a top-level key). Inside a
+ * block scalar a tab after the scalar's indentation is content.
+ */
+const TABBED_STARTS: [string, (text: string) => string][] = [
+  ['a tab after the indentation of a node line', (text) => text.replace('    template: ', '    \ttemplate: ')],
+  ['a tab inside the indentation of a node line', (text) => text.replace('    template: ', '  \t  template: ')],
+  ['a tab as the indentation of a node key', (text) => text.replace(/\n {2}(\w+):\n/, '\n\t$1:\n')],
+  ['a tab inside the indentation of a link', (text) => text.replace('\n  - endpoints', '\n \t- endpoints')],
+  [
+    'tabs in and after a block scalar',
+    (text) => text.replace(/^description: .*$/m, 'description: |\n  first line\n  \tafter a tab\n\tless indented'),
+  ],
+];
+
+/** A tab put into a line's indentation (in place of a space, or in front of it), or one taken out again. */
+function tabChange(text: string, pick: (n: number) => number): TextChange {
+  const tabs = [...text.matchAll(/^ *\t/gm)];
+  if (tabs.length > 0 && pick(3) === 0) {
+    const tab = tabs[pick(tabs.length)];
+    const at = tab.index + tab[0].length - 1;
+    return { start: at, end: at + 1, text: pick(2) ? '  ' : '' };
+  }
+  const indented = [...text.matchAll(/^ +/gm)];
+  const line = indented[pick(indented.length)];
+  const at = line.index + pick(line[0].length + 1);
+  return { start: at, end: Math.min(at + pick(2), line.index + line[0].length), text: '\t' };
+}
+
+test('with tabs in indentation, updateLab equals a full parse after each of many random edits', () => {
+  let compared = 0;
+  let tabbed = 0;
+  TABBED_STARTS.forEach(([what, tabIt], round) => {
+    const pick = random(round + 301);
+    let doc = parseLab(tabIt(generateLab(12 + round * 2, { seed: round + 11 })));
+    assert.ok(/^ *\t/m.test(doc.text) && doc.syntaxErrors.length > 0, `${what}: the start has a tab error`);
+    for (let step = 0; step < 100; step++) {
+      const change = pick(2) ? tabChange(doc.text, pick) : randomChange(doc.text, pick);
+      doc = updateAndCompare(doc, change, `${what}, step ${step}: ${JSON.stringify(change)}`);
+      compared++;
+      if (/^ *\t/m.test(doc.text)) tabbed++;
+    }
+  });
+  // All 500 edits are compared, and nearly all of them with a tab somewhere in the indentation.
+  assert.equal(compared, 500);
+  assert.ok(tabbed >= 400, `${tabbed} of ${compared} edits compared with a tab in the indentation`);
+});
+
+test('a tab error stays local where the yaml package reads the rest as before', () => {
+  const lab = generateLab(60, { seed: 12 });
+  const linksAt = (text: string) => text.indexOf(']', text.indexOf('\nlinks:') + 200);
+  const cases: [string, string, number, string][] = [
+    // A tab after the indentation: an error on its line alone; edits in the nodes and in the links read one piece.
+    ['after the indentation', lab.replace('    template: ', '    \ttemplate: '), 60, 'piece'],
+    // A tab in place of indentation: the nodes after it read differently, up to the end of the section.
+    ['as the indentation of a node key', lab.replace(/\n {2}(\w+):\n/, '\n \t$1:\n'), 60, 'window'],
+  ];
+  for (const [what, text, nodes, inNodes] of cases) {
+    const doc = parseLab(text);
+    assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
+    assert.ok(doc.syntaxErrors[0].message.startsWith('Tabs are not allowed'), `${what}: the first error`);
+    const node = doc.text.indexOf('\n', doc.text.indexOf('template: ', doc.text.length / 4));
+    const inNode = updateAndCompare(doc, { start: node, end: node, text: 'x' }, `${what}: an edit in a node`);
+    assert.equal(readBy(inNode), inNodes, `${what}: an edit in a node read by`);
+    const at = linksAt(doc.text);
+    const inLinks = updateAndCompare(doc, { start: at, end: at, text: '7' }, `${what}: an edit in the links`);
+    assert.equal(readBy(inLinks), 'piece', `${what}: an edit in the links read by`);
+  }
+  // A tab in place of the indentation of a node's key makes the rest of the text one entry of the yaml package's
+  // reading (one node, no links): an edit anywhere after it is an edit of that entry and re-reads it to the end.
+  const swallowed = parseLab(lab.replace('    template: ', '\ttemplate: '));
+  assert.deepEqual([swallowed.nodes.length, swallowed.links.length], [1, 0]);
+  assert.ok(swallowed.syntaxErrors.length > 60, `${swallowed.syntaxErrors.length} errors`);
+});

@@ -19,6 +19,7 @@ import {
   type EmuStatus,
   type EmuTemplate,
   type EmulatorCapture,
+  type LabRead,
 } from '../backend';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
 import type { LinuxLab, LinuxNode } from './linux-lab';
@@ -58,8 +59,10 @@ export interface LinuxLabs {
   dropRuntime(lab: LinuxLab, node: LinuxNode): void;
   pruneHiddenNetworks(lab: LinuxLab, candidates: Iterable<number>): Promise<void>;
   isRunning(lab: LinuxLab, node: LinuxNode): Promise<boolean>;
+  /** Whether a node marked running still runs, by its processes alone (no command spawned). */
+  aliveIn(lab: LinuxLab, node: LinuxNode): boolean;
   pushConfig(lab: LinuxLab, node: LinuxNode, from: string | undefined, hostname: string): Promise<void>;
-  observe(lab: LinuxLab): Promise<EmuLab>;
+  observe(lab: LinuxLab, read?: LabRead): Promise<EmuLab>;
   observeNode(lab: LinuxLab, node: LinuxNode): Promise<EmuNode>;
   openConsole(lab: LinuxLab, node: LinuxNode): Duplex;
   template(id: string): EmuTemplate;
@@ -69,6 +72,8 @@ export interface LinuxLabs {
 export class LinuxClient implements EmulatorClient {
   /** An apply, start or stop runs this many calls side by side: as many as nodes may start at once. */
   readonly maxConcurrentWrites = QUOTAS.concurrentStarts;
+  /** Deleting a lab kills its nodes' processes and removes their namespaces, side by side (realizer.ts). */
+  readonly deleteLabRemovesNodes = true;
 
   readonly capture: EmulatorCapture | undefined;
 
@@ -106,10 +111,10 @@ export class LinuxClient implements EmulatorClient {
     return Promise.resolve(ICONS.map((i) => ({ ...i })));
   }
 
-  async getLab(path: string): Promise<EmuLab | undefined> {
+  async getLab(path: string, read?: LabRead): Promise<EmuLab | undefined> {
     return this.emu.onNode(path, undefined, async () => {
       const lab = this.emu.maybeLab(path);
-      return lab && this.emu.observe(lab);
+      return lab && this.emu.observe(lab, read);
     });
   }
 
@@ -347,7 +352,8 @@ export class LinuxClient implements EmulatorClient {
     const { lab, node } = await this.emu.onNode(path, id, async () => {
       const lab = this.emu.lab(path);
       const node = this.emu.node(lab, id);
-      if (!(await this.emu.isRunning(lab, node))) throw new EmuError('refused', `${node.name} is not running.`);
+      // By its processes: a command run for the check would cost as much as the command itself.
+      if (!this.emu.aliveIn(lab, node)) throw new EmuError('refused', `${node.name} is not running.`);
       return { lab, node };
     });
     const result = await this.emu.realizer.exec(lab, node, command, timeoutMs, maxChars);

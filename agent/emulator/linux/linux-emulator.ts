@@ -18,6 +18,7 @@ import {
   type EmulatorClient,
   type EmuTemplate,
   type EmulatorCapture,
+  type LabRead,
 } from '../backend';
 import { sameConfig } from '../config-contexts';
 import { UnavailableEmulator } from '../unavailable-emulator';
@@ -27,7 +28,7 @@ import { captureClient, LinuxCaptures, probeDumpcap } from './capture';
 import { NodeCgroups } from './cgroup';
 import { links, listNamespaces, namespaceExists } from './kernel';
 import { LabTurns } from './lab-turns';
-import { mapBounded } from './bounded';
+import { mapBounded } from '../../bounded';
 import { adoptLabs, labNamespaces } from './adoption';
 import { cleanLeftovers } from './leftovers';
 import { GRACEFUL_MS, LinuxClient, type LinuxLabs } from './linux-client';
@@ -69,8 +70,8 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   private readonly journal: ObjectJournal;
   private readonly runtimes = new Map<string, NodeRuntime>();
   private readonly turns = new LabTurns();
-  /** Reads of a whole lab and of one node from the kernel (test/linux/linux-scale.test.ts counts them). */
-  readonly reads = { labs: 0, nodes: 0 };
+  /** Reads of a whole lab, of one node and of a router's running config (test/linux/linux-scale.test.ts counts them). */
+  readonly reads = { labs: 0, nodes: 0, runningConfigs: 0 };
   private closed = false;
   /** Places for node starts (QUOTAS.concurrentStarts): more wait their turn. */
   readonly starts = new Places(QUOTAS.concurrentStarts);
@@ -293,6 +294,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
       const runtime = this.runtime(lab, node);
       if (runtime.dirty || runtime.running === undefined) {
         runtime.dirty = false;
+        this.reads.runningConfigs++;
         runtime.running = await kind.runningConfig(this.realizer.nodeNs(lab, node), node);
       }
       current = runtime.running;
@@ -310,15 +312,16 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
     }
   }
 
-  /** The lab as the kernel shows it: node liveness, interface wiring and running configs read now. */
-  async observe(lab: LinuxLab): Promise<EmuLab> {
+  /** The lab as the kernel shows it: node liveness, interface wiring and (unless `read` says not) running configs read now. */
+  async observe(lab: LinuxLab, read: LabRead = {}): Promise<EmuLab> {
     this.reads.labs++;
     const namespaces = new Set(await listNamespaces());
     const ports = new Map<string, number>();
     for (const port of await links(this.realizer.fabricNs(lab))) ports.set(port.ifname, this.networkOf(port.master));
     // Running configs are read side by side (one vtysh each), as many at once as node starts.
+    const configs = read.runningConfigs ?? true;
     const nodes = await mapBounded(lab.nodes, QUOTAS.concurrentStarts, (node) =>
-      this.nodeAsSeen(lab, node, namespaces, ports),
+      this.nodeAsSeen(lab, node, namespaces, ports, configs),
     );
     return {
       path: lab.path,
@@ -348,12 +351,13 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
     return (bridge === undefined ? undefined : this.names.parseBridge(bridge)) ?? 0;
   }
 
-  /** A node given the namespaces that exist and the network of each fabric port; reads its running config. */
+  /** A node given the namespaces that exist and the network of each fabric port; reads its running config if `configs`. */
   private async nodeAsSeen(
     lab: LinuxLab,
     node: LinuxNode,
     namespaces: ReadonlySet<string>,
     ports: ReadonlyMap<string, number>,
+    configs = true,
   ): Promise<EmuNode> {
     const running = this.aliveIn(lab, node, namespaces);
     // A node whose processes died (crashed, or killed by hand) is stopped.
@@ -368,7 +372,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
       config: _c,
       ...spec
     } = node;
-    const runningConfig = await this.runningConfigOf(lab, node, running);
+    const runningConfig = configs ? await this.runningConfigOf(lab, node, running) : undefined;
     const { configEffect } = this.realizer.kindOf(node);
     const transition = node.status === EmuNodeStatus.starting || node.status === EmuNodeStatus.stopping;
     return {

@@ -7,7 +7,7 @@
  */
 import { EmuError, EmuNodeStatus } from '../backend';
 import type { StoredLab, StoredNode } from '../lab-store';
-import { mapBounded } from './bounded';
+import { mapBounded } from '../../bounded';
 import type { NodeLimits } from './cgroup';
 import { CommandError, runUntilExit } from './command';
 import { removeRouter } from './frr';

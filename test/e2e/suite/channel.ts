@@ -27,6 +27,8 @@ export type RunnerRequest = (
   | { action: 'link'; op: 'cut' | 'restore'; timeoutMs?: number }
   /** Stop, start or restart the reference agent (same port, data and certificate; sessions are lost). */
   | { action: 'agent'; op: 'stop' | 'start' | 'restart'; timeoutMs?: number }
+  /** kill -9 the Linux emulator agent alone (its labs keep running) and start it again on the same port and data. */
+  | { action: 'agent'; op: 'crash-restart-linux'; timeoutMs?: number }
   /** Drag with the mouse from one point to another, both relative to the first element matching `selector`. */
   | {
       action: 'drag';

@@ -13,16 +13,12 @@ import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 import { eventually } from './eventually';
+import { linuxAgentOrSkip, logInToLinuxAgent, waitForFull } from './frr-lab';
 import { onScreen, topologyAttributes, topologyViewport } from './topology-page';
 
 const LAB_FILE = 'ospf/ospf.lab.yaml';
 /** r1 has one OSPF neighbour (r2; its side towards h1 is passive), r2 two. */
 const EXPECTED_FULL = { r1: 1, r2: 2 } as const;
-const CONVERGE_MS = 60_000;
-
-function fullNeighbours(output: string): number {
-  return output.split('\n').filter((l) => /\bFull\//.test(l)).length;
-}
 
 describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
   this.timeout(120_000);
@@ -30,14 +26,7 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
   let deployed = false;
 
   before(function () {
-    const problem = process.env.LAB_AGENT_E2E_LINUX_PROBLEM;
-    const url = process.env.LAB_AGENT_E2E_LINUX_URL;
-    if (url) return;
-    const why = `the Linux emulator agent cannot run here: ${problem ?? 'the runner started none (LAB_AGENT_E2E_LINUX_URL is not set)'}`;
-    // CI installs FRR and runs as root: there, not running is a failure, never a skip.
-    if (process.env.CI) throw new Error(why);
-    console.log(`skipping the FRR scenario: ${why}`);
-    this.skip();
+    linuxAgentOrSkip(this, 'the FRR scenario');
   });
 
   afterEach(async function () {
@@ -50,12 +39,7 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
   });
 
   it('logs in to the Linux emulator agent', async () => {
-    const loggedIn = await vscode.commands.executeCommand<boolean>(LabCommand.login, {
-      url: process.env.LAB_AGENT_E2E_LINUX_URL,
-      username: process.env.LAB_AGENT_E2E_USER,
-      password: process.env.LAB_AGENT_E2E_PASSWORD,
-      pin: process.env.LAB_AGENT_E2E_LINUX_FINGERPRINT,
-    });
+    const loggedIn = await logInToLinuxAgent();
     assert.strictEqual(loggedIn, true, 'login failed');
   });
 
@@ -103,24 +87,7 @@ describe('Real FRR routers from VS Code (Linux emulator agent)', function () {
   });
 
   it('forms OSPF adjacencies (show ip ospf neighbor through console exec)', async () => {
-    const deadline = Date.now() + CONVERGE_MS;
-    const last: Record<string, string> = {};
-    for (;;) {
-      let done = true;
-      for (const [node, expected] of Object.entries(EXPECTED_FULL)) {
-        const result = await vscode.commands.executeCommand<{ output?: string }>(LabCommand.execConsole, {
-          uri: labUri.toString(),
-          node,
-          command: 'show ip ospf neighbor',
-        });
-        last[node] = result?.output ?? '';
-        if (fullNeighbours(last[node]) < expected) done = false;
-      }
-      if (done) return;
-      if (Date.now() > deadline)
-        assert.fail(`no full adjacency after ${CONVERGE_MS / 1000} s:\n${JSON.stringify(last, null, 2)}`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
+    await waitForFull(labUri, EXPECTED_FULL);
   });
 
   it('shows the topology at its default size with every node named readably', async function () {

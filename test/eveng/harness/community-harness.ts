@@ -47,14 +47,18 @@ import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuntimeCall } from './node-runtime';
+import { call, freePort, layHostCommands, startPhpServer, writeRouter, type PhpServer } from './php-server';
+import { claimPod, type PodClaim } from './pod-claim';
 import { bridge } from './socket-bridge';
-import { call, FREE_STUB, freePort } from './unetlab-harness';
+import type { HarnessAccount } from './unetlab-harness';
 
 export const EVENG_SRC_ENV = 'EVENG_SRC';
 export const EVENG_REPOSITORY = 'https://github.com/laaaaiiit/eve-ktk';
 /** The first commit of laaaaiiit/eve-ktk: an installed Community 6.2.0-4 server's files. */
 export const COMMUNITY_COMMIT = 'e1c8ef0d7ca189d63db279ce08d2fcc4dde08735';
 const COMMUNITY_VERSION = '6.2.0-4';
+/** Console ports per pod: 32768 + 256 × pod + node id (EVE-NG 6.2's `Node::__construct`). */
+const PORTS_PER_POD = 256;
 
 /** The images installed: a qemu folder `<template>-…` or an IOL `.bin` (init.php's test for "provisioned"). */
 export const COMMUNITY_IMAGES = {
@@ -111,10 +115,17 @@ CREATE TABLE guacamole_sharing_profile_permission (entity_id INTEGER, sharing_pr
 export interface CommunityHarnessOptions {
   /** A git clone of laaaaiiit/eve-ktk; default: $EVENG_SRC. */
   source?: string;
-  /** Accounts (role admin), inserted as api_uusers.php `apiAddUUser` inserts them. */
-  users?: { username: string; password: string }[];
+  /** Accounts (role admin), inserted as api_uusers.php `apiAddUUser` inserts them, with a pod as it sets one. */
+  users?: HarnessAccount[];
   /** Port on 127.0.0.1; default a free one. */
   port?: number;
+  /**
+   * Where the server is installed (its labs, MariaDB's datadir, the node runtime's state). A
+   * directory an earlier harness installed is served again as it stands, as a server restarted on
+   * its disk, and is not removed by close(); a new one is laid out there and removed by close().
+   * Default: a new temporary directory.
+   */
+  home?: string;
 }
 
 export interface CommunityHarness {
@@ -123,6 +134,8 @@ export interface CommunityHarness {
   runtimeCalls(): RuntimeCall[];
   phpErrors(): string;
   labsDir: string;
+  /** As UnetlabHarness.stealSessionsOf: someone else logs in with `username` right after each login of it. */
+  stealSessionsOf(username: string): void;
   close(): Promise<void>;
 }
 
@@ -240,38 +253,17 @@ function lay(dir: string, source: string, hostPid: number, runtimeScript: string
   const hostNet = `/proc/${hostPid}/ns/net`;
   writeFileSync(
     join(base, 'wrappers/unl_wrapper'),
-    `#!/bin/sh\nHARNESS_PORTS_PER_TENANT=256 exec nsenter --net=${hostNet} '${process.execPath}' '${runtimeScript}' '${state}' "$@"\n`,
+    `#!/bin/sh\nHARNESS_PORTS_PER_TENANT=${PORTS_PER_POD} exec nsenter --net=${hostNet} '${process.execPath}' '${runtimeScript}' '${state}' "$@"\n`,
     { mode: 0o755 },
   );
-  const bin = join(dir, 'bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'sudo'), '#!/bin/sh\nexec "$@"\n', { mode: 0o755 });
-  writeFileSync(join(bin, 'netstat'), `#!/bin/sh\nexec nsenter --net=${hostNet} ss -a -t -n\n`, { mode: 0o755 });
-  writeFileSync(join(bin, 'free'), FREE_STUB, { mode: 0o755 });
-  // /api/status asks systemd whether ksmtuned and cpulimit run (api.php) and reads its first output
-  // line unguarded: no unit runs here, as systemd answers for an inactive unit.
-  writeFileSync(join(bin, 'systemctl'), '#!/bin/sh\necho inactive\nexit 3\n', { mode: 0o755 });
-  mkdirSync(join(dir, 'opt', 'qemu', 'bin'), { recursive: true });
-  writeFileSync(
-    join(dir, 'opt', 'qemu', 'bin', 'qemu-system-x86_64'),
-    '#!/bin/sh\necho "QEMU emulator version 8.2.1 (stub of the EVE-NG harness)"\n',
-    { mode: 0o755 },
-  );
-  // Apache's rewrite (html/.htaccess): every /api/ path goes to api.php.
-  writeFileSync(
-    join(dir, 'router.php'),
-    [
-      '<?php',
-      "if (strpos($_SERVER['REQUEST_URI'], '/api/') !== 0) { http_response_code(404); return true; }",
-      "$_SERVER['SCRIPT_NAME'] = '/api.php';",
-      // PHP 8 removed get_magic_quotes_gpc(); Slim 2 (html/includes/Slim/Http/Util.php) still calls it.
-      "if (!function_exists('get_magic_quotes_gpc')) { function get_magic_quotes_gpc() { return false; } }",
-      "chdir('/opt/unetlab/html');",
-      "require '/opt/unetlab/html/api.php';",
-      'return true;',
-      '',
-    ].join('\n'),
-  );
+  layHostCommands(dir, {
+    netstat: `nsenter --net=${hostNet} ss -a -t -n`,
+    qemuVersion: 'QEMU emulator version 8.2.1 (stub of the EVE-NG harness)',
+    // /api/status asks systemd whether ksmtuned and cpulimit run (api.php) and reads its first output
+    // line unguarded: no unit runs here, as systemd answers for an inactive unit.
+    extra: { systemctl: 'echo inactive\nexit 3' },
+  });
+  writeRouter(dir);
 }
 
 class Mariadb {
@@ -284,14 +276,17 @@ class Mariadb {
     this.datadir = join(dir, 'mysql');
   }
 
+  /** Starts mariadbd on the datadir, installing a new one first unless it is there already. */
   async start(): Promise<void> {
-    run('mariadb-install-db', [
-      '--no-defaults',
-      `--datadir=${this.datadir}`,
-      '--user=root',
-      '--auth-root-authentication-method=socket',
-      '--skip-test-db',
-    ]);
+    if (!existsSync(this.datadir))
+      run('mariadb-install-db', [
+        '--no-defaults',
+        `--datadir=${this.datadir}`,
+        '--user=root',
+        '--auth-root-authentication-method=socket',
+        '--skip-test-db',
+      ]);
+    rmSync(this.socket, { force: true }); // left by a mariadbd that did not stop
     this.child = spawn(
       'mariadbd',
       [
@@ -330,13 +325,19 @@ class Mariadb {
   }
 }
 
-/** SQL text for one account; the hash is computed here, so the password reaches no command line. */
-function accountSql(user: { username: string; password: string }): string {
+/**
+ * SQL text for one account, and its pod as api_uusers.php `apiAddUUser` inserts one for a `pod`
+ * field; the hash is computed here, so the password reaches no command line.
+ */
+function accountSql(user: { username: string; password: string }, pod: number | undefined): string {
   const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
   const hash = createHash('sha256').update(user.password).digest('hex');
   return (
     'USE eve_ng_db;\nINSERT INTO users (username, email, name, password, expiration, role) VALUES ' +
-    `(${quote(user.username)}, ${quote(`${user.username}@localhost`)}, ${quote(user.username)}, '${hash}', -1, 'admin');\n`
+    `(${quote(user.username)}, ${quote(`${user.username}@localhost`)}, ${quote(user.username)}, '${hash}', -1, 'admin');\n` +
+    (pod === undefined
+      ? ''
+      : `INSERT INTO pods (id, expiration, username) VALUES (${pod}, -1, ${quote(user.username)});\n`)
   );
 }
 
@@ -344,120 +345,74 @@ export async function startCommunityHarness(options: CommunityHarnessOptions = {
   const source = options.source ?? process.env[EVENG_SRC_ENV];
   const refusal = communityHarnessUnavailable(source);
   if (refusal || !source) throw new Error(`EVE-NG Community harness: ${refusal}`);
-  const dir = mkdtempSync(join(tmpdir(), 'eve-ce-harness-'));
+  const dir = options.home ?? mkdtempSync(join(tmpdir(), 'eve-ce-harness-'));
+  // A home an earlier harness laid out is served as it stands (and left in place by close()).
+  const reused = options.home !== undefined && existsSync(join(dir, 'router.php'));
   const db = new Mariadb(dir);
-  let php: ChildProcess | undefined;
+  const claims: PodClaim[] = [];
+  let php: PhpServer | undefined;
   let front: Server | undefined;
-  const stopConsoles = () => {
-    const pids = join(dir, 'state', 'consoles');
-    if (!existsSync(pids)) return;
-    for (const f of readdirSync(pids)) {
-      try {
-        process.kill(Number(readFileSync(join(pids, f), 'utf8')), 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-    }
-  };
   const close = async () => {
     if (front) await new Promise((r) => front?.close(r));
-    if (php?.pid !== undefined && php.exitCode === null) {
-      const exited = new Promise((r) => php?.once('exit', r));
-      process.kill(-php.pid, 'SIGTERM');
-      await exited;
-    }
-    stopConsoles();
+    await php?.stop();
     await db.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await Promise.all(claims.map((c) => c.release()));
+    if (!reused) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    lay(dir, source, process.pid, join(__dirname, 'node-runtime.js'));
+    if (!reused) {
+      mkdirSync(dir, { recursive: true });
+      lay(dir, source, process.pid, join(__dirname, 'node-runtime.js'));
+    }
     await db.start();
-    db.sql(SCHEMA + (options.users ?? []).map(accountSql).join(''));
+    if (!reused) {
+      const accounts: string[] = [];
+      for (const user of options.users ?? []) {
+        let pod = user.pod === 'free' ? undefined : user.pod;
+        if (user.pod === 'free') {
+          const claim = await claimPod(PORTS_PER_POD);
+          claims.push(claim);
+          pod = claim.pod;
+        }
+        accounts.push(accountSql(user, pod));
+      }
+      db.sql(SCHEMA + accounts.join(''));
+    }
     const bridgeScript = join(__dirname, 'socket-bridge.js');
     const httpSocket = join(dir, 'http.sock');
+    rmSync(httpSocket, { force: true });
     const node = `'${process.execPath}'`;
-    // Inside the namespaces: loopback up, the directory on /opt, MariaDB's socket as 127.0.0.1:3306
-    // (guacdb), the PHP server's port as a unix socket the harness serves outside, then php -S.
-    const inner = [
-      'ip link set lo up',
-      `mount --bind '${join(dir, 'opt')}' /opt`,
-      `${node} '${bridgeScript}' tcp:127.0.0.1:3306 'unix:${db.socket}' &`,
-      `${node} '${bridgeScript}' 'unix:${httpSocket}' tcp:127.0.0.1:80 &`,
-      'exec "$@"',
-    ].join('\n');
-    php = spawn(
-      'unshare',
-      [
-        '--mount',
-        '--net',
-        '--propagation',
-        'private',
-        'sh',
-        '-c',
-        inner,
-        'sh',
-        'php',
-        '-d',
-        'display_errors=0',
-        // As in the UNetLab harness: Slim 2 turns every reported diagnostic into a 500, and PHP 8 reports
-        // as notices and deprecations what the PHP 7 this code ran on on EVE-NG left out.
-        '-d',
-        `error_reporting=${32767 & ~8 & ~8192 & ~2048}`,
-        '-d',
-        'log_errors=1',
-        '-d',
-        `error_log=${join(dir, 'php-errors.log')}`,
-        // checkDatabase() connects to "localhost": the unix socket.
-        '-d',
-        `pdo_mysql.default_socket=${db.socket}`,
-        '-S',
-        '127.0.0.1:80',
-        '-t',
-        '/opt/unetlab/html',
-        join(dir, 'router.php'),
-      ],
-      {
-        detached: true,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: {
-          ...process.env,
-          PATH: `${join(dir, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-          PHP_CLI_SERVER_WORKERS: '4',
-        },
-      },
-    );
-    let stderr = '';
-    php.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
     const port = options.port ?? (await freePort());
     front = await bridge({ host: '127.0.0.1', port }, { path: httpSocket });
-    let up = false;
-    for (let i = 0; i < 100 && !up && php.exitCode === null; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      up =
+    const url = `http://127.0.0.1:${port}`;
+    // Inside the namespaces: loopback up, MariaDB's socket as 127.0.0.1:3306 (guacdb), the PHP
+    // server's port as a unix socket the harness serves outside, then php -S.
+    php = await startPhpServer({
+      dir,
+      unshare: ['--net'],
+      setup: [
+        'ip link set lo up',
+        `${node} '${bridgeScript}' tcp:127.0.0.1:3306 'unix:${db.socket}' &`,
+        `${node} '${bridgeScript}' 'unix:${httpSocket}' tcp:127.0.0.1:80 &`,
+      ],
+      listen: '127.0.0.1:80',
+      // checkDatabase() connects to "localhost": the unix socket.
+      ini: { 'pdo_mysql.default_socket': db.socket },
+      answers: async () =>
         existsSync(httpSocket) &&
-        (await call(`http://127.0.0.1:${port}`, 'GET', '/api/auth').then(
+        (await call(url, 'GET', '/api/auth').then(
           () => true,
           () => false,
-        ));
-    }
-    if (!up) throw new Error(`php -S did not start: ${stderr}`);
+        )),
+    });
+    const started = php;
     return {
-      url: `http://127.0.0.1:${port}`,
+      url,
       commit: COMMUNITY_COMMIT,
       labsDir: join(dir, 'opt', 'unetlab', 'labs'),
-      runtimeCalls() {
-        const file = join(dir, 'state', 'calls.jsonl');
-        if (!existsSync(file)) return [];
-        return readFileSync(file, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as RuntimeCall);
-      },
-      phpErrors() {
-        const file = join(dir, 'php-errors.log');
-        return existsSync(file) ? readFileSync(file, 'utf8') : '';
-      },
+      runtimeCalls: (...args: Parameters<PhpServer['runtimeCalls']>) => started.runtimeCalls(...args),
+      phpErrors: (...args: Parameters<PhpServer['phpErrors']>) => started.phpErrors(...args),
+      stealSessionsOf: (...args: Parameters<PhpServer['stealSessionsOf']>) => started.stealSessionsOf(...args),
       close,
     };
   } catch (err) {

@@ -26,21 +26,12 @@
  *   RESTORED_TEMPLATES are taken from the newest earlier commit where they
  *   parse; the others stay broken, as on a server installed from HEAD.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuntimeCall } from './node-runtime';
+import { call, freePort, layHostCommands, startPhpServer, writeRouter, type PhpServer } from './php-server';
 import { claimPod, type PodClaim } from './pod-claim';
 import { portAnswers } from './port';
 
@@ -152,20 +143,6 @@ function restoreTemplate(source: string, ref: string, opt: string, name: string)
   throw new Error(`no commit of ${source} has a ${path} that parses`);
 }
 
-/** Accounts whose every login someone else follows with one of their own (stealSessionsOf), in the mount namespace. */
-const STEAL_FILE = '/opt/unetlab/tmp/harness-steal-sessions';
-
-export const FREE_STUB = String.raw`#!/bin/sh
-awk '/^MemTotal/{t=$2} /^MemFree/{f=$2} /^Buffers/{b=$2} /^Cached/{c=$2} /^SwapTotal/{st=$2} /^SwapFree/{sf=$2}
-END {
-  if (st == 0) { st = 1048576; sf = st }
-  print "             total       used       free     shared    buffers     cached"
-  printf "Mem: %13d %10d %10d %10d %10d %10d\n", t, t-f, f, 0, b, c
-  printf "-/+ buffers/cache: %10d %10d\n", t-f-b-c, f+b+c
-  printf "Swap: %12d %10d %10d\n", st, st-sf, sf
-}' /proc/meminfo
-`;
-
 function lay(dir: string, source: string, ref: string, runtimeScript: string, restore: string[]): void {
   const opt = join(dir, 'opt');
   const base = join(opt, 'unetlab');
@@ -202,42 +179,11 @@ function lay(dir: string, source: string, ref: string, runtimeScript: string, re
     `#!/bin/sh\nexec '${process.execPath}' '${runtimeScript}' '${state}' "$@"\n`,
     { mode: 0o755 },
   );
-  const bin = join(dir, 'bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'sudo'), '#!/bin/sh\nexec "$@"\n', { mode: 0o755 });
-  writeFileSync(join(bin, 'netstat'), '#!/bin/sh\nexec ss -a -t -n\n', { mode: 0o755 });
-  // /api/status reads `free` by line number as procps 3.3.9 (Ubuntu 14.04/16.04) printed it, with the
-  // "-/+ buffers/cache" line newer procps dropped (and divides by the swap size: a swapless host
-  // shows 1 GiB of free swap), and asks QEMU for its version.
-  writeFileSync(join(bin, 'free'), FREE_STUB, { mode: 0o755 });
-  mkdirSync(join(opt, 'qemu', 'bin'), { recursive: true });
-  writeFileSync(
-    join(opt, 'qemu', 'bin', 'qemu-system-x86_64'),
-    '#!/bin/sh\necho "QEMU emulator version 2.4.0, Copyright (c) 2003-2008 Fabrice Bellard"\n',
-    { mode: 0o755 },
-  );
-  // Apache's rewrite (html/.htaccess): every /api/ path goes to api.php.
-  writeFileSync(
-    join(dir, 'router.php'),
-    [
-      '<?php',
-      "if (strpos($_SERVER['REQUEST_URI'], '/api/') !== 0) { http_response_code(404); return true; }",
-      "$_SERVER['SCRIPT_NAME'] = '/api.php';",
-      // PHP 8 removed get_magic_quotes_gpc(); Slim 2 (html/includes/Slim/Http/Util.php) still calls it.
-      "if (!function_exists('get_magic_quotes_gpc')) { function get_magic_quotes_gpc() { return false; } }",
-      "chdir('/opt/unetlab/html');",
-      "require '/opt/unetlab/html/api.php';",
-      // stealSessionsOf: after a login of an account listed in the flag file, another login of the same
-      // account (a new cookie through the server's updateUserCookie, as apiLogin sets it) ends its session.
-      `$steal = '${STEAL_FILE}';`,
-      "if ($_SERVER['REQUEST_METHOD'] === 'POST' && $_SERVER['REQUEST_URI'] === '/api/auth/login' && http_response_code() === 200 && is_file($steal)) {",
-      "  $who = json_decode(file_get_contents('php://input'), true)['username'] ?? '';",
-      '  if (in_array($who, file($steal, FILE_IGNORE_NEW_LINES), true)) updateUserCookie($db, $who, genUuid());',
-      '}',
-      'return true;',
-      '',
-    ].join('\n'),
-  );
+  layHostCommands(dir, {
+    netstat: 'ss -a -t -n',
+    qemuVersion: 'QEMU emulator version 2.4.0, Copyright (c) 2003-2008 Fabrice Bellard',
+  });
+  writeRouter(dir);
 }
 
 /**
@@ -262,40 +208,6 @@ function addUser(database: string, user: { username: string; password: string },
   if (run.status !== 0) throw new Error(`adding ${user.username}: ${run.stderr.toString()}${run.stdout.toString()}`);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-export async function call(
-  url: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  cookie?: string,
-): Promise<{ status: number; json: any; cookie?: string }> {
-  const res = await fetch(url + path, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(cookie ? { Cookie: cookie } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const set = res.headers.get('set-cookie')?.split(';')[0];
-  let json: unknown = text;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // Keep the text: the caller reports it.
-  }
-  return { status: res.status, json, ...(set ? { cookie: set } : {}) };
-}
-
 export async function startUnetlabHarness(options: HarnessOptions = {}): Promise<UnetlabHarness> {
   const source = options.source ?? process.env[UNETLAB_SRC_ENV];
   const refusal = harnessUnavailable(source);
@@ -306,25 +218,9 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
   // A home an earlier harness laid out is served as it stands (and left in place by close()).
   const reused = options.home !== undefined && existsSync(join(dir, 'router.php'));
   const claims: PodClaim[] = [];
-  let php: ChildProcess | undefined;
-  const stopConsoles = () => {
-    const pids = join(dir, 'state', 'consoles');
-    if (!existsSync(pids)) return;
-    for (const f of readdirSync(pids)) {
-      try {
-        process.kill(Number(readFileSync(join(pids, f), 'utf8')), 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-    }
-  };
+  let php: PhpServer | undefined;
   const close = async () => {
-    if (php?.pid !== undefined && php.exitCode === null) {
-      const exited = new Promise((r) => php?.once('exit', r));
-      process.kill(-php.pid, 'SIGTERM');
-      await exited;
-    }
-    stopConsoles();
+    await php?.stop();
     await Promise.all(claims.map((c) => c.release()));
     if (!reused) rmSync(dir, { recursive: true, force: true });
   };
@@ -334,54 +230,7 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
       lay(dir, source, ref, join(__dirname, 'node-runtime.js'), options.restoreTemplates ?? RESTORED_TEMPLATES);
     }
     const port = options.port ?? (await freePort());
-    php = spawn(
-      'unshare',
-      [
-        '--mount',
-        '--propagation',
-        'private',
-        'sh',
-        '-c',
-        'mount --bind "$1" /opt && shift && exec "$@"',
-        'sh',
-        join(dir, 'opt'),
-        'php',
-        '-d',
-        'display_errors=0',
-        // Slim 2 (Slim.php `handleErrors`) turns every reported diagnostic into a 500. PHP 7 made
-        // "Only variables should be passed by reference" (which the Lab constructor triggers) an
-        // E_NOTICE, where PHP 5, which UNetLab ran on, reported it as E_STRICT: notices are left out
-        // as PHP 5's production error_reporting left E_STRICT out.
-        '-d',
-        `error_reporting=${32767 & ~8 & ~8192 & ~2048}`,
-        '-d',
-        'log_errors=1',
-        '-d',
-        `error_log=${join(dir, 'php-errors.log')}`,
-        '-S',
-        `127.0.0.1:${port}`,
-        '-t',
-        '/opt/unetlab/html',
-        join(dir, 'router.php'),
-      ],
-      {
-        detached: true,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: {
-          ...process.env,
-          PATH: `${join(dir, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-          PHP_CLI_SERVER_WORKERS: '4',
-        },
-      },
-    );
-    let stderr = '';
-    php.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
-    let up = false;
-    for (let i = 0; i < 100 && !up && php.exitCode === null; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      up = await portAnswers(port);
-    }
-    if (!up) throw new Error(`php -S did not start: ${stderr}`);
+    php = await startPhpServer({ dir, listen: `127.0.0.1:${port}`, answers: () => portAnswers(port) });
     const url = `http://127.0.0.1:${port}`;
     // The first request creates the database (functions.php `updateDatabase`); then the accounts are
     // added with the INSERT of api_uusers.php `apiAddUUser`, which itself dies on PHP 8 (a
@@ -396,25 +245,14 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
       }
       addUser(join(dir, 'opt', 'unetlab', 'data', 'database.sdb'), user, pod);
     }
+    const started = php;
     return {
       url,
       commit,
       labsDir: join(dir, 'opt', 'unetlab', 'labs'),
-      runtimeCalls() {
-        const file = join(dir, 'state', 'calls.jsonl');
-        if (!existsSync(file)) return [];
-        return readFileSync(file, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as RuntimeCall);
-      },
-      phpErrors() {
-        const file = join(dir, 'php-errors.log');
-        return existsSync(file) ? readFileSync(file, 'utf8') : '';
-      },
-      stealSessionsOf(username: string) {
-        appendFileSync(join(dir, 'opt', 'unetlab', 'tmp', 'harness-steal-sessions'), `${username}\n`);
-      },
+      runtimeCalls: (...args: Parameters<PhpServer['runtimeCalls']>) => started.runtimeCalls(...args),
+      phpErrors: (...args: Parameters<PhpServer['phpErrors']>) => started.phpErrors(...args),
+      stealSessionsOf: (...args: Parameters<PhpServer['stealSessionsOf']>) => started.stealSessionsOf(...args),
       close,
     };
   } catch (err) {

@@ -1,11 +1,12 @@
 import type { ValidateData } from '../../common/api/contract';
 import { parseLab } from '../../common/lab/parse/parse';
 import type { LabDocument } from '../../common/lab/model/types';
-import type { Body } from '../http/fields';
-import type { Catalogue } from './catalogue';
+import type { Catalogue } from '../domain/catalogue';
+import type { Body } from './fields';
 import { cappedDiagnostics, documentLimitProblem } from '../../common/project-files/document-limits';
-import { readProjectInput, requireYaml } from './project-input';
-import { hasErrors, validateDocument } from './validate';
+import { requireYaml } from '../domain/project-input';
+import { hasErrors, validateDocument } from '../domain/validate';
+import { readProjectInput } from './project-payload';
 
 /**
  * The validate call on a request body. Validate never fails on a bad document (decisions §5):

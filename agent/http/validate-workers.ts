@@ -20,13 +20,13 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ErrorCode, ProjectDiagnostic, ValidateData } from '../../common/api/contract';
-import { ApiError, invalidRequest } from '../http/api-error';
-import { parseObject } from '../http/body';
-import { catalogueOf, type CatalogueData } from './catalogue';
-import { DocumentCache } from './document-cache';
-import { DocumentRefused } from './document-limits';
-import { checkIdentity, planDocument, type LabView } from './plan-document';
-import { readDirection, readProjectInput } from './project-input';
+import { catalogueOf, type CatalogueData } from '../domain/catalogue';
+import { DocumentCache } from '../domain/document-cache';
+import { DocumentRefused } from '../domain/document-limits';
+import { checkIdentity, planDocument, type LabView } from '../domain/plan-document';
+import { ApiError, invalidRequest, knownApiError } from './api-error';
+import { parseObject } from './body';
+import { readDirection, readProjectInput } from './project-payload';
 import { validateBody } from './validate-body';
 
 const ROLE = 'lab-agent-validate';
@@ -81,7 +81,8 @@ async function work(job: Job, documents: DocumentCache, observe: (path: string) 
     // Serialized here: a plan of thousands of actions takes the main thread a while to copy and to stringify.
     return { ok: true, data: JSON.stringify(plan) };
   } catch (e) {
-    if (e instanceof ApiError) return { ok: false, code: e.code, message: e.message, data: e.data };
+    const known = knownApiError(e);
+    if (known) return { ok: false, code: known.code, message: known.message, data: known.data };
     return { ok: false, code: 'internal_error', message: `The ${job.kind} worker failed: ${(e as Error).message}` };
   }
 }

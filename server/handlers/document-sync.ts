@@ -1,0 +1,34 @@
+/** didOpen, didChange and didClose: the models follow the editor's text. */
+import type { Connection } from 'vscode-languageserver/node';
+import type { LabLanguageServices } from '../language-services';
+import type { MessageQueue } from '../message-queue';
+import type { Guard } from './guard';
+
+export function registerDocumentSync(
+  connection: Connection,
+  queue: MessageQueue,
+  { documents, diagnostics, codeLens, configs }: LabLanguageServices,
+  guard: Guard,
+): void {
+  const applyEdits = (): void => void guard.run('applying edits', undefined, () => documents.applyPending());
+
+  connection.onDidOpenTextDocument(
+    (params) => void guard.run('didOpen', undefined, () => diagnostics.documentChanged(documents.open(params))),
+  );
+  connection.onDidChangeTextDocument(
+    (params) =>
+      void guard.run('didChange', undefined, () => {
+        // The model follows once the edits already queued behind this one are in too: one reparse for a burst.
+        if (documents.change(params)) queue.whenDrained(applyEdits);
+      }),
+  );
+  connection.onDidCloseTextDocument(
+    (params) =>
+      void guard.run('didClose', undefined, () => {
+        documents.close(params.textDocument.uri);
+        diagnostics.documentClosed(params.textDocument.uri);
+        codeLens.documentClosed(params.textDocument.uri);
+        configs.close(params.textDocument.uri);
+      }),
+  );
+}

@@ -1,0 +1,58 @@
+/** What the FRR suites ask of a running OSPF lab, through the extension's console exec. */
+import * as vscode from 'vscode';
+import { LabCommand } from '../../../common/commands';
+
+/** Long enough for 1 s hellos to bring every adjacency to Full on a loaded machine. */
+export const CONVERGE_MS = 60_000;
+
+/** Runs one command on a node's console (the contract's execConsole) and returns its output. */
+export async function execOn(labUri: vscode.Uri, node: string, command: string): Promise<string> {
+  const result = await vscode.commands.executeCommand<{ output?: string }>(LabCommand.execConsole, {
+    uri: labUri.toString(),
+    node,
+    command,
+  });
+  return result?.output ?? '';
+}
+
+function fullNeighbours(output: string): number {
+  return output.split('\n').filter((l) => /\bFull\//.test(l)).length;
+}
+
+/** Waits until each router has at least its expected number of Full OSPF neighbours; fails with the last outputs. */
+export async function waitForFull(labUri: vscode.Uri, expected: Record<string, number>): Promise<void> {
+  const deadline = Date.now() + CONVERGE_MS;
+  const last: Record<string, string> = {};
+  for (;;) {
+    let done = true;
+    for (const [node, count] of Object.entries(expected)) {
+      last[node] = await execOn(labUri, node, 'show ip ospf neighbor');
+      if (fullNeighbours(last[node]) < count) done = false;
+    }
+    if (done) return;
+    if (Date.now() > deadline)
+      throw new Error(`no full adjacency after ${CONVERGE_MS / 1000} s:\n${JSON.stringify(last, null, 2)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/** The Linux emulator agent the runner started, or why there is none (then CI fails and a desktop run skips). */
+export function linuxAgentOrSkip(context: Mocha.Context, suite: string): void {
+  const problem = process.env.LAB_AGENT_E2E_LINUX_PROBLEM;
+  if (process.env.LAB_AGENT_E2E_LINUX_URL) return;
+  const why = `the Linux emulator agent cannot run here: ${problem ?? 'the runner started none (LAB_AGENT_E2E_LINUX_URL is not set)'}`;
+  // CI installs FRR and runs as root: there, not running is a failure, never a skip.
+  if (process.env.CI) throw new Error(why);
+  console.log(`skipping ${suite}: ${why}`);
+  context.skip();
+}
+
+/** Logs in to the Linux emulator agent with the runner's user, pinned to its certificate. */
+export async function logInToLinuxAgent(): Promise<boolean | undefined> {
+  return vscode.commands.executeCommand<boolean>(LabCommand.login, {
+    url: process.env.LAB_AGENT_E2E_LINUX_URL,
+    username: process.env.LAB_AGENT_E2E_USER,
+    password: process.env.LAB_AGENT_E2E_PASSWORD,
+    pin: process.env.LAB_AGENT_E2E_LINUX_FINGERPRINT,
+  });
+}
