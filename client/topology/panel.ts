@@ -15,6 +15,7 @@ import {
   type TopologyChange,
   type TopologyData,
 } from '../../common/protocol';
+import { CaptureCommand } from '../capture/commands';
 import { reportFailure } from '../commands/guard';
 import { PromptCancelled } from '../labs/lab-context';
 import type { LabLanguageClient } from '../language-client';
@@ -136,6 +137,13 @@ export class TopologyPanel implements vscode.Disposable {
           } finally {
             this.post({ type: 'linkDone' });
           }
+          return;
+        case 'capture':
+          await vscode.commands.executeCommand(CaptureCommand.capture, {
+            uri: this.uri.toString(),
+            targets: [message.target],
+            pick: message.others,
+          });
           return;
         case 'nodeAction':
           this.paced.followAction();

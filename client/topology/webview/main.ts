@@ -93,7 +93,7 @@ function main(): void {
     if (!link) return [];
     const index = link.index;
     const missing = index === undefined ? { disabled: 'Only the live lab has this link.' } : {};
-    return [
+    const items: MenuItem[] = [
       {
         label: 'Show Both Endpoints',
         ...missing,
@@ -101,6 +101,24 @@ function main(): void {
       },
       { label: 'Delete Link', ...missing, run: () => index !== undefined && post({ type: 'deleteLink', index }) },
     ];
+    // Absent when the agent cannot capture: the items are not offered at all.
+    const capture = link.capture;
+    if (capture) {
+      const why = capture.disabled === undefined ? {} : { disabled: capture.disabled };
+      items.push(
+        {
+          label: `Capture Packets on ${capture.target}`,
+          ...why,
+          run: () => post({ type: 'capture', target: capture.target, others: false }),
+        },
+        {
+          label: 'Capture with Other Links…',
+          ...why,
+          run: () => post({ type: 'capture', target: capture.target, others: true }),
+        },
+      );
+    }
+    return items;
   };
 
   // For tests: where the drawing is, so that a point of the model can be found on the page.
