@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { CapturePayload } from '../../common/api/contract';
+import { LabCommand } from '../../common/commands';
 import { registerGuarded } from '../commands/guard';
 import { allowedClient } from '../labs/gate';
 import { consolePayload, PromptCancelled, resolveLab, type LabContext } from '../labs/lab-context';
@@ -20,7 +21,6 @@ import { CaptureRecording } from './recording';
 import { captureChoices, type CaptureChoice } from './targets';
 import { findProgram } from './tools';
 
-export const CaptureCommand = { capture: 'labAgent.capture' } as const;
 const VIEW_TYPE = 'labAgent.packets';
 
 /** What the topology view passes: the lab, and the targets of the link (or the ones to preselect). */
@@ -70,7 +70,7 @@ export function registerCaptureCommands(services: Services, extensionUri: vscode
     }
     return true;
   };
-  return [registerGuarded(services, CaptureCommand.capture, 'Capture packets', capture)];
+  return [registerGuarded(services, LabCommand.capture, 'Capture packets', capture)];
 }
 
 async function pickTargets(lab: LabContext, node: string | undefined, preselected: string[]): Promise<string[]> {

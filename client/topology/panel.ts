@@ -15,7 +15,7 @@ import {
   type TopologyChange,
   type TopologyData,
 } from '../../common/protocol';
-import { CaptureCommand } from '../capture/commands';
+import { LabCommand } from '../../common/commands';
 import { reportFailure } from '../commands/guard';
 import { PromptCancelled } from '../labs/lab-context';
 import type { LabLanguageClient } from '../language-client';
@@ -139,7 +139,7 @@ export class TopologyPanel implements vscode.Disposable {
           }
           return;
         case 'capture':
-          await vscode.commands.executeCommand(CaptureCommand.capture, {
+          await vscode.commands.executeCommand(LabCommand.capture, {
             uri: this.uri.toString(),
             targets: [message.target],
             pick: message.others,
