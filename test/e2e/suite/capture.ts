@@ -1,7 +1,7 @@
 /// <reference types="mocha" />
 /**
  * Packet capture from the topology view (#31), on the Linux emulator agent: a copy of the OSPF
- * sample is deployed and started; a right click on the r1–r2 link in the view's element list
+ * sample is deployed and started; a right click on the r1–r2 link (r1:eth1 -- r2:eth0) in the view's element list
  * offers "Capture Packets on r1:eth1"; the live packet list shows OSPF hellos as they arrive
  * (`capture-list.png`); Stop ends the capture, and the .pcapng file under captures/ holds them.
  */
@@ -73,13 +73,13 @@ describe('Packet capture from the topology view (Linux emulator agent)', functio
 
   it("captures from the link's menu in the topology view: OSPF hellos arrive in the live list, Stop ends it", async () => {
     await vscode.commands.executeCommand(LabCommand.showTopology, { uri: labUri.toString() });
-    // The link r1:eth1 -- r2:eth1 is the lab's first link; its menu offers capture once r1 runs.
+    // The link r1:eth1 -- r2:eth0 is the lab's second link; its menu offers capture once r1 runs.
     await eventually(
       'an enabled capture item in the link menu',
       async () => {
         const opened = await askRunner({
           action: 'click',
-          selector: '#elements [data-id="link:0"]',
+          selector: '#elements [data-id="link:1"]',
           button: 'right',
           frame: 'webview',
         });
