@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { PlanRequest } from '../common/protocol';
+import { registerCaptureCommands } from './capture/commands';
 import { registerConnectionCommands } from './commands/connection';
 import { registerExecCommands } from './commands/lifecycle';
 import { registerImportCommand } from './commands/import-lab';
@@ -125,6 +126,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerLabsView(services),
     ...registerConsolesView(services),
     ...registerTopologyView(services, server.client, context.extensionUri),
+    ...registerCaptureCommands(services, context.extensionUri),
   );
 
   setTimeout(() => agents.restoreAll(), 0);

@@ -35,6 +35,7 @@ export const LabCommand = {
   openConsole: 'labAgent.openConsole',
   execConsole: 'labAgent.execConsole',
   execConsoleMany: 'labAgent.execConsoleMany',
+  capture: 'labAgent.capture',
   openLabFile: 'labAgent.openLabFile',
   refreshLabs: 'labAgent.refreshLabs',
   refreshConsoles: 'labAgent.refreshConsoles',

@@ -22,20 +22,30 @@ const bundles = [
   { ...common, entryPoints: ['agent/main.ts'], outfile: 'dist/agent.js' },
   // The command line (package.json bin): lab-agent test LAB.lab.yaml.
   { ...common, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  // The topology webview runs in the browser; its content security policy admits only these two files.
+  // The webviews run in the browser; each one's content security policy admits only its two files.
   {
     ...common,
     platform: 'browser',
     target: 'chrome120',
     format: 'iife',
-    entryPoints: { topology: 'client/topology/webview/main.ts', 'topology-style': 'client/topology/webview/style.css' },
+    entryPoints: {
+      topology: 'client/topology/webview/main.ts',
+      'topology-style': 'client/topology/webview/style.css',
+      // The live packet list of a capture (client/capture/packet-panel.ts).
+      packets: 'client/capture/webview/main.ts',
+      'packets-style': 'client/capture/webview/style.css',
+    },
     outdir: 'dist',
     // A source map would be fetched from a URL the webview's CSP does not admit.
     sourcemap: false,
   },
 ];
 const tsc = ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'];
-const webviewTsc = ['node_modules/typescript/bin/tsc', '-p', 'client/topology/webview/tsconfig.json'];
+const webviewTscs = ['client/topology/webview', 'client/capture/webview'].map((dir) => [
+  'node_modules/typescript/bin/tsc',
+  '-p',
+  `${dir}/tsconfig.json`,
+]);
 
 const contexts = await Promise.all(bundles.map((options) => context(options)));
 if (watch) {
@@ -58,6 +68,6 @@ if (watch) {
       rmSync(`out/${dir}`, { recursive: true, force: true });
     execFileSync(process.execPath, tsc, { stdio: 'inherit' });
     // The webview has DOM types and no Node: type-checked on its own (esbuild bundles it).
-    execFileSync(process.execPath, webviewTsc, { stdio: 'inherit' });
+    for (const webviewTsc of webviewTscs) execFileSync(process.execPath, webviewTsc, { stdio: 'inherit' });
   }
 }

@@ -24,7 +24,8 @@ export type LabAction =
   | 'stop'
   | 'wipe'
   | 'consoleExec'
-  | 'consoleAttach';
+  | 'consoleAttach'
+  | 'capture';
 
 export const LAB_ACTIONS: readonly LabAction[] = [
   'validate',
@@ -42,6 +43,7 @@ export const LAB_ACTIONS: readonly LabAction[] = [
   'wipe',
   'consoleExec',
   'consoleAttach',
+  'capture',
 ];
 
 /** Project modes of decisions §6: a lab deployed from its document, or an import copy. */
@@ -77,6 +79,8 @@ const REQUIREMENTS: Record<LabAction, Requirement> = {
   wipe: { feature: 'exec', lifecycle: 'wipe', verb: 'wipe nodes' },
   consoleExec: { feature: 'console_exec', mode: ['console'], verb: 'run console commands' },
   consoleAttach: { feature: 'console_stream', mode: ['console'], verb: 'attach to consoles' },
+  // An added capability (decisions §14): the Linux backend has it, EVE-NG and simulated do not.
+  capture: { feature: 'capture', verb: 'capture packets' },
 };
 
 /** Why the action is not allowed, or undefined when it is. */

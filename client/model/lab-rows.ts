@@ -116,6 +116,7 @@ export function nodeTokens(
   if (state === 'running') {
     if (allowed('consoleAttach')) list.push('console');
     if (allowed('consoleExec')) list.push('consoleExec');
+    if (allowed('capture')) list.push('capture');
   }
   return list.join(' ');
 }

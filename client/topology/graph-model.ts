@@ -7,6 +7,7 @@
 import type { CapabilitiesData, NodeStatus, PlanAction, PlanData, ProjectStatusData } from '../../common/api/contract';
 import type { TopologyData, TopologyEndpoint } from '../../common/protocol';
 import type { ProjectMode } from '../model/capabilities';
+import { linkCaptureTarget } from '../capture/targets';
 import { nodeTokens } from '../model/lab-rows';
 import type { Drift, GraphData, GraphLink, GraphNode, NodeAction, NodeSymbol } from './messages';
 
@@ -77,6 +78,19 @@ export function buildGraph(topology: TopologyData, live: LiveInfo): GraphData {
   const networkDrift = driftsOf(live.plan, 'network');
   const linkDrift = driftsOf(live.plan, 'link');
 
+  // Capture is offered only by an agent that has it; on a link whose captured node runs.
+  const canCapture = live.caps?.features?.capture === true;
+  const captureOf = (link: TopologyData['links'][number]): GraphLink['capture'] => {
+    const target = canCapture ? linkCaptureTarget(link) : undefined;
+    if (target === undefined) return undefined;
+    const state = liveNodes.get(target.slice(0, target.indexOf(':')))?.state;
+    return state === 'running'
+      ? { target }
+      : {
+          target,
+          disabled: `Not available now: ${target.slice(0, target.indexOf(':'))} must be deployed and running.`,
+        };
+  };
   const actionsOf = (status: NodeStatus | undefined): NodeAction[] => {
     const tokens = new Set(nodeTokens(live.caps, live.mode, status).split(' '));
     return NODE_ACTIONS.filter((a) => tokens.has(a));
@@ -148,6 +162,7 @@ export function buildGraph(topology: TopologyData, live: LiveInfo): GraphData {
     }
     const name = planLinkName(link.endpoints.map((e) => e.text));
     linkNames.add(name);
+    const capture = captureOf(link);
     links.push({
       id: linkId(link.index),
       index: link.index,
@@ -156,6 +171,7 @@ export function buildGraph(topology: TopologyData, live: LiveInfo): GraphData {
       sourceLabel: link.endpoints[0].interface ?? '',
       targetLabel: link.endpoints[1].interface ?? '',
       ...withDrift(linkDrift.get(name)),
+      ...(capture ? { capture } : {}),
     });
   }
   if (undrawn.length > 0) {

@@ -3,6 +3,7 @@
  * handles it; a failure is reported to the user, never thrown at the page.
  */
 import * as vscode from 'vscode';
+import { LabCommand } from '../../common/commands';
 import { reportFailure } from '../commands/guard';
 import type { Services } from '../services';
 import type { EditorSync } from './editor-sync';
@@ -63,6 +64,13 @@ export class MessageRouter {
           } finally {
             drawing.post({ type: 'linkDone' });
           }
+          return;
+        case 'capture':
+          await vscode.commands.executeCommand(LabCommand.capture, {
+            uri: this.uri.toString(),
+            targets: [message.target],
+            pick: message.others,
+          });
           return;
         case 'nodeAction':
           poller.followAction();

@@ -42,6 +42,8 @@ export interface GraphLink {
   sourceLabel: string;
   targetLabel: string;
   drift?: Drift;
+  /** Offered only when the agent can capture (decisions §14): the end captured, and why not now. */
+  capture?: { target: string; disabled?: string };
 }
 
 export interface GraphData {
@@ -100,4 +102,6 @@ export type WebviewMessage =
   | { type: 'addLink'; from: string; to: string }
   | { type: 'deleteLink'; index: number }
   /** Select both ends of a link in the YAML. */
-  | { type: 'revealEndpoints'; index: number };
+  | { type: 'revealEndpoints'; index: number }
+  /** Capture on a link's end; `others`: pick more links to merge into the same timeline. */
+  | { type: 'capture'; target: string; others: boolean };

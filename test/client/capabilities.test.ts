@@ -16,12 +16,21 @@ const reference = referenceCapabilities();
 const { features: allFeatures } = reference;
 const { managed } = reference.projectModes;
 
-test('the reference capabilities allow every action in both modes', () => {
-  for (const action of LAB_ACTIONS) {
+test('the reference capabilities allow every action in both modes (capture: only where the emulator has it)', () => {
+  for (const action of LAB_ACTIONS.filter((a) => a !== 'capture')) {
     assert.equal(isLabActionAllowed(reference, action, 'managed'), true, action);
     assert.equal(isLabActionAllowed(reference, action, 'imported'), true, action);
   }
   assert.equal(importDenial(reference), undefined);
+});
+
+test('capture is allowed, and its context key set, only when features.capture is true (decisions §14)', () => {
+  assert.equal(isLabActionAllowed(reference, 'capture', 'managed'), false);
+  assert.match(labActionDenial(reference, 'capture', 'managed') ?? '', /capability "capture" is off/);
+  assert.equal(capabilityContextKeys(reference)['labAgent.can.capture'], false);
+  const linux = { ...reference, features: { ...reference.features, capture: true } };
+  assert.equal(isLabActionAllowed(linux, 'capture', 'imported'), true);
+  assert.equal(capabilityContextKeys(linux)['labAgent.can.capture'], true);
 });
 
 test('without capabilities (logged out) nothing is allowed, and the reason says to log in', () => {

@@ -127,3 +127,25 @@ test('symbols come from the icon first, then the template', () => {
   assert.equal(symbolOf(undefined, 'asav'), 'firewall');
   assert.equal(symbolOf(undefined, 'mystery'), 'generic');
 });
+
+test('a link offers capture on its first node end only when the agent can capture, enabled while that node runs', () => {
+  const status: ProjectStatusData = { exists: true, state: 'partial', nodes: [{ name: 'r1', state: 'running' }] };
+  const without = buildGraph(topology, { connected: true, caps, mode: 'managed', status });
+  assert.deepEqual(
+    without.links.map((l) => l.capture),
+    [undefined, undefined],
+  );
+  const capturing = { ...caps, features: { ...caps.features, capture: true } };
+  const graph = buildGraph(topology, { connected: true, caps: capturing, mode: 'managed', status });
+  assert.deepEqual(
+    graph.links.map((l) => l.capture),
+    [{ target: 'r1:Gi0/0' }, { target: 'r1:Gi0/1' }],
+  );
+  const stopped = buildGraph(topology, {
+    connected: true,
+    caps: capturing,
+    mode: 'managed',
+    status: { ...status, nodes: [{ name: 'r1', state: 'stopped' }] },
+  });
+  assert.match(stopped.links[0].capture?.disabled ?? '', /r1 must be deployed and running/);
+});

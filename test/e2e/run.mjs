@@ -220,7 +220,10 @@ function serveChannel(page, agent, link) {
       } else if (request.action === 'click') {
         const locator = scope.locator(request.selector).first();
         await locator.waitFor({ state: 'visible', timeout });
-        await locator.click(request.at ? { position: request.at } : {});
+        await locator.click({
+          ...(request.at ? { position: request.at } : {}),
+          ...(request.button ? { button: request.button } : {}),
+        });
         response = { ok: true };
       } else if (request.action === 'wheel') {
         const locator = scope.locator(request.selector).first();

@@ -43,7 +43,7 @@ export function menuItems(
   if (!link) return [];
   const index = link.index;
   const missing = index === undefined ? { disabled: 'Only the live lab has this link.' } : {};
-  return [
+  const items: MenuItem[] = [
     {
       label: 'Show Both Endpoints',
       ...missing,
@@ -51,4 +51,22 @@ export function menuItems(
     },
     { label: 'Delete Link', ...missing, run: () => index !== undefined && post({ type: 'deleteLink', index }) },
   ];
+  // Absent when the agent cannot capture: the items are not offered at all.
+  const capture = link.capture;
+  if (capture) {
+    const why = capture.disabled === undefined ? {} : { disabled: capture.disabled };
+    items.push(
+      {
+        label: `Capture Packets on ${capture.target}`,
+        ...why,
+        run: () => post({ type: 'capture', target: capture.target, others: false }),
+      },
+      {
+        label: 'Capture with Other Links…',
+        ...why,
+        run: () => post({ type: 'capture', target: capture.target, others: true }),
+      },
+    );
+  }
+  return items;
 }

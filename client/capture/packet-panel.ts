@@ -1,0 +1,162 @@
+/**
+ * The live packet list of one capture: a webview panel with the newest rows
+ * as tshark decodes them from the capture's file (time, interface, source,
+ * destination, protocol, summary), Stop, Pause scrolling and a display filter.
+ * At any rate of packets the host sends rows in batches, at most ROW_CAP a
+ * batch, and the page keeps the newest ROW_CAP: every packet stays in the file.
+ * Closing the panel stops the capture; the file is kept.
+ */
+import * as vscode from 'vscode';
+import { decodeCapture } from './decoder';
+import type { PacketHostMessage, PacketWebviewMessage } from './messages';
+import { NewestRows, type PacketRow } from './packet-rows';
+import type { CaptureEnding, CaptureRecording } from './recording';
+import { endingText } from './ending';
+
+/** Rows are sent to the page at most this often: a batch per frame is all a person can read. */
+const FLUSH_MS = 200;
+
+export class PacketPanel {
+  private rows = new NewestRows<PacketRow>();
+  private decoder: { stop(): void } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private ready = false;
+  private disposed = false;
+  private status: PacketHostMessage = { type: 'status', text: '', running: true };
+  private problem = '';
+
+  constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly recording: CaptureRecording,
+    title: string,
+    /** tshark's path; undefined: not found, the list says how to get it. */
+    private readonly tshark: string | undefined,
+    dist: vscode.Uri,
+  ) {
+    panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    panel.webview.html = pageHtml(panel.webview, dist);
+    this.status = { type: 'status', text: `Capturing ${title} to ${recording.file}`, running: true };
+    panel.onDidDispose(() => this.dispose());
+    panel.webview.onDidReceiveMessage((message: PacketWebviewMessage) => this.onMessage(message));
+    void recording.ended.then((ending) => this.ended(ending));
+    this.decode('');
+  }
+
+  private onMessage(message: PacketWebviewMessage): void {
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.post(this.status);
+        this.post({ type: 'problem', text: this.problem });
+        this.flush();
+        return;
+      case 'stop':
+        this.recording.stop();
+        return;
+      case 'filter':
+        this.post({ type: 'clear', filter: message.filter });
+        this.decode(message.filter);
+        return;
+      case 'revealFile':
+        void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(this.recording.file));
+        return;
+    }
+  }
+
+  /** (Re)starts tshark with a display filter: it reads the file from its first packet. */
+  private decode(filter: string): void {
+    this.decoder?.stop();
+    this.rows = new NewestRows<PacketRow>();
+    this.setProblem('');
+    if (this.tshark === undefined) {
+      this.setProblem(
+        `tshark was not found: install Wireshark/tshark (or set labAgent.capture.tsharkPath) to see packets here. The capture is still written to ${this.recording.file}.`,
+      );
+      return;
+    }
+    const rows = this.rows;
+    const decoder = decodeCapture(this.tshark, this.recording, filter, {
+      row: (row) => {
+        rows.push(row);
+        this.schedule();
+      },
+      ended: (problem) => {
+        if (this.decoder !== decoder) return;
+        this.flush();
+        if (problem !== undefined) this.setProblem(`tshark: ${problem}`);
+      },
+    });
+    this.decoder = decoder;
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.disposed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, FLUSH_MS);
+  }
+
+  private flush(): void {
+    if (!this.ready) return;
+    const rows = this.rows.take();
+    if (rows.length > 0) this.post({ type: 'rows', rows, total: this.rows.total });
+  }
+
+  private setProblem(text: string): void {
+    this.problem = text;
+    this.post({ type: 'problem', text });
+  }
+
+  private ended(ending: CaptureEnding): void {
+    this.status = { type: 'status', text: `${endingText(ending)} The file: ${this.recording.file}`, running: false };
+    this.post(this.status);
+  }
+
+  private post(message: PacketHostMessage): void {
+    if (this.ready && !this.disposed) void this.panel.webview.postMessage(message);
+  }
+
+  private dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.decoder?.stop();
+    this.recording.stop();
+    void this.recording.ended.then(() => this.recording.close());
+  }
+}
+
+/** Only the bundle and its stylesheet load (strict CSP: no inline script or style, no other origin). */
+function pageHtml(webview: vscode.Webview, dist: vscode.Uri): string {
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'packets.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'packets-style.css'));
+  const source = webview.cspSource;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${source}; style-src ${source};">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>Packets</title>
+</head>
+<body>
+<header>
+<button type="button" id="stop" title="Stop the capture (the file is kept)">Stop</button>
+<label><input type="checkbox" id="pause"> Pause scrolling</label>
+<input type="text" id="filter" placeholder="Display filter (Wireshark syntax, e.g. ospf or icmp), Enter to apply" aria-label="Display filter" spellcheck="false">
+<button type="button" id="file" title="Show the capture file">File</button>
+</header>
+<div id="status" role="status" aria-live="polite"></div>
+<div id="problem" role="alert" hidden></div>
+<main id="scroller">
+<table id="packets" aria-label="Packets">
+<thead><tr><th>No.</th><th>Time</th><th>Interface</th><th>Source</th><th>Destination</th><th>Protocol</th><th>Info</th></tr></thead>
+<tbody></tbody>
+</table>
+</main>
+<script src="${script.toString()}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,68 @@
+/**
+ * The rows of the live packet list: one per packet as tshark decodes it, and
+ * the window of the newest rows the list shows. The list keeps at most
+ * ROW_CAP rows however fast packets come; every packet is in the file. Pure.
+ */
+
+/** Rows the live list holds; older ones are only in the file. */
+export const ROW_CAP = 2000;
+
+export interface PacketRow {
+  /** tshark's frame number: counts from 1 in the file. */
+  no: number;
+  /** Seconds since the epoch, as tshark prints `frame.time_epoch`. */
+  time: string;
+  interface: string;
+  source: string;
+  destination: string;
+  protocol: string;
+  summary: string;
+}
+
+/** The tshark fields of a row, in the order parsePacketRow reads them (`-T fields -e …`). */
+export const TSHARK_FIELDS = [
+  'frame.number',
+  'frame.time_epoch',
+  'frame.interface_name',
+  '_ws.col.Source',
+  '_ws.col.Destination',
+  '_ws.col.Protocol',
+  '_ws.col.Info',
+] as const;
+
+/** One line of `tshark -T fields -E separator=/t`; undefined for a line that is not a packet. */
+export function parsePacketRow(line: string): PacketRow | undefined {
+  const parts = line.split('\t');
+  if (parts.length < TSHARK_FIELDS.length) return undefined;
+  const [no, time, iface, source, destination, protocol, ...info] = parts;
+  const number = Number(no);
+  if (!Number.isSafeInteger(number) || number < 1) return undefined;
+  // The summary is last: a tab inside it stays in it.
+  return { no: number, time, interface: iface, source, destination, protocol, summary: info.join('\t') };
+}
+
+/** The newest `cap` items pushed, and how many were pushed in all. */
+export class NewestRows<T> {
+  private items: T[] = [];
+  private pushed = 0;
+
+  constructor(private readonly cap = ROW_CAP) {}
+
+  push(item: T): void {
+    this.items.push(item);
+    this.pushed++;
+    // Trimmed in steps of a quarter, so that a row costs O(1) however long the capture runs.
+    if (this.items.length >= this.cap + Math.ceil(this.cap / 4)) this.items = this.items.slice(-this.cap);
+  }
+
+  /** The newest rows, oldest first (at most `cap`), taken out: the window is empty after. */
+  take(): T[] {
+    const rows = this.items.length > this.cap ? this.items.slice(-this.cap) : this.items;
+    this.items = [];
+    return rows;
+  }
+
+  get total(): number {
+    return this.pushed;
+  }
+}

@@ -1,0 +1,121 @@
+/// <reference types="mocha" />
+/**
+ * Packet capture from the topology view (#31), on the Linux emulator agent: a copy of the OSPF
+ * sample is deployed and started; a right click on the r1–r2 link (r1:eth1 -- r2:eth0) in the view's element list
+ * offers "Capture Packets on r1:eth1"; the live packet list shows OSPF hellos as they arrive
+ * (`capture-list.png`); Stop ends the capture, and the .pcapng file under captures/ holds them.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { LabCommand } from '../../../common/commands';
+import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
+import { eventually } from './eventually';
+import { linuxAgentOrSkip, logInToLinuxAgent } from './frr-lab';
+
+const FOLDER = 'ospf-capture';
+const ITEM = '#menu [role="menuitem"]:has-text("Capture Packets on r1:eth1")';
+
+describe('Packet capture from the topology view (Linux emulator agent)', function () {
+  this.timeout(180_000);
+  let folder: vscode.Uri;
+  let labUri: vscode.Uri;
+  let deployed = false;
+
+  before(async function () {
+    linuxAgentOrSkip(this, 'packet capture');
+    if (!hasRunnerChannel()) this.skip();
+    assert.strictEqual(await logInToLinuxAgent(), true, 'login failed');
+    const opened = await vscode.commands.executeCommand<string>(LabCommand.openSample);
+    assert.ok(opened, 'the sample did not open');
+    const sample = vscode.Uri.parse(opened);
+    const root = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(root, 'no workspace folder is open');
+    // A lab of its own: its configs and lab file, renamed, not the sample's stored state.
+    folder = vscode.Uri.joinPath(root.uri, FOLDER);
+    await vscode.workspace.fs.copy(
+      vscode.Uri.joinPath(sample, '..', 'configs'),
+      vscode.Uri.joinPath(folder, 'configs'),
+      {
+        overwrite: true,
+      },
+    );
+    labUri = vscode.Uri.joinPath(folder, 'ospf.lab.yaml');
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(sample));
+    await vscode.workspace.fs.writeFile(
+      labUri,
+      new TextEncoder().encode(text.replace(/^name: ospf$/m, 'name: ospf-capture').replace(/\ntests:[\s\S]*$/, '\n')),
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await recordFailure(this.currentTest.title);
+  });
+
+  after(async () => {
+    if (deployed) await vscode.commands.executeCommand(LabCommand.destroy, { uri: labUri.toString(), confirmed: true });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('deploys and starts its own copy of the OSPF sample', async () => {
+    await vscode.window.showTextDocument(labUri);
+    const result = await vscode.commands.executeCommand<{ lab?: string }>(LabCommand.deploy, {
+      uri: labUri.toString(),
+      confirmed: true,
+    });
+    assert.ok(result?.lab, 'deploy failed');
+    deployed = true;
+    const started = await vscode.commands.executeCommand<{ started?: number }>(LabCommand.startLab, {
+      uri: labUri.toString(),
+    });
+    assert.strictEqual(started?.started, 5, `start: ${JSON.stringify(started)}`);
+  });
+
+  it("captures from the link's menu in the topology view: OSPF hellos arrive in the live list, Stop ends it", async () => {
+    await vscode.commands.executeCommand(LabCommand.showTopology, { uri: labUri.toString() });
+    // The link r1:eth1 -- r2:eth0 is the lab's second link; its menu offers capture once r1 runs.
+    await eventually(
+      'an enabled capture item in the link menu',
+      async () => {
+        const opened = await askRunner({
+          action: 'click',
+          selector: '#elements [data-id="link:1"]',
+          button: 'right',
+          frame: 'webview',
+        });
+        if (!opened.ok) return undefined;
+        const item = await askRunner({ action: 'attributes', selector: ITEM, frame: 'webview', timeoutMs: 2000 });
+        return item.ok && item.attributes?.['aria-disabled'] === undefined ? true : undefined;
+      },
+      60_000,
+    );
+    const clicked = await askRunner({ action: 'click', selector: ITEM, frame: 'webview' });
+    assert.ok(clicked.ok, `clicking the capture item failed: ${clicked.error}`);
+    // The packet list opens in the topology's place (the only webview shown): OSPF hellos every second.
+    const rows = await askRunner({
+      action: 'text',
+      selector: '#packets tbody',
+      match: 'OSPF[^\\n]*Hello Packet[\\s\\S]*OSPF[^\\n]*Hello Packet',
+      frame: 'webview',
+      timeoutMs: 30_000,
+    });
+    assert.ok(rows.ok, `the packet list: ${rows.error}`);
+    assert.match(rows.text ?? '', /r1:eth1|eth1/, `no interface column:\n${rows.text}`);
+    await screenshot('capture-list', 'iframe.webview.ready');
+    const stopped = await askRunner({ action: 'click', selector: '#stop', frame: 'webview' });
+    assert.ok(stopped.ok, `Stop failed: ${stopped.error}`);
+    const status = await askRunner({
+      action: 'text',
+      selector: '#status',
+      match: 'Capture stopped',
+      frame: 'webview',
+      timeoutMs: 15_000,
+    });
+    assert.match(status.text ?? '', /Capture stopped\. The file: .*captures\/ospf-capture_r1-eth1_.*\.pcapng/);
+    const files = await vscode.workspace.findFiles('captures/ospf-capture_r1-eth1_*.pcapng');
+    assert.strictEqual(files.length, 1, `capture files: ${files.map((f) => f.fsPath).join(', ')}`);
+    const size = (await vscode.workspace.fs.stat(files[0])).size;
+    // The section and interface blocks and at least the hellos listed (the run on 2026-11-26 wrote 820 bytes for 4).
+    assert.ok(size > 400, `the capture file has ${size} bytes`);
+  });
+});

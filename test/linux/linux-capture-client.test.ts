@@ -1,0 +1,180 @@
+/**
+ * The extension's capture module (client/capture/) against the real agent over
+ * real HTTPS with the OSPF sample running on the Linux emulator: the capture is
+ * written to its file, which tshark reads with OSPF hellos; the live decoder
+ * (tshark, display filter included) sees the packets as they come; a reader that
+ * stops reading still gets every byte, from the file; the agent's Capture-End
+ * reason and its refusals come back as they are.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentError, type AgentClient } from '../../common/api/client';
+import type { CapturePayload } from '../../common/api/contract';
+import { decodeCapture } from '../../client/capture/decoder';
+import type { PacketRow } from '../../client/capture/packet-rows';
+import { CaptureRecording } from '../../client/capture/recording';
+import { startTestAgent, type TestAgent } from '../support/agent';
+import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
+
+let agent: TestAgent;
+let client: AgentClient;
+let prefix = '';
+let state: unknown;
+const sample = ospfSample();
+const work = mkdtempSync(join(tmpdir(), 'lab-agent-capture-client-'));
+let files = 0;
+const payload = (request: Omit<CapturePayload, 'yaml'>): CapturePayload => ({ ...sample, state, ...request });
+const newFile = () => join(work, 'captures', `c${++files}.pcapng`);
+
+/** tshark's fields of every packet of a file, one array per packet. */
+function tsharkFile(file: string, fields: string[], filter: string): string[][] {
+  const out = execFileSync(
+    'tshark',
+    ['-n', '-r', file, '-Y', filter, '-T', 'fields', '-E', 'separator=|', ...fields.flatMap((f) => ['-e', f])],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('|'));
+}
+
+/** Resolves with the rows once `enough` holds of them (the decoder keeps running). */
+function decodeUntil(recording: CaptureRecording, filter: string, enough: (rows: PacketRow[]) => boolean) {
+  const rows: PacketRow[] = [];
+  let problem: string | undefined;
+  let resolve: () => void = () => undefined;
+  const done = new Promise<void>((r) => (resolve = r));
+  const decoder = decodeCapture('tshark', recording, filter, {
+    row: (row) => {
+      rows.push(row);
+      if (enough(rows)) resolve();
+    },
+    ended: (p) => {
+      problem = p;
+      resolve();
+    },
+  });
+  return { rows, done, decoder, problem: () => problem };
+}
+
+before(async () => {
+  await requireLinuxLabs();
+  if (!existsSync('/usr/bin/tshark'))
+    throw new Error("The capture tests need Wireshark's tshark: apt-get install -y tshark (.ci/run installs it).");
+  agent = await startTestAgent({ emulator: 'linux' });
+  prefix = prefixOf(agent.dataDir);
+  client = await agent.loggedIn();
+  state = (await client.deployProject(sample)).state;
+  await client.execProject({ ...sample, state, action: 'start' });
+  // OSPF hellos go every second once FRR is up: r1 has an adjacency with r2 on eth1.
+  await eventually(
+    () => client.execConsole({ ...sample, state, node: 'r1', command: 'show ip ospf neighbor', timeout_ms: 10_000 }),
+    (r) => /\bFull\//.test(r.output ?? ''),
+    'r1 to have a full OSPF neighbour',
+    60_000,
+  );
+});
+
+after(async () => {
+  rmSync(work, { recursive: true, force: true });
+  if (!agent) return;
+  await agent.stop();
+  assert.deepEqual(await namespacesOf(prefix), []);
+  assert.deepEqual(processesOf(prefix), []);
+});
+
+test('a capture stopped by the user: the live decoder saw OSPF hellos, and tshark reads them from the file', async () => {
+  const file = newFile();
+  const recording = await CaptureRecording.start(client, payload({ targets: ['r1:eth1'] }), file);
+  assert.deepEqual(
+    recording.started.targets?.map((t) => t.target),
+    ['r1:eth1'],
+  );
+  // A display filter of Wireshark's language, applied by tshark as packets come.
+  const live = decodeUntil(recording, 'ospf.msg == 1', (rows) => rows.length >= 2);
+  await live.done;
+  assert.equal(live.problem(), undefined);
+  for (const row of live.rows) {
+    assert.equal(row.interface, 'r1:eth1');
+    assert.equal(row.protocol, 'OSPF');
+    assert.match(row.summary, /Hello/);
+    assert.match(row.source, /^10\.0\.\d+\.\d+$/);
+  }
+  live.decoder.stop();
+  recording.stop();
+  assert.deepEqual(await recording.ended, { by: 'user' });
+  await recording.close();
+  const hellos = tsharkFile(file, ['frame.interface_name', 'ip.src'], 'ospf.msg == 1');
+  assert.ok(hellos.length >= 2, `${hellos.length} OSPF hellos in the file`);
+  assert.ok(hellos.every(([iface]) => iface === 'r1:eth1'));
+  assert.equal(readFileSync(file).length, recording.bytes);
+});
+
+test('a capture the agent ends (duration) gives its Capture-End reason; a late, slow reader gets every byte from the file', async () => {
+  const file = newFile();
+  const recording = await CaptureRecording.start(
+    client,
+    payload({ targets: ['r1:eth1', 'r2:eth0'], duration_ms: 3000 }),
+    file,
+  );
+  // A reader with a one-byte buffer that reads nothing until the capture has ended.
+  const slow = new PassThrough({ highWaterMark: 1 });
+  recording.follow(slow);
+  assert.deepEqual(await recording.ended, { by: 'agent', reason: 'duration' });
+  const chunks: Buffer[] = [];
+  for await (const chunk of slow) chunks.push(chunk as Buffer);
+  const written = readFileSync(file);
+  assert.equal(Buffer.concat(chunks).length, written.length);
+  assert.ok(Buffer.concat(chunks).equals(written), 'the slow reader got the file, byte for byte');
+  // A decoder started after the end reads the whole file, both interfaces in one timeline.
+  const late = decodeUntil(recording, '', () => false);
+  await late.done;
+  assert.equal(late.problem(), undefined);
+  await recording.close();
+  assert.deepEqual([...new Set(late.rows.map((r) => r.interface))].sort(), ['r1:eth1', 'r2:eth0']);
+  assert.deepEqual(
+    late.rows.map((r) => r.no),
+    late.rows.map((_, i) => i + 1),
+  );
+  const times = late.rows.map((r) => Number(r.time));
+  assert.deepEqual(
+    times,
+    [...times].sort((a, b) => a - b),
+    'in time order',
+  );
+  assert.equal(tsharkFile(file, ['frame.number'], 'ospf.msg == 1').length >= 2, true);
+});
+
+test("a display filter tshark cannot compile ends the decoder with tshark's message; the capture goes on", async () => {
+  const recording = await CaptureRecording.start(client, payload({ targets: ['r1:eth1'] }), newFile());
+  const bad = decodeUntil(recording, 'ospf.msg ==', () => false);
+  await bad.done;
+  assert.match(bad.problem() ?? '', /filter|expression/i);
+  const good = decodeUntil(recording, 'ospf', (rows) => rows.length >= 1);
+  await good.done;
+  assert.equal(good.problem(), undefined);
+  good.decoder.stop();
+  recording.stop();
+  assert.deepEqual(await recording.ended, { by: 'user' });
+  await recording.close();
+});
+
+test('refusals: a missing interface and a bad capture filter are AgentErrors with their codes; no file is made', async () => {
+  const file = newFile();
+  const refused = async (request: Omit<CapturePayload, 'yaml'>, code: string) => {
+    await assert.rejects(CaptureRecording.start(client, payload(request), file), (err: unknown) => {
+      assert.ok(err instanceof AgentError, String(err));
+      assert.equal(err.code, code);
+      return true;
+    });
+  };
+  await refused({ targets: ['r1:eth7'] }, 'interface_not_found');
+  await refused({ targets: ['r1:eth1'], filter: 'bogus filter here' }, 'invalid_filter');
+  assert.equal(existsSync(file), false);
+});
