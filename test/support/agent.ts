@@ -8,7 +8,6 @@ import { request as httpsRequest, Agent } from 'node:https';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { after } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EmulatorKind } from '../../agent/emulator/registry';
@@ -332,9 +331,18 @@ export async function failsWith(call: Promise<unknown>, code: string): Promise<A
  * failed: callers that remove it themselves lose nothing, and one that fails before its own cleanup
  * leaves nothing behind in /tmp.
  */
+/**
+ * Data directories are removed when the test process exits, pass or fail: not in an `after` hook,
+ * which node:test runs before the hooks registered later that stop the agents writing into them.
+ */
+const dataDirsToRemove = new Set<string>();
+process.once('exit', () => {
+  for (const dir of dataDirsToRemove) rmSync(dir, { recursive: true, force: true });
+});
+
 export function makeDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'lab-agent-test-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  dataDirsToRemove.add(dir);
   return dir;
 }
 
