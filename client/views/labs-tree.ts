@@ -24,6 +24,7 @@ import type { Services } from '../services';
 import { LiveTree } from './agent-tree';
 import { messageRow } from './row-item';
 import { LabCommand } from '../../common/commands';
+import type { ProjectStatusData } from '../../common/api/contract';
 
 export const LabsView = {
   id: 'labAgent.labs',
@@ -104,16 +105,18 @@ class LabsTree extends LiveTree<Row> {
     const session = this.services.labAgents.sessionIfAny(uri);
     if (session === undefined) live.error = this.services.labAgents.bindingOf(uri).problem;
     const caps = session?.capabilities;
+    let handed: Promise<ProjectStatusData> | undefined;
     if (session?.current.state === 'connected' && isLabActionAllowed(caps, 'status', lab.mode)) {
+      // After an action the lenses' follower has read it already: one request serves both, and the
+      // follower has passed its node states on.
+      handed = this.services.takeStatusReading(uri);
       try {
-        // After an action the lenses' follower has read it already: one request serves both.
-        live.status = await (this.services.takeStatusReading(uri) ??
-          session.agent().getProjectStatus(observationPayload(lab)));
+        live.status = await (handed ?? session.agent().getProjectStatus(observationPayload(lab)));
       } catch (err) {
         live.error = describeError(err).message;
       }
     }
-    this.services.nodeStatesSeen(uri, nodeStatesOf(live));
+    if (handed === undefined || live.status === undefined) this.services.nodeStatesSeen(uri, nodeStatesOf(live));
     return { row: labRow(info, live, caps), settling: isSettling(live) };
   }
 
