@@ -29,7 +29,7 @@ export async function requireLinuxLabs(): Promise<void> {
   if (host.problems.length)
     throw new Error(
       `The Linux emulator tests cannot run on this machine${process.env.CI ? ' (CI)' : ''}: ${host.problems.join('; ')}. ` +
-        'They need root and `apt-get install -y frr frr-pythontools iputils-ping bubblewrap` (.ci/run installs them).',
+        'They need root and `apt-get install -y frr frr-pythontools iputils-ping bubblewrap tshark` (.ci/run installs them).',
     );
 }
 
