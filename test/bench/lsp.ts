@@ -9,7 +9,10 @@
  *   after its own debounce), and separately ours with the agent's findings,
  *   which wait for typing to pause;
  * - typing as a person does on the largest lab (a new link, a new key, each
- *   half-typed on the way): keystroke → local diagnostics p50 and p95, and
+ *   half-typed on the way): keystroke → local diagnostics p50 and p95 (at
+ *   10,000 nodes too, against one frame, 16 ms), and how that p95 grows with
+ *   the lab from 2,000 to 10,000 nodes (its exponent: 0 costs the same at
+ *   any size, 1 grows with the lab), and
  *   ours again with one `[` left open near the top, against ours on the valid
  *   lab (three rounds of each, taking turns); opening that broken lab; and a
  *   tab typed into indentation near the top, then the same keystrokes;
@@ -18,7 +21,7 @@
  * The servers take turns request by request, so both see the same machine.
  */
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
@@ -187,6 +190,11 @@ const TYPING_SIZE = 2000;
  * ratio: at 10,000 nodes one round is 11 keystrokes, whose p95 is the slowest.
  */
 const BROKEN_ROUNDS = 3;
+/** One frame at 60 Hz: the issue's budget for keystroke → diagnostics p95 at 10,000 nodes (#29). */
+const FRAME_MS = 16;
+/** The largest growth exponent of keystroke → diagnostics p95 from 2,000 to 10,000 nodes (#29): nearly flat. */
+const MAX_GROWTH_EXPONENT = 0.2;
+
 /** Rounds of the tab-in-indentation keystrokes (a full reparse each, before #29, at 10,000 nodes: seconds). */
 const TAB_ROUNDS = 2;
 
@@ -265,7 +273,7 @@ async function typingSection(
   lab: Pick<Lab, 'size' | 'text' | 'uri'>,
   dir: string,
   keys: Keystroke[],
-): Promise<void> {
+): Promise<number[]> {
   progress(`lsp: typing ${keys.length} keystrokes into the ${lab.size}-node lab`);
   const [valid, baseline] = await typeInto([ours, theirs], lab.uri, lab.text, keys);
   const brokenText = withUnclosedBracket(lab.text);
@@ -298,10 +306,16 @@ async function typingSection(
       value: percentile(valid, p),
       unit: 'ms',
       baseline: { name: BASELINE, value: percentile(baseline, p) },
-      targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
+      targets:
+        p === 95 && lab.size === BIG_LAB_NODES
+          ? [
+              { on: 'ratio', op: '<=', limit: 0.5 },
+              { on: 'value', op: '<=', limit: FRAME_MS },
+            ]
+          : [{ on: 'ratio', op: '<=', limit: 0.5 }],
       note:
         p === 95
-          ? `${keys.length} keystrokes each: ${keys.length > 20 ? 'a new link and ' : ''}a new key in a node, half-typed on the way`
+          ? `${keys.length} keystrokes each: ${keys.length > 20 ? 'a new link and ' : ''}a new key in a node, half-typed on the way; load average ${loadavg()[0].toFixed(1)}`
           : undefined,
     });
   }
@@ -329,6 +343,23 @@ async function typingSection(
           : undefined,
     });
   }
+  return valid;
+}
+
+/**
+ * How keystroke → diagnostics p95 grows with the lab, as the exponent k of
+ * p95 ∝ nodes^k between two sizes, from the same keystrokes (a new key in a
+ * node) at both.
+ */
+function reportGrowth(small: { size: number; times: number[] }, large: { size: number; times: number[] }): void {
+  const [a, b] = [percentile(small.times, 95), percentile(large.times, 95)];
+  report({
+    name: `lsp typing → local diagnostics p95 growth exponent (${small.size} → ${large.size} nodes)`,
+    value: Math.log(b / a) / Math.log(large.size / small.size),
+    unit: '',
+    targets: [{ on: 'value', op: '<=', limit: MAX_GROWTH_EXPONENT }],
+    note: `p95 ${a.toFixed(1)} ms → ${b.toFixed(1)} ms for the same ${large.times.length} keystrokes (a new key typed into a node); 0 is the same cost at any size, 1 grows with the lab`,
+  });
 }
 
 async function main(): Promise<void> {
@@ -376,6 +407,8 @@ async function main(): Promise<void> {
     baseline: { name: BASELINE, value: theirs.startupMs },
   });
 
+  // The new-key keystrokes on the 2,000-node lab, for the growth to 10,000.
+  let newKeyAtTypingSize: number[] | undefined;
   try {
     for (const size of SIZES) {
       const lab = prepareLab(dir, size);
@@ -455,14 +488,19 @@ async function main(): Promise<void> {
           note: 'includes the validate debounce (300 ms after the last edit) and the agent call',
         });
       }
-      if (size === TYPING_SIZE)
-        await typingSection(ours, theirs, lab, dir, [...newLinkKeys(lab.text), ...newKeyKeys(lab.text)]);
+      if (size === TYPING_SIZE) {
+        const newKey = newKeyKeys(lab.text);
+        const times = await typingSection(ours, theirs, lab, dir, [...newLinkKeys(lab.text), ...newKey]);
+        newKeyAtTypingSize = times.slice(times.length - newKey.length);
+      }
     }
 
     if (WANTED.includes(BIG_LAB_NODES)) {
       const big = await benchBigLab(ours, theirs, BASELINE, dir);
       // The baseline takes seconds a keystroke at this size: the new key alone.
-      await typingSection(ours, theirs, { size: BIG_LAB_NODES, ...big }, dir, newKeyKeys(big.text));
+      const times = await typingSection(ours, theirs, { size: BIG_LAB_NODES, ...big }, dir, newKeyKeys(big.text));
+      if (newKeyAtTypingSize)
+        reportGrowth({ size: TYPING_SIZE, times: newKeyAtTypingSize }, { size: BIG_LAB_NODES, times });
     }
 
     report({

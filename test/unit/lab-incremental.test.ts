@@ -160,6 +160,56 @@ test('an edit inside one node re-reads only that node: the others are the same o
   assert.equal(link.range.start, previous.links[0].range.start + 1);
 });
 
+test('an edit inside one node takes the census of the version before (no pass over every name), unless names change', () => {
+  let doc = parseLab(
+    `description: a lab\n${generateLab(40, { seed: 3 }).replace(/^description: .*\n/m, '')}tests: []\n`,
+  );
+  const names = doc.namesOf('nodes');
+  const node = doc.nodes[20];
+  const template = node.fields.template;
+  assert.ok(template, 'the node names its template');
+  // A value typed and replaced: the same names, the same census (its sets are the same objects).
+  for (const change of [
+    { start: template.range.end, end: template.range.end, text: 'x' },
+    { start: template.range.end, end: template.range.end + 1, text: 'y' },
+    { start: template.range.end, end: template.range.end + 1, text: '' },
+  ]) {
+    doc = updateAndCompare(doc, change, `${JSON.stringify(change)} in node ${node.name}`);
+    assert.equal(readBy(doc), 'piece');
+    assert.equal(doc.namesOf('nodes'), names, 'the census of the version before');
+  }
+  // A node renamed to the name of another: a new census, which drops the repeat.
+  const other = doc.nodes[3].name;
+  const renamed = updateAndCompare(
+    doc,
+    { start: doc.nodes[20].nameRange.start, end: doc.nodes[20].nameRange.end, text: other },
+    'a node renamed to an existing name',
+  );
+  assert.notEqual(renamed.namesOf('nodes'), names);
+  assert.ok(renamed.formatIssues.some((issue) => issue.code === 'duplicate-key'));
+  // And back: the repeat's issue goes, and an edit after it moves the issues that remain.
+  const back = updateAndCompare(
+    renamed,
+    { start: renamed.nodes[20].nameRange.start, end: renamed.nodes[20].nameRange.end, text: 'again' },
+    'renamed back',
+  );
+  const at = back.nodes[30].fields.template?.range.end ?? 0;
+  updateAndCompare(back, { start: at, end: at, text: 'z' }, 'an edit after a rename');
+});
+
+test('typing after a tab at the start of a line of the first node (the rest reads differently): equal to a full parse', () => {
+  const lab = generateLab(30, { seed: 8 });
+  const at = lab.indexOf('\n', lab.indexOf('\nnodes:') + 1 + '\nnodes:'.length) + 1;
+  let doc = updateAndCompare(parseLab(lab), { start: at, end: at, text: '\t' }, 'the tab typed');
+  assert.ok(doc.syntaxErrors[0].message.startsWith('Tabs are not allowed'), doc.syntaxErrors[0].message);
+  const key = doc.text.indexOf('\n', doc.text.indexOf('    ethernet: ', doc.text.length >> 3));
+  [...'\n    cpu: 2'].forEach((char, i) => {
+    doc = updateAndCompare(doc, { start: key + i, end: key + i, text: char }, `typing ${JSON.stringify(char)}`);
+  });
+  doc = updateAndCompare(doc, { start: at, end: at + 1, text: '' }, 'the tab taken out');
+  assert.equal(doc.syntaxErrors.length, 0);
+});
+
 test('typing a new link at the end, character by character, stays equal to a full parse and keeps the nodes', () => {
   let doc = parseLab(generateLab(30, { seed: 5 }));
   const nodes = doc.nodes;

@@ -92,9 +92,17 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
     piece.kind === 'section'
       ? readTopLevelEntry(outline as OutlineEntry, defaultsOf(layout))
       : readItem(section.key, outline, linkIndexOf(piece), defaultsOf(layout));
-  const pieces: Piece[] = layout.pieces.slice(0, index);
-  pieces.push({ ...piece, end, outline, delta: 0, fragment, linkShift: 0 });
-  for (let i = index + 1; i < layout.pieces.length; i++) pieces.push(shiftPiece(layout.pieces[i], delta));
+  const edited: Piece = { ...piece, end, outline, delta: 0, fragment, linkShift: 0 };
+  let pieces: Piece[];
+  if (delta === 0) {
+    // A value replaced by one as long (a digit): nothing moves, and one copy of the list replaces pushing each piece.
+    pieces = layout.pieces.slice();
+    pieces[index] = edited;
+  } else {
+    pieces = layout.pieces.slice(0, index);
+    pieces.push(edited);
+    for (let i = index + 1; i < layout.pieces.length; i++) pieces.push(shiftPiece(layout.pieces[i], delta));
+  }
   const sections = layout.sections.map((s): Section => {
     if (s.start > piece.start) return { ...s, start: s.start + delta, keyRange: shiftRange(s.keyRange, delta) };
     if (s === section && piece.kind === 'section') return { ...s, keyRange: (outline as OutlineEntry).keyRange };
@@ -102,7 +110,7 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
   });
   const kept = keptAround(layout, piece.start, piece.end, delta);
   const updated: Layout = { ...layout, sections, pieces, ...withErrors(kept.before, [], kept.after) };
-  return new ParsedLab(text, withCurrentDefaults(updated, layout), 'piece');
+  return new ParsedLab(text, withCurrentDefaults(updated, layout), 'piece', { previous, index, delta });
 }
 
 function reparseWindow(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {

@@ -6,6 +6,7 @@
  * against yaml-language-server in the same run, taking turns. Every wait is
  * bounded: the baseline may be very slow on a lab this size.
  */
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Position } from 'vscode-languageserver-protocol';
 import { writeGeneratedProject } from './labs';
@@ -110,7 +111,7 @@ export async function benchBigLab(
         ],
         note:
           answered.ours && answered.theirs
-            ? `${times.ours.length} requests vs ${times.theirs.length}, taking turns${name === 'codeLens' ? `; ${baseline} has no lenses: its outline on the same versions is the yardstick` : ''}`
+            ? `${times.ours.length} requests vs ${times.theirs.length}, taking turns${name === 'codeLens' ? `; ${baseline} has no lenses: its outline on the same versions is the yardstick` : ''}; load average ${loadavg()[0].toFixed(1)}`
             : `${answered.ours ? baseline : 'ours'}: a request took over ${WAIT_MS / 1000} s; ${times.ours.length} of ours`,
       });
     }
