@@ -100,6 +100,8 @@ export interface AgentOptions {
   timeouts?: Partial<ConnectionTimeouts>;
   /** Linux: stop every lab when the agent stops (routers save their running configs first); default: labs keep running. */
   stopLabsOnExit?: boolean;
+  /** Linux: nodes one lab may have (default QUOTAS.nodesPerLab, decisions §11). */
+  nodesPerLab?: number;
   /** Labs one user may own, whatever the emulator (default DEFAULT_LABS_PER_USER, decisions §11). */
   labsPerUser?: number;
 }
@@ -246,6 +248,7 @@ async function startLocked(options: AgentOptions, dataDir: string, unlock: () =>
     bootMs: options.bootMs ?? DEFAULT_BOOT_MS,
     writeDelayMs: options.writeDelayMs ?? DEFAULT_WRITE_DELAY_MS,
     stopLabsOnExit: options.stopLabsOnExit,
+    nodesPerLab: options.nodesPerLab,
   });
   const ctx: AgentContext = {
     clock,

@@ -21,6 +21,8 @@ export interface BackendSettings {
   writeDelayMs: number;
   /** Linux: stop every lab when the agent stops. */
   stopLabsOnExit?: boolean;
+  /** Linux: nodes one lab may have (default QUOTAS.nodesPerLab). */
+  nodesPerLab?: number;
 }
 
 export interface OpenedBackend {
@@ -45,7 +47,12 @@ const OPENERS = {
       problems: [],
     }),
   linux: async (s: BackendSettings): Promise<OpenedBackend> => {
-    const linux = await LinuxEmulator.open({ dataDir: s.dataDir, log: s.log, stopLabsOnExit: s.stopLabsOnExit });
+    const linux = await LinuxEmulator.open({
+      dataDir: s.dataDir,
+      log: s.log,
+      stopLabsOnExit: s.stopLabsOnExit,
+      nodesPerLab: s.nodesPerLab,
+    });
     return { backend: linux, description: linux.description, problems: 'problems' in linux ? linux.problems : [] };
   },
   // EVE-NG logs in here, so a wrong URL, certificate or password stops the agent's start.

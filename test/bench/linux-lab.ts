@@ -186,15 +186,6 @@ async function benchSize(
       note: 'deletes the lab: every router killed by its cgroup, its namespace removed, side by side',
     });
     report({
-      name: name('exec-many show ip ospf neighbor on every router'),
-      value: exec,
-      unit: 's',
-      baseline: { name: BASELINE, value: baseline.exec },
-      targets: [{ on: 'ratio', op: '<=', limit: 2 }],
-      // Under a heavy load an adjacency with a 4 s dead interval may drop for a moment: counted, not failed.
-      note: `${asked.full.length} of ${size} routers had both neighbours Full`,
-    });
-    report({
       name: name('kernel objects + processes left after destroy'),
       value: left.namespaces + left.processes,
       unit: '',

@@ -3,7 +3,11 @@
  * builds, built without the agent from the Linux emulator's own primitives
  * (kernel.ts, cgroup.ts, frr.ts), every router at once: a fabric namespace
  * with one bridge per link, per router a cgroup, a namespace, two veth pairs
- * wired to the bridges (one `ip -batch`, as the agent makes them) and up, FRR started until vtysh answers. Then polled
+ * wired to the bridges (one `ip -batch`, as the agent makes them) and up, FRR started until
+ * vtysh answers. The routers' builds all run at once, but their kernel steps (namespace, veths,
+ * links up; the bridges and the namespaces' removal too) take KERNEL_STEPS_AT_ONCE places: each
+ * takes the kernel's rtnl lock, so 200 at once finish no sooner than 16 at once, and a queued
+ * `ip` spends its own 15 s limit waiting (at 200 routers, load 23, one did). Then polled
  * until every router has both neighbours Full, one `show ip ospf neighbor`
  * on every router at once (as exec does: vtysh as frr in its sandbox), and
  * everything removed at once as destroy removes it (FRR, cgroup, namespace).
@@ -11,6 +15,7 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
+import { Places } from '../../agent/places';
 import { runUntilExit } from '../../agent/emulator/linux/command';
 import { removeRouter, startRouter, userVtyshArgv } from '../../agent/emulator/linux/frr';
 import {
@@ -27,6 +32,8 @@ import type { LinuxHost } from '../../agent/emulator/linux/system';
 import { namespacesOf, processesOf } from '../linux/support';
 import { rssOf, since, sleep } from './support/stats';
 
+/** Kernel steps (one router's namespace, veths or links up) under way at once; see the header. */
+const KERNEL_STEPS_AT_ONCE = 16;
 /** How long every adjacency may take to show Full (after the last router started). */
 export const CONVERGE_LIMIT_MS = 240_000;
 /** Between two polls of the routers not Full yet. */
@@ -108,6 +115,7 @@ export async function ringBaseline(host: LinuxHost, size: number, prefix: string
   // The folders the agent hides from vtysh besides its data directory (linux-emulator.ts).
   const masks = ['/etc/frr', '/var/lib/frr', '/var/log/frr'].filter((dir) => existsSync(dir));
   const setup: SandboxSetup = { cgroups, seccompFile, masks };
+  const kernel = new Places(KERNEL_STEPS_AT_ONCE);
   const fabric = `${prefix}fab`;
   const nsOf = (router: string) => `${prefix}${router}`;
   const show = async (router: string) => {
@@ -117,23 +125,25 @@ export async function ringBaseline(host: LinuxHost, size: number, prefix: string
   try {
     const t0 = performance.now();
     await addNamespace(fabric);
-    await Promise.all(ring.routers.map((_, link) => addBridge(fabric, `b${link}`)));
+    await Promise.all(ring.routers.map((_, link) => kernel.run(() => addBridge(fabric, `b${link}`))));
     await Promise.all(
       ring.routers.map(async (router, i) => {
         const ns = nsOf(router);
         await cgroups.create(ns, { pids: 256, memoryMiB: 64, cpus: 1 });
-        await addNamespace(ns);
         // eth0 on the link from the router before, eth1 on the link to the next.
         const links = [(i + size - 1) % size, i];
-        await addVeths(
-          fabric,
-          ns,
-          links.map((link, index) => ({ port: `${router}e${index}`, ifname: `eth${index}`, bridge: `b${link}` })),
-        );
-        await setLinksUp(
-          ns,
-          links.map((_, index) => `eth${index}`),
-        );
+        await kernel.run(async () => {
+          await addNamespace(ns);
+          await addVeths(
+            fabric,
+            ns,
+            links.map((link, index) => ({ port: `${router}e${index}`, ifname: `eth${index}`, bridge: `b${link}` })),
+          );
+          await setLinksUp(
+            ns,
+            links.map((_, index) => `eth${index}`),
+          );
+        });
         await startRouter(ns, router, ring.files[`configs/${router}.conf`], host, cgroups);
       }),
     );
@@ -164,7 +174,7 @@ export async function ringBaseline(host: LinuxHost, size: number, prefix: string
         const ns = nsOf(router);
         await removeRouter(ns);
         await cgroups.kill(ns);
-        await deleteNamespace(ns);
+        await kernel.run(() => deleteNamespace(ns));
         await cgroups.remove(ns);
       }),
     );

@@ -41,6 +41,8 @@ export interface LinuxLabs {
   readonly capture: EmulatorCapture | undefined;
   /** Places for node starts on this agent (QUOTAS.concurrentStarts): a start beyond them waits for one. */
   readonly starts: Places;
+  /** Nodes one lab may have on this agent. */
+  readonly nodesPerLab: number;
   /** Runs `work` alone on the lab: a change of its structure (lab-turns.ts). */
   structure<T>(path: string, work: () => T | Promise<T>): Promise<T>;
   /** Runs `work` on one node of the lab (undefined: on none in particular), beside calls on other nodes. */
@@ -157,10 +159,10 @@ export class LinuxClient implements EmulatorClient {
     return this.emu.onNode(path, undefined, async () => {
       const lab = this.writable(path);
       this.emu.template(spec.template);
-      if (lab.nodes.length >= QUOTAS.nodesPerLab)
+      if (lab.nodes.length >= this.emu.nodesPerLab)
         throw new EmuError(
           'refused',
-          `Lab ${path} has ${lab.nodes.length} nodes, the most a lab may have on this agent; ${spec.name} was not added.`,
+          `Lab ${path} has ${lab.nodes.length} nodes, the most a lab may have on this agent (--max-nodes-per-lab); ${spec.name} was not added.`,
         );
       const node = addStoredNode(lab, spec);
       this.emu.changed();

@@ -53,6 +53,8 @@ export interface LinuxEmulatorOptions {
   log: (message: string) => void;
   /** Stop every lab (saving routers' running configs) when the agent stops; default: they keep running. */
   stopLabsOnExit?: boolean;
+  /** Nodes one lab may have (default QUOTAS.nodesPerLab). */
+  nodesPerLab?: number;
 }
 
 /** What a node's console and running config look like at the moment. */
@@ -75,6 +77,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   private closed = false;
   /** Places for node starts (QUOTAS.concurrentStarts): more wait their turn. */
   readonly starts = new Places(QUOTAS.concurrentStarts);
+  readonly nodesPerLab: number;
   readonly cgroups: NodeCgroups;
   readonly captures: LinuxCaptures;
   /** Packet capture (capture.ts), when dumpcap is installed. */
@@ -85,6 +88,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
     private readonly options: LinuxEmulatorOptions,
   ) {
     this.names = new LinuxNames(loadAgentId(options.dataDir));
+    this.nodesPerLab = options.nodesPerLab ?? QUOTAS.nodesPerLab;
     this.journal = new ObjectJournal(options.dataDir, options.log);
     this.cgroups = new NodeCgroups(host.cgroups);
     this.captures = new LinuxCaptures(this.names, this.cgroups, options.log);
@@ -218,10 +222,10 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
         'refused',
         `This agent holds ${this.store.labs.size} labs, its limit; delete one before creating ${lab.path}.`,
       );
-    if (lab.nodes.length > QUOTAS.nodesPerLab)
+    if (lab.nodes.length > this.nodesPerLab)
       throw new EmuError(
         'refused',
-        `Lab ${lab.path} has ${lab.nodes.length} nodes; a lab may have ${QUOTAS.nodesPerLab}.`,
+        `Lab ${lab.path} has ${lab.nodes.length} nodes; a lab may have ${this.nodesPerLab} on this agent (--max-nodes-per-lab).`,
       );
     const tag = this.names.labTag(lab.path);
     const clash = [...this.store.labs.values()].find((l) => this.names.labTag(l.path) === tag);

@@ -17,9 +17,11 @@ import type { LinuxNames } from './names';
 import type { NodeKind } from './node-kind';
 import { NodeKinds } from './node-kinds';
 import type { ObjectJournal } from './object-journal';
-import { QUOTAS } from './quotas';
 import type { SandboxSetup } from './sandbox';
 import type { LinuxHost } from './system';
+
+/** Kernel steps (a namespace's removal) under way at once: each takes the rtnl lock. */
+const KERNEL_STEPS_AT_ONCE = 16;
 
 /** Processes (and threads) a node may have at once: a fork bomb stops here. */
 const NODE_PIDS_MAX = 256;
@@ -90,9 +92,19 @@ export class Realizer {
     for (const node of lab.nodes) await this.realizeNode(lab, node);
   }
 
-  /** Removes the nodes side by side (as many at once as node starts), then the fabric. */
+  /**
+   * Removes the nodes, then the fabric. Killing a node's processes is signals and file writes:
+   * every node at once. Removing its namespace takes the kernel's rtnl lock, so those go
+   * KERNEL_STEPS_AT_ONCE at a time (more only queue there). At 200 routers, removing whole
+   * nodes 8 at a time took 149 s against 47.6 s for the bench's baseline built this way.
+   */
   async unrealizeLab(lab: LinuxLab): Promise<void> {
-    await mapBounded(lab.nodes, QUOTAS.concurrentStarts, (node) => this.removeNamespace(this.nodeNs(lab, node)));
+    const namespaces = lab.nodes.map((node) => this.nodeNs(lab, node));
+    await mapBounded(namespaces, namespaces.length, async (ns) => {
+      await removeRouter(ns);
+      await this.setup.cgroups.kill(ns);
+    });
+    await mapBounded(namespaces, KERNEL_STEPS_AT_ONCE, (ns) => this.removeNamespace(ns));
     await this.removeNamespace(this.fabricNs(lab));
   }
 

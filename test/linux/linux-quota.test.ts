@@ -1,0 +1,77 @@
+/**
+ * The nodes a lab may have on the Linux emulator: QUOTAS.nodesPerLab unless the
+ * agent is given another limit (`--max-nodes-per-lab`, decisions §11). A node past
+ * the limit is refused with the flag's name, and nothing of it is made.
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmuError, type EmuNodeSpec } from '../../agent/emulator/backend';
+import { LinuxEmulator } from '../../agent/emulator/linux/linux-emulator';
+import { QUOTAS } from '../../agent/emulator/linux/quotas';
+import { namespacesOf, prefixOf, requireLinuxLabs } from './support';
+
+const dataDirs: string[] = [];
+
+after(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function openEmulator(nodesPerLab?: number): Promise<LinuxEmulator> {
+  await requireLinuxLabs();
+  const dataDir = mkdtempSync(join(tmpdir(), 'lab-linux-quota-'));
+  dataDirs.push(dataDir);
+  const opened = await LinuxEmulator.open({ dataDir, log: () => undefined, nodesPerLab });
+  assert.ok(opened instanceof LinuxEmulator, 'the Linux emulator runs here');
+  return opened;
+}
+
+function host(i: number): EmuNodeSpec {
+  return {
+    name: `h${i}`,
+    template: 'linux',
+    image: '',
+    icon: 'Server.png',
+    cpu: 1,
+    ram: 64,
+    ethernet: 1,
+    console: 'telnet',
+    config: '',
+    left: 0,
+    top: 0,
+  };
+}
+
+test(`a lab may have ${QUOTAS.nodesPerLab} nodes unless the agent says otherwise`, async () => {
+  const emu = await openEmulator();
+  try {
+    assert.equal(emu.nodesPerLab, QUOTAS.nodesPerLab);
+  } finally {
+    await emu.close({ stopLabs: true });
+  }
+});
+
+test('with a limit of 2 nodes a lab, a third node is refused naming the flag, and nothing of it is made', async () => {
+  const emu = await openEmulator(2);
+  const prefix = prefixOf(dataDirs[dataDirs.length - 1]);
+  try {
+    const client = await emu.connect();
+    const lab = '/lab-agent/quota.unl';
+    await client.createLab(lab, { name: 'quota', description: '' });
+    await client.addNode(lab, host(1));
+    await client.addNode(lab, host(2));
+    const namespaces = (await namespacesOf(prefix)).length;
+    await assert.rejects(
+      client.addNode(lab, host(3)),
+      (e: unknown) => e instanceof EmuError && /has 2 nodes.*--max-nodes-per-lab.*h3 was not added/.test(e.message),
+    );
+    assert.equal((await client.getLab(lab))?.nodes.length, 2);
+    assert.equal((await namespacesOf(prefix)).length, namespaces, 'no namespace for the refused node');
+    await client.deleteLab(lab);
+  } finally {
+    await emu.close({ stopLabs: true });
+  }
+  assert.deepEqual(await namespacesOf(prefix), []);
+});
