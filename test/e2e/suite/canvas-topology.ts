@@ -19,6 +19,7 @@ import { LabCommand } from '../../../common/commands';
 import { generatedProject } from '../../bench/support/labs';
 import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
+import { removeFromWorkspace } from './workspace-files';
 import { dragNode, onScreen, withAutoSave, topologyAttributes, topologyText, topologyViewport } from './topology-page';
 
 const NODES = 500;
@@ -45,6 +46,8 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
   let text: string;
   let lab: GeneratedLab;
   let deployed = false;
+  /** The generated lab's folder in the workspace. */
+  let dir: string | undefined;
 
   /** Where the lab file puts a node (the drawing shows it there). */
   function positionOf(node: string): { x: number; y: number } {
@@ -138,7 +141,7 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'no workspace folder is open');
     const project = generatedProject(NODES);
-    const dir = path.join(folder.uri.fsPath, `generated-${NODES}`);
+    dir = path.join(folder.uri.fsPath, `generated-${NODES}`);
     for (const [file, content] of Object.entries({ ...project.files, 'big.lab.yaml': project.yaml })) {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), content);
@@ -175,6 +178,11 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
 
   after(async () => {
     if (deployed) await vscode.commands.executeCommand(LabCommand.destroy, { uri: labUri.toString(), confirmed: true });
+    const views = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('labAgent.topology'));
+    await vscode.window.tabGroups.close(views);
+    if (dir) await removeFromWorkspace(dir);
   });
 
   it('draws the lab on the canvas, lists every element and shows the live node states, in light and dark themes', async () => {
