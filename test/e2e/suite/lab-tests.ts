@@ -127,6 +127,11 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
       pin: process.env.LAB_AGENT_E2E_LINUX_FINGERPRINT,
     });
     assert.strictEqual(loggedIn, true, 'login failed');
+    // What the earlier suites left: the run's log shows where the Problems view's count comes from.
+    const problems = vscode.languages.getDiagnostics().filter(([, d]) => d.length > 0);
+    console.log(
+      `Problems as this suite starts: ${problems.map(([uri, d]) => `${vscode.workspace.asRelativePath(uri)} ${d.length}`).join(', ') || 'none'}`,
+    );
   });
 
   it("lists each lab's tests in the Test Explorer", async () => {
