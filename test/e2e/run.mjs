@@ -225,6 +225,11 @@ function serveChannel(page, agent, link) {
           ...(request.button ? { button: request.button } : {}),
         });
         response = { ok: true };
+      } else if (request.action === 'hover') {
+        const locator = scope.locator(request.selector).first();
+        await locator.waitFor({ state: 'visible', timeout });
+        await locator.hover();
+        response = { ok: true };
       } else if (request.action === 'wheel') {
         const locator = scope.locator(request.selector).first();
         await locator.waitFor({ state: 'visible', timeout });

@@ -14,6 +14,7 @@ import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
 import { topologyAttributes } from './topology-page';
+import { removeFromWorkspace } from './workspace-files';
 
 const LAB_FILE = 'requests.lab.yaml';
 const LAB_TEXT = `name: requests
@@ -86,6 +87,7 @@ describe('Requests to the agent per action', function () {
       .getConfiguration()
       .update('labAgent.refresh.intervalSeconds', undefined, vscode.ConfigurationTarget.Global);
     if (deployed) await vscode.commands.executeCommand(LabCommand.destroy, { uri: labUri.toString(), confirmed: true });
+    if (labUri) await removeFromWorkspace(labUri.fsPath);
   });
 
   it('asks the agent no status before a deploy: the question comes first, the deploy is the one request', async () => {

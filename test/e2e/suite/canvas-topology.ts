@@ -5,7 +5,7 @@
  * 500 nodes and its configs are written to the workspace, deployed to the reference agent and
  * one node started; then the view shows it on the canvas with every element counted in the
  * list and the live states, a click on a node reveals it in the lab file, a drag makes exactly
- * one `position` edit (undoable, unsaved), and the wheel and a drag on empty space zoom and pan.
+ * one `position` edit (undoable, unsaved; with autosave on, the same one line saved), and the wheel and a drag on empty space zoom and pan.
  * Screenshots: topology-canvas-light.png, topology-canvas-dark.png, topology-canvas-zoomed.png.
  * Runs after scenario.ts, in the same extension host; it logs in itself so that it can run alone
  * (test/e2e/run.mjs --grep canvas).
@@ -19,7 +19,8 @@ import { LabCommand } from '../../../common/commands';
 import { generatedProject } from '../../bench/support/labs';
 import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
-import { dragNode, onScreen, topologyAttributes, topologyText, topologyViewport } from './topology-page';
+import { removeFromWorkspace } from './workspace-files';
+import { dragNode, onScreen, withAutoSave, topologyAttributes, topologyText, topologyViewport } from './topology-page';
 
 const NODES = 500;
 /** The node the test starts (the others stay stopped), and drags; first in the element list. */
@@ -45,6 +46,8 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
   let text: string;
   let lab: GeneratedLab;
   let deployed = false;
+  /** The generated lab's folder in the workspace. */
+  let dir: string | undefined;
 
   /** Where the lab file puts a node (the drawing shows it there). */
   function positionOf(node: string): { x: number; y: number } {
@@ -138,7 +141,7 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'no workspace folder is open');
     const project = generatedProject(NODES);
-    const dir = path.join(folder.uri.fsPath, `generated-${NODES}`);
+    dir = path.join(folder.uri.fsPath, `generated-${NODES}`);
     for (const [file, content] of Object.entries({ ...project.files, 'big.lab.yaml': project.yaml })) {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), content);
@@ -175,6 +178,11 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
 
   after(async () => {
     if (deployed) await vscode.commands.executeCommand(LabCommand.destroy, { uri: labUri.toString(), confirmed: true });
+    const views = vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('labAgent.topology'));
+    await vscode.window.tabGroups.close(views);
+    if (dir) await removeFromWorkspace(dir);
   });
 
   it('draws the lab on the canvas, lists every element and shows the live node states, in light and dark themes', async () => {
@@ -222,12 +230,27 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
 
   it('drags a node on the canvas: the edit is exactly its position line, unsaved, and undoable', async () => {
     const doc = await vscode.workspace.openTextDocument(labUri);
-    const before = await dragNode(doc, positionOf(STARTED));
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
-    await vscode.commands.executeCommand('undo');
-    await eventually('the undo', () => (doc.getText() === before ? true : undefined));
-    assert.ok(!doc.isDirty, 'the undone edit left the document dirty');
-    assert.equal(readFileSync(labUri.fsPath, 'utf8'), text, 'the lab file was written');
+    await withAutoSave('off', async () => {
+      const before = await dragNode(doc, positionOf(STARTED));
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+      await vscode.commands.executeCommand('undo');
+      await eventually('the undo', () => (doc.getText() === before ? true : undefined));
+      assert.ok(!doc.isDirty, 'the undone edit left the document dirty');
+      assert.equal(readFileSync(labUri.fsPath, 'utf8'), text, 'the lab file was written');
+    });
+  });
+
+  it("with autosave on (code-server's default), the saved file gets the same one-line edit, and the undo is saved too", async () => {
+    const doc = await vscode.workspace.openTextDocument(labUri);
+    await withAutoSave('afterDelay', async () => {
+      await dragNode(doc, positionOf(STARTED), true);
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preview: false });
+      await vscode.commands.executeCommand('undo');
+      await eventually('the undo saved', () =>
+        !doc.isDirty && readFileSync(labUri.fsPath, 'utf8') === text ? true : undefined,
+      );
+      assert.equal(doc.getText(), text, 'the undo did not restore the text');
+    });
   });
 
   it('zooms with the wheel about the pointer, and pans by dragging empty space', async () => {

@@ -17,6 +17,8 @@ export type RunnerRequest = (
   | { action: 'attributes'; selector: string; timeoutMs?: number }
   /** Click the first element matching `selector`, as a user would: at its centre, or at the point `at` inside it; `right`: a right click (context menu). */
   | { action: 'click'; selector: string; at?: { x: number; y: number }; button?: 'right'; timeoutMs?: number }
+  /** Move the mouse over the first element matching `selector` (shows what the workbench draws on hover). */
+  | { action: 'hover'; selector: string; timeoutMs?: number }
   /** Turn the mouse wheel by `deltaY` with the pointer at the point `at` inside the first element matching `selector`. */
   | { action: 'wheel'; selector: string; at: { x: number; y: number }; deltaY: number; timeoutMs?: number }
   /** The colour, [r, g, b, a], that the first canvas matching `selector` shows at the point `at` inside it. */

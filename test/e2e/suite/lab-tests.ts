@@ -9,7 +9,9 @@
  * failure peek (`lab-tests-peek.png`), and destroy both labs. Between the two: stopping a node marks
  * the OSPF sample's results outdated (VS Code's `retired` class on the Test Explorer's icons,
  * `lab-tests-stale.png`), and with labAgent.tests.runAfter on, starting it runs the
- * tests again with no click (fresh results, `lab-tests-rerun.png`).
+ * tests again with no click (fresh results, `lab-tests-rerun.png`); the same with the setting off
+ * and the Testing view's own continuous run turned on with the eye in the lab's row
+ * (`lab-tests-continuous.png`), and no rerun once the eye turned it off.
  * Runs in the same extension host as frr.ts, after it; it logs in itself so that it runs alone too.
  */
 import * as assert from 'assert';
@@ -52,6 +54,39 @@ async function showTests(uri: vscode.Uri): Promise<vscode.TextEditor> {
   return editor;
 }
 
+/** VS Code's icons of the continuous-run toggle in a test row: off (click to turn on) and on. */
+const CONTINUOUS_OFF = '.action-label.codicon-testing-turn-continuous-run-on';
+const CONTINUOUS_ON = '.action-label.codicon-testing-continuous-is-on';
+
+async function stopH1(): Promise<void> {
+  const stopped = await vscode.commands.executeCommand<{ stopped?: number }>(LabCommand.stopNode, {
+    uri: labUri(PASSING).toString(),
+    node: 'h1',
+    stopmode: 1,
+  });
+  assert.ok(stopped, 'stop of h1 failed');
+  for (const name of PASSING_TESTS)
+    await seen(`${row(name)} .codicon-testing-passed-icon.retired`, `${name} marked outdated`);
+}
+
+async function startH1(): Promise<void> {
+  const started = await vscode.commands.executeCommand<{ started?: number }>(LabCommand.startNode, {
+    uri: labUri(PASSING).toString(),
+    node: 'h1',
+  });
+  assert.strictEqual(started?.started, 1, `start of h1: ${JSON.stringify(started)}`);
+}
+
+/** How many test runs the Test Results view lists: the newest, and "N older results" below it. */
+async function testRuns(): Promise<number> {
+  await vscode.commands.executeCommand('workbench.panel.testResults.view.focus');
+  const shown = await askRunner({ action: 'text', selector: '.test-output-peek-tree', match: 'older result' });
+  const older = /(\d+) older results|(1) older result/.exec(shown.text ?? '');
+  assert.ok(older, `the Test Results view does not count older runs: ${shown.text ?? shown.error}`);
+  await vscode.commands.executeCommand('workbench.view.testing.focus');
+  return 1 + Number(older[1] ?? older[2]);
+}
+
 /** Waits until `selector` is in the page; fails with what the Test Explorer shows otherwise. */
 async function seen(selector: string, what: string, timeoutMs = 15_000): Promise<void> {
   const found = await askRunner({ action: 'attributes', selector, timeoutMs });
@@ -92,6 +127,11 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
       pin: process.env.LAB_AGENT_E2E_LINUX_FINGERPRINT,
     });
     assert.strictEqual(loggedIn, true, 'login failed');
+    // What the earlier suites left: the run's log shows where the Problems view's count comes from.
+    const problems = vscode.languages.getDiagnostics().filter(([, d]) => d.length > 0);
+    console.log(
+      `Problems as this suite starts: ${problems.map(([uri, d]) => `${vscode.workspace.asRelativePath(uri)} ${d.length}`).join(', ') || 'none'}`,
+    );
   });
 
   it("lists each lab's tests in the Test Explorer", async () => {
@@ -165,6 +205,35 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
     } finally {
       await settings.update('tests.runAfter', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it("with the Testing view's own continuous run on for the OSPF sample, starting a node reruns its tests; off, it does not (lab-tests-continuous.png)", async () => {
+    await vscode.commands.executeCommand('workbench.view.testing.focus');
+    // The eye in the lab's row (VS Code's testing.toggleContinuousRunForTest, drawn while the row is
+    // hovered or focused because the profile supports continuous run).
+    await askRunner({ action: 'hover', selector: row(PASSING) });
+    await askRunner({ action: 'click', selector: `${row(PASSING)} ${CONTINUOUS_OFF}` });
+    try {
+      await seen(`${row(PASSING)} ${CONTINUOUS_ON}`, 'the lab row with continuous run on');
+      await screenshot('lab-tests-continuous', `${row(PASSING)} ${CONTINUOUS_ON}`);
+      await stopH1();
+      await startH1();
+      // labAgent.tests.runAfter is off: fresh results can only come from the continuous run.
+      for (const name of PASSING_TESTS)
+        await seen(`${row(name)} .codicon-testing-passed-icon:not(.retired)`, `${name} passed again`, RUN_MS);
+    } finally {
+      // Turned off as a user does, with the same eye (now drawn as "Turn off Continuous Run").
+      await askRunner({ action: 'hover', selector: row(PASSING) });
+      await askRunner({ action: 'click', selector: `${row(PASSING)} ${CONTINUOUS_ON}` });
+    }
+    await seen(`${row(PASSING)} ${CONTINUOUS_OFF}`, 'the lab row with continuous run off again');
+    const runs = await testRuns();
+    await stopH1();
+    await startH1();
+    // A run would begin before the start command returned (labChanged is called in it) and show in
+    // the Test Results view at once: after 10 s there is still no new one.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    assert.strictEqual(await testRuns(), runs, 'the tests ran again with continuous run off');
   });
 
   it("runs the failing sample's tests and sees exactly its one failure (the message at the line: lab-tests-failure.png)", async () => {

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { parse } from 'yaml';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 import { eventually } from './eventually';
-import { dragNode, topologyAttributes, topologyText } from './topology-page';
+import { dragNode, topologyAttributes, topologyText, withAutoSave } from './topology-page';
 import { LabCommand } from '../../../common/commands';
 
 const EXTENSION_ID = 'lab-agent.lab-agent';
@@ -371,7 +371,7 @@ describe('Lab Agent end to end', function () {
       Number.isFinite(x) && Number.isFinite(y),
       `${node} has no position in the view: ${JSON.stringify(button)}`,
     );
-    const before = await dragNode(doc, { x, y });
+    const before = await withAutoSave('off', () => dragNode(doc, { x, y }));
     // The live lab still has the old position: the plan would update the node.
     await topologyAttributes(`#elements button[data-id="node:${node}"][data-drift="update"]`, 40_000);
     await vscode.window.showTextDocument(doc, { preview: false });

@@ -5,7 +5,8 @@
  * Cytoscape) and the large lab's (canvas-topology.ts, drawn on the canvas).
  */
 import * as assert from 'assert';
-import type * as vscode from 'vscode';
+import { readFileSync } from 'fs';
+import * as vscode from 'vscode';
 import { askRunner } from './channel';
 import { eventually } from './eventually';
 
@@ -59,10 +60,27 @@ export function onScreen(p: Point, view: Viewport): Point {
 }
 
 /**
- * Drags the node drawn at model point `at` by (80, 40) pixels with the mouse, and checks the edit:
- * exactly the node's `position` line, where the pointer took it, unsaved. Returns the text before.
+ * Runs `body` with VS Code's files.autoSave set to `mode`, then as it was. code-server's default is
+ * afterDelay (1 s, the web default): a check that an edit is unsaved would race it, so tests say
+ * which they mean.
  */
-export async function dragNode(doc: vscode.TextDocument, at: Point): Promise<string> {
+export async function withAutoSave<T>(mode: 'off' | 'afterDelay', body: () => Promise<T>): Promise<T> {
+  const files = vscode.workspace.getConfiguration('files');
+  const was = files.inspect<string>('autoSave')?.globalValue;
+  await files.update('autoSave', mode, vscode.ConfigurationTarget.Global);
+  try {
+    return await body();
+  } finally {
+    await files.update('autoSave', was, vscode.ConfigurationTarget.Global);
+  }
+}
+
+/**
+ * Drags the node drawn at model point `at` by (80, 40) pixels with the mouse, and checks the edit:
+ * exactly the node's `position` line, where the pointer took it; unsaved, or with `saved` (autosave
+ * on) the same one line in the file on disk and nothing left unsaved. Returns the text before.
+ */
+export async function dragNode(doc: vscode.TextDocument, at: Point, saved = false): Promise<string> {
   const before = doc.getText();
   const view = await topologyViewport();
   const from = onScreen(at, view);
@@ -71,7 +89,16 @@ export async function dragNode(doc: vscode.TextDocument, at: Point): Promise<str
   assert.ok(dragged.ok, `the drag failed: ${dragged.error}`);
   const after = await eventually('the position edit', () => (doc.getText() !== before ? doc.getText() : undefined));
   assertPositionEdit(before, after, at.x, 80, view.zoom);
-  assert.ok(doc.isDirty, "the edit was saved behind the user's back");
+  if (!saved) {
+    assert.ok(doc.isDirty, "the edit was saved behind the user's back");
+    return before;
+  }
+  const written = await eventually('the edit saved', () => {
+    const disk = readFileSync(doc.uri.fsPath, 'utf8');
+    return disk !== before && !doc.isDirty ? disk : undefined;
+  });
+  assertPositionEdit(before, written, at.x, 80, view.zoom);
+  assert.equal(written, doc.getText(), 'the file on disk is not what the editor shows');
   return before;
 }
 

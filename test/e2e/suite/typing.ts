@@ -12,6 +12,7 @@ import { writeFileSync } from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { recordFailure, screenshot } from './channel';
+import { removeFromWorkspace } from './workspace-files';
 
 const LAB = 'name: typing\nnodes:\n  r1:\n    template: frr\n  r2:\n    template: frr\nlinks:\n';
 
@@ -41,7 +42,7 @@ describe('Typing in a lab file', function () {
   });
 
   after(async function () {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    if (editor) await removeFromWorkspace(editor.document.uri.fsPath);
   });
 
   /** Sets the file to `text`, types `before` on its last (empty) line, then `open`, and returns that line as it is then. */
