@@ -12,6 +12,7 @@ import type { RequestType } from 'vscode-languageserver-protocol';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import type * as protocol from '../common/protocol';
 import type { AgentSessionSettings, ServerInitializationOptions, SessionStatusParams } from '../common/protocol';
+import { LAB_GLOB } from './labs/workspace-labs';
 import { DEFAULT_AGENT } from './model/agent-list';
 import { SERVER_NODE_OPTIONS } from '../common/server-options';
 import type { Log } from './log';
@@ -99,6 +100,9 @@ export class LabLanguageClient implements vscode.Disposable {
         { language: LANGUAGE_ID, scheme: 'file' },
         { language: LANGUAGE_ID, scheme: 'untitled' },
       ],
+      // Deleted and re-created lab files only: VS Code may keep a closed editor's document open long after its
+      // file is deleted, and the server clears that document's Problems when told.
+      synchronize: { fileEvents: this.labFileWatcher() },
       initializationOptions: (): ServerInitializationOptions => {
         const sessions = this.currentSessions();
         this.lastSessions.clear();
@@ -147,6 +151,12 @@ export class LabLanguageClient implements vscode.Disposable {
     const client = new LanguageClient('labAgent', 'Lab Agent Language Server', serverOptions, clientOptions);
     client.onNotification(messages.SessionStatusNotification, (status) => this.onStatus(status));
     return { client, messages };
+  }
+
+  private labFileWatcher(): vscode.FileSystemWatcher {
+    const watcher = vscode.workspace.createFileSystemWatcher(LAB_GLOB, false, true, false);
+    this.subscriptions.push(watcher);
+    return watcher;
   }
 
   /** Logs why the server did not start and tells the user once, with the way to the log. */

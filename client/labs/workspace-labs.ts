@@ -1,7 +1,7 @@
 /** The lab files of the workspace. */
 import * as vscode from 'vscode';
 
-const LAB_GLOB = '**/*.{lab.yaml,lab.yml}';
+export const LAB_GLOB = '**/*.{lab.yaml,lab.yml}';
 const EXCLUDE = '**/{node_modules,.git,.lab-agent}/**';
 const MAX_LABS = 500;
 

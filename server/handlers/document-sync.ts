@@ -1,5 +1,5 @@
-/** didOpen, didChange and didClose: the models follow the editor's text. */
-import type { Connection } from 'vscode-languageserver/node';
+/** didOpen, didChange and didClose: the models follow the editor's text; a lab file deleted from disk loses its Problems. */
+import { FileChangeType, type Connection } from 'vscode-languageserver/node';
 import type { LabLanguageServices } from '../language-services';
 import type { MessageQueue } from '../message-queue';
 import type { Guard } from './guard';
@@ -31,6 +31,16 @@ export function registerDocumentSync(
         configs.close(params.textDocument.uri);
         // The client names the agent again before the document opens again.
         agents.unbind(params.textDocument.uri);
+      }),
+  );
+  // The client watches lab files (deletes and creates only): see client/language-client.ts.
+  connection.onDidChangeWatchedFiles(
+    ({ changes }) =>
+      void guard.run('didChangeWatchedFiles', undefined, () => {
+        for (const { uri, type } of changes) {
+          if (type === FileChangeType.Deleted) diagnostics.fileDeleted(uri);
+          else if (type === FileChangeType.Created) diagnostics.fileCreated(uri);
+        }
       }),
   );
 }

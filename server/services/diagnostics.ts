@@ -66,6 +66,11 @@ export class DiagnosticsService {
   private readonly writing = new Map<string, { again: boolean }>();
   /** Each agent's examples for local messages (see message-examples.ts); EVE-NG's until the agent says. */
   private readonly examples = new Map<string, MessageExamples>();
+  /**
+   * Documents still open whose file was deleted from disk: their Problems are gone until the text
+   * changes (VS Code may keep a closed editor's document open long after the file went).
+   */
+  private readonly deleted = new Set<string>();
 
   constructor(
     private readonly connection: Connection,
@@ -81,6 +86,7 @@ export class DiagnosticsService {
    * those on text the edits touched: they may no longer hold.
    */
   documentChanged(file: LabFile, edits: readonly AppliedEdit[] = []): void {
+    this.deleted.delete(file.uri);
     this.cancel(file.uri);
     const findings = this.findings.get(file.uri);
     if (findings && edits.length > 0) {
@@ -97,6 +103,26 @@ export class DiagnosticsService {
   }
 
   documentClosed(uri: string): void {
+    this.deleted.delete(uri);
+    this.forget(uri);
+  }
+
+  /** The lab file was deleted from disk: its Problems go, even while VS Code keeps its document open. */
+  fileDeleted(uri: string): void {
+    if (!this.documents.get(uri)) return;
+    this.deleted.add(uri);
+    this.forget(uri);
+  }
+
+  /** A deleted lab file is back on disk: its document's Problems are shown again. */
+  fileCreated(uri: string): void {
+    const file = this.documents.get(uri);
+    if (!file || !this.deleted.delete(uri)) return;
+    this.publish(file);
+    this.schedule(file);
+  }
+
+  private forget(uri: string): void {
     this.cancel(uri);
     this.findings.delete(uri);
     this.local.delete(uri);
@@ -104,7 +130,6 @@ export class DiagnosticsService {
     void this.connection.sendDiagnostics({ uri, diagnostics: [] }).catch(() => undefined);
   }
 
-  /** The session or the catalogue changed: what the agent said no longer holds; ask again. */
   /** Local messages of the agent's documents give these examples from now on: their local findings are made again. */
   useExamples(agent: string, wanted: MessageExamples | undefined): void {
     const examples = wanted ?? DEFAULT_MESSAGE_EXAMPLES;
@@ -137,7 +162,7 @@ export class DiagnosticsService {
 
   private schedule(file: LabFile): void {
     // The agent cannot say anything useful about text that is not YAML; the local syntax errors say it all.
-    if (!this.agentOf(file.uri).active || file.model.syntaxErrors.length > 0) return;
+    if (!this.agentOf(file.uri).active || file.model.syntaxErrors.length > 0 || this.deleted.has(file.uri)) return;
     const pending: PendingValidation = { abort: new AbortController() };
     pending.timer = setTimeout(() => {
       pending.timer = undefined;
@@ -191,7 +216,7 @@ export class DiagnosticsService {
 
   private publish(file: LabFile): void {
     // Edits wait for the model: their apply (always queued behind them) publishes the newer version instead.
-    if (file.stale) return;
+    if (file.stale || this.deleted.has(file.uri)) return;
     const writing = this.writing.get(file.uri);
     if (writing) {
       writing.again = true;
