@@ -17,9 +17,10 @@ import {
 } from 'vscode-languageserver/node';
 import { closestNames } from '../../common/closest-names';
 import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/model/lookup';
-import { NODE_FIELD_NAMES, type Range } from '../../common/lab/model/types';
+import type { Range } from '../../common/lab/model/types';
 import type { CatalogueOf } from '../catalogue';
 import type { LabFile } from '../documents';
+import { setEthernetEdit } from './ethernet-edit';
 
 /** Fixes offered per diagnostic at most. */
 const MAX_FIXES = 3;
@@ -158,30 +159,15 @@ function nodeAt(file: LabFile, diagnostic: Diagnostic) {
   return path?.[0] === 'nodes' && typeof path[1] === 'string' ? findNode(file.model, path[1]) : undefined;
 }
 
-/**
- * "Raise ethernet to N" for an interface past the node's count: the agent's
- * message says N; the node's own `ethernet` is changed, or one is added under
- * its name when it inherits the count.
- */
+/** "Raise ethernet to N" for an interface past the node's count: the agent's message says N. */
 function raiseEthernet(file: LabFile, diagnostic: Diagnostic): CodeAction[] {
   const message = typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
   const wanted = /Raise ethernet to at least (\d+)/.exec(message)?.[1];
   const endpoint = linkAt(file.model, file.offsetAt(diagnostic.range.start))?.endpoint;
   const node = endpoint?.node ? findNode(file.model, endpoint.node) : undefined;
-  if (!wanted || !node) return [];
-  const title = `Raise ethernet of ${node.name} to ${wanted}`;
-  const own = node.fields.ethernet;
-  if (own) return [fix(file, diagnostic, title, file.toLspRange(own.range), wanted, true)];
-  // A new line after the node's name line, indented as its first field (or two spaces further).
-  const text = file.model.text;
-  const nameLineEnd = text.indexOf('\n', node.nameRange.end);
-  if (nameLineEnd < 0) return [];
-  const firstField = NODE_FIELD_NAMES.map((name) => node.fields[name]).find((f) => f !== undefined);
-  const column = firstField
-    ? firstField.keyRange.start - (text.lastIndexOf('\n', firstField.keyRange.start) + 1)
-    : node.nameRange.start - (text.lastIndexOf('\n', node.nameRange.start) + 1) + 2;
-  const at = file.toLspRange({ start: nameLineEnd, end: nameLineEnd });
-  return [fix(file, diagnostic, title, at, `\n${' '.repeat(column)}ethernet: ${wanted}`, true)];
+  const edit = wanted && node ? setEthernetEdit(file, node, Number(wanted)) : undefined;
+  if (!edit || !node) return [];
+  return [fix(file, diagnostic, `Raise ethernet of ${node.name} to ${wanted}`, edit.range, edit.newText, true)];
 }
 
 /** The startup config of the node the diagnostic is on, created beside the lab with a minimal config naming the node. */
