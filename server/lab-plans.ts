@@ -3,7 +3,11 @@
  * that shows one: the plan lens, and the client's topology drift and plan
  * document (PlanRequest). A push, a pull or a changed config (LabStateChanged,
  * config-files.ts) makes the next ask plan afresh, once for all of them; a
- * failed plan is not kept, so the next ask may succeed.
+ * plan that failed on the way (timeout, no session, agent busy) is not kept,
+ * so the next ask may succeed. A lab the agent refuses to plan (it does not
+ * validate: a template its catalogue lacks) is kept like a plan: the same
+ * version against the same agent state is refused the same way, and every
+ * lens refresh (another lab's node states, a deploy elsewhere) would ask again.
  */
 import type { PlanData } from '../common/api/contract';
 import type { LabPlan } from '../common/protocol';
@@ -14,6 +18,8 @@ import type { AgentOf } from './remote-agent';
 
 /** A plan may wait this long; the agent's own limit (180 s) is for explicit plans. */
 const PLAN_TIMEOUT_MS = 30_000;
+/** Refusals that depend only on the document, its configs and the agent's catalogue: kept until one of them changes. */
+const LASTING_REFUSALS: ReadonlySet<string> = new Set(['invalid_lab', 'payload_too_large']);
 
 export class LabPlans {
   private entries = new Map<string, { version: number; plan: Promise<LabPlan & { keep: boolean }> }>();
@@ -50,7 +56,7 @@ export class LabPlans {
     this.entries = new Map();
   }
 
-  /** Another session of one agent: the plans of its documents are made afresh. */
+  /** Another session of one agent, or its catalogue read again: the plans of its documents are made afresh. */
   forgetAgent(name: string): void {
     for (const uri of [...this.entries.keys()]) if (this.agentOf(uri).name === name) this.entries.delete(uri);
   }
@@ -78,7 +84,13 @@ export class LabPlans {
             : `Log in to agent "${agent.name}" to see what a deploy would change.`,
         keep: false,
       };
-    if (!outcome.ok) return { ok: false, code: outcome.problem.code, message: outcome.problem.message, keep: false };
+    if (!outcome.ok)
+      return {
+        ok: false,
+        code: outcome.problem.code,
+        message: outcome.problem.message,
+        keep: !outcome.cancelled && LASTING_REFUSALS.has(outcome.problem.code),
+      };
     this.planned(file.uri, outcome.value);
     return { ok: true, plan: outcome.value, keep: true };
   }

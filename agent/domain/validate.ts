@@ -247,7 +247,7 @@ function checkEndpoints(doc: LabDocument, templates: Map<string, EmuTemplate>, c
             path,
             'error',
             'unknown-interface',
-            `${end.node} (${template.id}) has no interface "${end.interface}". Its interfaces are ${sample(format.names(ethernet))}.`,
+            `${end.node} (${template.id}) has no interface "${end.interface}". Its interfaces are ${sample(closestFirst(end.interface, format.names(ethernet)))}.`,
           );
         }
         return;

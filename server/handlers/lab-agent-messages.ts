@@ -54,7 +54,11 @@ export function registerLabAgentMessages(connection: Connection, services: LabLa
       for (const scope of agents.all()) scope.catalogue.clear();
       // The agent's checks use the catalogue too (images, templates): ask again.
       diagnostics.revalidateAll();
-      for (const scope of agents.all()) services.refreshExamples(scope.agent.name);
+      for (const scope of agents.all()) {
+        services.refreshExamples(scope.agent.name);
+        // A plan the agent refused (a template it lacked) is kept until then.
+        codeLens.catalogueChanged(scope.agent.name);
+      }
       return null;
     }),
   );

@@ -3,7 +3,10 @@
  * just the text that is wrong: a node, network, template, image or interface
  * name replaced by the closest names (edit distance) that exist, from the
  * document or the agent's catalogue; `ethernet` raised for an interface past
- * the node's count. The closest comes first and is the preferred fix.
+ * the node's count; a startup config that does not exist created with a
+ * minimal config (the catalogue offers none: `hostname <node>`, which FRR and
+ * IOS alike read); a link that repeats an earlier one removed. The closest
+ * comes first and is the preferred fix.
  */
 import {
   CodeActionKind,
@@ -14,9 +17,10 @@ import {
 } from 'vscode-languageserver/node';
 import { closestNames } from '../../common/closest-names';
 import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/model/lookup';
-import { NODE_FIELD_NAMES, type Range } from '../../common/lab/model/types';
+import type { Range } from '../../common/lab/model/types';
 import type { CatalogueOf } from '../catalogue';
 import type { LabFile } from '../documents';
+import { setEthernetEdit } from './ethernet-edit';
 
 /** Fixes offered per diagnostic at most. */
 const MAX_FIXES = 3;
@@ -86,6 +90,10 @@ export class CodeActionService {
         return this.interfaceFixes(file, diagnostic, start);
       case 'interface-out-of-range':
         return raiseEthernet(file, diagnostic);
+      case 'config-not-found':
+        return createConfig(file, diagnostic);
+      case 'interface-in-use':
+        return removeDuplicateLink(file, diagnostic, start);
       default:
         return [];
     }
@@ -151,28 +159,67 @@ function nodeAt(file: LabFile, diagnostic: Diagnostic) {
   return path?.[0] === 'nodes' && typeof path[1] === 'string' ? findNode(file.model, path[1]) : undefined;
 }
 
-/**
- * "Raise ethernet to N" for an interface past the node's count: the agent's
- * message says N; the node's own `ethernet` is changed, or one is added under
- * its name when it inherits the count.
- */
+/** "Raise ethernet to N" for an interface past the node's count: the agent's message says N. */
 function raiseEthernet(file: LabFile, diagnostic: Diagnostic): CodeAction[] {
   const message = typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
   const wanted = /Raise ethernet to at least (\d+)/.exec(message)?.[1];
   const endpoint = linkAt(file.model, file.offsetAt(diagnostic.range.start))?.endpoint;
   const node = endpoint?.node ? findNode(file.model, endpoint.node) : undefined;
-  if (!wanted || !node) return [];
-  const title = `Raise ethernet of ${node.name} to ${wanted}`;
-  const own = node.fields.ethernet;
-  if (own) return [fix(file, diagnostic, title, file.toLspRange(own.range), wanted, true)];
-  // A new line after the node's name line, indented as its first field (or two spaces further).
+  const edit = wanted && node ? setEthernetEdit(file, node, Number(wanted)) : undefined;
+  if (!edit || !node) return [];
+  return [fix(file, diagnostic, `Raise ethernet of ${node.name} to ${wanted}`, edit.range, edit.newText, true)];
+}
+
+/** The startup config of the node the diagnostic is on, created beside the lab with a minimal config naming the node. */
+function createConfig(file: LabFile, diagnostic: Diagnostic): CodeAction[] {
+  const node = nodeAt(file, diagnostic);
+  const config = node?.resolved.config;
+  if (!node || !config || !file.uri.startsWith('file:')) return [];
+  const uri = new URL(config, file.uri).href;
+  // The local checks refuse paths outside the lab's folder; this one is its own guard.
+  if (!uri.startsWith(file.uri.slice(0, file.uri.lastIndexOf('/') + 1))) return [];
+  const start = { line: 0, character: 0 };
+  return [
+    {
+      title: `Create ${config} with a minimal config for ${node.name}`,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [diagnostic],
+      isPreferred: true,
+      edit: {
+        documentChanges: [
+          { kind: 'create', uri, options: { ignoreIfExists: true } },
+          {
+            textDocument: { uri, version: null },
+            edits: [{ range: { start, end: start }, newText: `hostname ${node.name}\n!\n` }],
+          },
+        ],
+      },
+    },
+  ];
+}
+
+/**
+ * A link whose endpoints are those of another: the later of the two removed
+ * (whichever one the diagnostic is on, since both are reported), its whole lines.
+ */
+function removeDuplicateLink(file: LabFile, diagnostic: Diagnostic, start: number): CodeAction[] {
+  const link = linkAt(file.model, start)?.link;
+  if (!link) return [];
+  const key = (endpoints: readonly { text: string }[]) =>
+    endpoints
+      .map((e) => e.text)
+      .sort()
+      .join(' ');
+  const own = key(link.endpoints);
+  const copies = mapAsRead(file.model, 'links', (l, delta) =>
+    key(l.endpoints) === own ? { start: l.range.start + delta, end: l.range.end + delta } : undefined,
+  ).filter((range) => range !== undefined);
+  if (copies.length < 2) return [];
+  const later = copies.find((range) => range.start > link.range.start) ?? link.range;
   const text = file.model.text;
-  const nameLineEnd = text.indexOf('\n', node.nameRange.end);
-  if (nameLineEnd < 0) return [];
-  const firstField = NODE_FIELD_NAMES.map((name) => node.fields[name]).find((f) => f !== undefined);
-  const column = firstField
-    ? firstField.keyRange.start - (text.lastIndexOf('\n', firstField.keyRange.start) + 1)
-    : node.nameRange.start - (text.lastIndexOf('\n', node.nameRange.start) + 1) + 2;
-  const at = file.toLspRange({ start: nameLineEnd, end: nameLineEnd });
-  return [fix(file, diagnostic, title, at, `\n${' '.repeat(column)}ethernet: ${wanted}`, true)];
+  const from = text.lastIndexOf('\n', later.start - 1) + 1;
+  const lineEnd = text.indexOf('\n', later.end);
+  const to = lineEnd < 0 ? text.length : lineEnd + 1;
+  const range = file.toLspRange({ start: from, end: to });
+  return [fix(file, diagnostic, `Remove the duplicate link ${own.replace(' ', ' – ')}`, range, '', true)];
 }

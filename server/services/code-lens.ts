@@ -169,6 +169,13 @@ export class CodeLensService {
     this.refresh();
   }
 
+  /** An agent's catalogue was read again: a lab it refused (a template it lacked) may plan now. */
+  catalogueChanged(agent: string): void {
+    this.plans.forgetAgent(agent);
+    this.generation++;
+    this.refresh();
+  }
+
   /** The document is bound to another agent: what its lenses said was about the old one. */
   agentChanged(uri: string): void {
     this.documentClosed(uri);

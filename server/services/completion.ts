@@ -1,7 +1,8 @@
 /**
  * Completion: keys by position in the structure, and values from the agent's
  * catalogue (templates, images, icons, network types), node and network names
- * in link endpoints, and a node's free interfaces after `node:`; inside
+ * in link endpoints, and a node's free interfaces after `node:` (none free:
+ * an item that raises its `ethernet`); inside
  * `tests:`, completion/test-keys.ts.
  */
 import {
@@ -15,12 +16,13 @@ import {
 import type { Iface } from '../../common/api/contract';
 import { CONSOLE_TYPES, LINK_KEYS, NETWORK_KEYS, NUMBER_FIELDS, TOP_LEVEL_KEYS } from '../../common/lab/rules/format';
 import { findNode, interfacesInUse, mapAsRead } from '../../common/lab/model/lookup';
-import { NODE_FIELD_NAMES } from '../../common/lab/model/types';
+import { NODE_FIELD_NAMES, type LabNode } from '../../common/lab/model/types';
 import type { CatalogueOf } from '../catalogue';
 import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
 import { completionContext, type CompletionContext, type KeyOwner } from './completion-context';
 import { testCompletionItems } from './completion/test-keys';
+import { setEthernetEdit } from './ethernet-edit';
 
 /** Keys whose value is a map or list: no space after the colon. */
 const SECTION_KEYS: ReadonlySet<string> = new Set(['defaults', 'nodes', 'networks', 'links', 'position']);
@@ -191,7 +193,7 @@ export class CompletionService {
     // Gi0/1, unless another link has it too.
     const used = interfacesInUse(file.model, nodeName, context.endpoint.range.start);
     const all = await untilCancelled(this.catalogueOf(file.uri).interfaces(template, ethernet), token);
-    return (Array.isArray(all) ? all : [])
+    const free = (Array.isArray(all) ? all : [])
       .filter(
         (iface): iface is Iface & { name: string } =>
           typeof iface?.name === 'string' && iface.name !== '' && !used.has(iface.name),
@@ -203,6 +205,39 @@ export class CompletionService {
         sortText: typeof iface.index === 'number' ? String(iface.index).padStart(6, '0') : iface.name,
         textEdit: edit(iface.name),
       }));
+    if (free.length > 0 || !Array.isArray(all) || all.length === 0) return free;
+    return this.raiseEthernetItem(file, node, all.length, edit, token);
+  }
+
+  /**
+   * Every interface of the node is linked: one item that says so, and raises
+   * its `ethernet` by one while inserting the interface that adds.
+   */
+  private async raiseEthernetItem(
+    file: LabFile,
+    node: LabNode,
+    count: number,
+    edit: (text: string) => TextEdit,
+    token: CancellationToken,
+  ): Promise<CompletionItem[]> {
+    const template = node.resolved.template;
+    if (!template || count + 1 > NUMBER_FIELDS.ethernet.max) return [];
+    // Read before waiting, as above: the edit's positions are this model's.
+    const raise = setEthernetEdit(file, node, count + 1);
+    const more = await untilCancelled(this.catalogueOf(file.uri).interfaces(template, count + 1), token);
+    const added = Array.isArray(more) ? more[count]?.name : undefined;
+    if (!raise || typeof added !== 'string' || added === '') return [];
+    const linked = count === 1 ? 'linked' : count === 2 ? 'both linked' : 'all linked';
+    return [
+      {
+        label: `${node.name} has no free interface (ethernet: ${count}, ${linked}): raise ethernet`,
+        kind: CompletionItemKind.Interface,
+        detail: `ethernet: ${count + 1} and ${node.name}:${added}`,
+        filterText: added,
+        textEdit: edit(added),
+        additionalTextEdits: [raise],
+      },
+    ];
   }
 }
 

@@ -5,6 +5,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-protocol';
 import type { LspClient } from '../support/lsp';
 import { fileUri, type AgentFixture, startServerOnAgent, stopServerOnAgent } from './fixture';
@@ -46,12 +49,17 @@ function applyEdits(text: string, edits: TextEdit[]): string {
     .reduce((t, e) => t.slice(0, offset(e.range.start)) + e.newText + t.slice(offset(e.range.end)), text);
 }
 
-/** Lines of `b` that differ from `a`'s, compared line by line (one line added counts as one). */
+/** Lines of `b` that differ from `a`'s, compared line by line (one line added or removed counts as one). */
 function changedLines(a: string, b: string): number {
   const x = a.split('\n');
   const y = b.split('\n');
   if (x.length === y.length) return x.filter((line, i) => line !== y[i]).length;
-  return Math.abs(x.length - y.length) + x.filter((line) => !y.includes(line)).length;
+  // A line added or removed counts once: as the difference in length, and as the line only one side has.
+  return Math.max(
+    Math.abs(x.length - y.length),
+    x.filter((line) => !y.includes(line)).length,
+    y.filter((line) => !x.includes(line)).length,
+  );
 }
 
 for (const sample of [
@@ -86,6 +94,26 @@ for (const sample of [
     code: 'unknown-image',
     title: 'Change image to vios-adventerprisek9-m.SPA.159-3.M6',
   },
+  {
+    what: 'a network one letter off',
+    broken: VALID.replace(
+      'links:\n',
+      'networks:\n  lan1:\n    type: bridge\nlinks:\n  - endpoints: [core1:Gi0/1, lan]\n',
+    ),
+    fixed: VALID.replace(
+      'links:\n',
+      'networks:\n  lan1:\n    type: bridge\nlinks:\n  - endpoints: [core1:Gi0/1, lan1]\n',
+    ),
+    code: 'unknown-network',
+    title: 'Change network to lan1',
+  },
+  {
+    what: 'a link written twice',
+    broken: `${VALID}  - endpoints: [edge1:Gi0/0, core1:Gi0/0]\n`,
+    fixed: VALID,
+    code: 'interface-in-use',
+    title: 'Remove the duplicate link core1:Gi0/0 – edge1:Gi0/0',
+  },
 ]) {
   test(`quick fix: ${sample.what}`, async () => {
     const { uri, diagnostics } = await diagnose(sample.broken);
@@ -118,4 +146,31 @@ test('an unknown node is answered with the closest names, the closest never cut'
   // The names one edit away, in document order; the first five names (n0 to n4) were listed before.
   assert.equal(message, 'r5 is not a node of this lab; define it under nodes, or did you mean n5 or r4?');
   await client.close(uri);
+});
+
+test('quick fix: a startup config that does not exist is created, and the lab then has no diagnostics', async () => {
+  const text = VALID.replace('template: vios\n', 'template: vios\n    config: configs/core1.cfg\n');
+  const { uri, diagnostics } = await diagnose(text);
+  const diagnostic = diagnostics.find((d) => d.code === 'config-not-found');
+  assert.ok(diagnostic, JSON.stringify(diagnostics));
+  const actions = await client.request<CodeAction[]>('textDocument/codeAction', {
+    textDocument: { uri },
+    range: diagnostic.range,
+    context: { diagnostics: [diagnostic] },
+  });
+  const preferred = actions.find((a) => a.isPreferred);
+  assert.equal(preferred?.title, 'Create configs/core1.cfg with a minimal config for core1');
+  const config = fileUri(fixture.labDir, 'configs/core1.cfg');
+  // The edit creates the file and writes into it; the lab itself is not changed.
+  const [create, write] = preferred?.edit?.documentChanges ?? [];
+  assert.deepEqual(create, { kind: 'create', uri: config, options: { ignoreIfExists: true } });
+  assert.ok(write && 'edits' in write && write.textDocument.uri === config);
+  assert.equal(preferred?.edit?.changes, undefined);
+  await mkdir(join(fixture.labDir, 'configs'));
+  await writeFile(fileURLToPath(config), applyEdits('', write.edits as TextEdit[]));
+  assert.equal(await readFile(fileURLToPath(config), 'utf8'), 'hostname core1\n!\n');
+  const after = await diagnose(text);
+  assert.deepEqual(after.diagnostics, [], 'with the config created, no diagnostics');
+  await client.close(uri);
+  await client.close(after.uri);
 });

@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import type { CodeLens } from 'vscode-languageserver-protocol';
 import { AgentClient } from '../../common/api/client';
 import { writeLabState } from '../../common/project-files/state-file';
-import { LabStateChangedNotification, PlanRequest, type LabPlan } from '../../common/protocol';
+import {
+  LabStateChangedNotification,
+  NodeStatesNotification,
+  PlanRequest,
+  RefreshCatalogueRequest,
+  type LabPlan,
+} from '../../common/protocol';
 import { type LspClient } from '../support/lsp';
 import { fileUri, startServerOnAgent, stopServerOnAgent, type AgentFixture } from './fixture';
 
@@ -19,6 +25,7 @@ let fixture: AgentFixture;
 let client: LspClient;
 const agentLog: string[] = [];
 const plansAsked = () => agentLog.filter((line) => line.startsWith('planProject ->')).length;
+const validationsAsked = () => agentLog.filter((line) => line.startsWith('validateProject ->')).length;
 
 before(async () => {
   ({ fixture, client } = await startServerOnAgent({ log: (message) => agentLog.push(message) }));
@@ -92,4 +99,46 @@ test('a changed config the lab names makes one fresh plan for the lens and the v
 test('a document the server does not have gets null, never a plan of something else', async () => {
   assert.equal(await client.request<LabPlan | null>(PlanRequest.method, { uri: 'file:///nowhere/x.lab.yaml' }), null);
   assert.equal(await client.request<LabPlan | null>(PlanRequest.method, {}), null);
+});
+
+test('a lab the agent cannot validate is planned once per version and agent state, however often the lenses refresh', async () => {
+  // A lab of a template the agent lacks (an EVE-NG lab on a Linux agent): the agent refuses to plan it (invalid_lab).
+  const uri = fileUri(fixture.labDir, 'refused.lab.yaml');
+  const busy = fileUri(fixture.labDir, 'busy.lab.yaml');
+  await client.open(busy, 'name: busy\nnodes:\n  b1:\n    template: vios\n');
+  await client.waitForDiagnostics(busy, () => true, { after: 1, timeoutMs: 20_000 });
+  await client.open(uri, 'name: refused\nnodes:\n  r1:\n    template: csr9000v\n');
+  await client.waitForDiagnostics(uri, (list) => list.some((d) => d.code === 'unknown-template'), {
+    timeoutMs: 20_000,
+  });
+  const planAsked = plansAsked();
+  const validated = validationsAsked();
+  const lensTitle = async () => {
+    const [plan] = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    return (await client.request<CodeLens>('codeLens/resolve', plan)).command?.title;
+  };
+  const first = await lensTitle();
+  assert.match(first ?? '', /^Plan: /);
+  assert.equal(plansAsked() - planAsked, 1);
+
+  // Another lab starting, as the e2e run saw it: its node states change every second, and every change refreshes
+  // every lens; the editor then resolves this lab's plan lens again, and the topology asks for the plan.
+  for (let round = 0; round < 5; round++) {
+    const refreshes = client.codeLensRefreshes;
+    await client.notify(NodeStatesNotification, { uri: busy, states: { b1: round % 2 ? 'running' : 'starting' } });
+    await client.waitUntil('a code lens refresh', () => client.codeLensRefreshes > refreshes || undefined);
+    assert.equal(await lensTitle(), first);
+    const plan = await client.request<LabPlan | null>(PlanRequest.method, { uri });
+    assert.equal(plan?.ok, false);
+  }
+  assert.equal(plansAsked() - planAsked, 1, 'the refused plan is not asked for again');
+  assert.equal(validationsAsked() - validated, 0, 'nor is the lab validated again');
+
+  // The catalogue read again may have the template now: one new plan.
+  await client.request(RefreshCatalogueRequest.method, null);
+  await lensTitle();
+  await lensTitle();
+  assert.equal(plansAsked() - planAsked, 2, 'one plan after the catalogue was read again');
+  await client.close(uri);
+  await client.close(busy);
 });
