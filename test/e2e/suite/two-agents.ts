@@ -191,7 +191,7 @@ describe('Two agents at once (simulated and Linux)', function () {
       confirmed: true,
     });
     // Each lab plans against its own agent: both create their two nodes, neither has errors.
-    await planLens(frrUri, /^Plan: \+\d+/);
+    await planLens(frrUri, /^Plan on "linux": \+\d+/);
     await planLens(eveUri, /^Plan: \+\d+/);
     for (const uri of [eveUri, frrUri]) {
       const errors = vscode.languages
@@ -222,7 +222,7 @@ describe('Two agents at once (simulated and Linux)', function () {
       deployed.add(uri.toString());
     }
     await planLens(eveUri, /^Plan: no changes/);
-    await planLens(frrUri, /^Plan: no changes/);
+    await planLens(frrUri, /^Plan on "linux": no changes/);
   });
 
   it('opens each lab’s console on its own agent', async () => {
@@ -257,7 +257,7 @@ describe('Two agents at once (simulated and Linux)', function () {
     await vscode.commands.executeCommand(LabCommand.refreshLabs);
     await labsViewText(/^default\s+\S+ · unreachable/m);
     const eveLens = await planLens(eveUri, /^Plan: agent unreachable/, 60_000);
-    const frrLens = await planLens(frrUri, /^Plan: no changes/);
+    const frrLens = await planLens(frrUri, /^Plan on "linux": no changes/);
     assert.ok(eveLens && frrLens);
     await labsViewText(/^linux\s+\S+ · connected/m);
     const output = await vscode.commands.executeCommand<{ output?: string }>(LabCommand.execConsole, {
