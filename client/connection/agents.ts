@@ -32,7 +32,8 @@ export class Agents implements vscode.Disposable {
   ) {
     this.sync(false);
     this.configWatch = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('labAgent.agents')) this.sync(true);
+      // labAgent.agentUrl too: the default agent's token of a URL it left is not kept (a log-in elsewhere writes it).
+      if (e.affectsConfiguration('labAgent.agents') || e.affectsConfiguration('labAgent.agentUrl')) this.sync(true);
     });
   }
 
@@ -139,7 +140,8 @@ export class Agents implements vscode.Disposable {
       this.drop(name);
       listChanged = true;
     }
-    // Tokens of agents removed or moved to another URL (by hand in settings.json too) are not kept.
+    // Tokens of agents removed or moved to another URL (the default one by a log-in elsewhere; by hand in
+    // settings.json too) are not kept.
     forgetStaleTokens(this.secrets, previous, list.agents).catch((err: unknown) =>
       logFailure(this.log, 'Forgetting the tokens of removed agents', err),
     );

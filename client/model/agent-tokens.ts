@@ -47,9 +47,11 @@ export async function deleteAgentToken(secrets: SecretStore, agent: TokenOwner):
 }
 
 /**
- * Deletes the tokens the agent list no longer has an entry for: a named agent
+ * Deletes the tokens the agent list no longer has an entry for: an agent
  * removed, or given another URL (its token was issued by the old address).
- * The default agent's URL changes by logging in, which stores its own token.
+ * The default agent's URL changes when it logs in elsewhere (its new token is
+ * stored first, under the new URL) or by an edit of labAgent.agentUrl: the
+ * token of its old URL goes too, with the single-agent key of that URL.
  */
 export async function forgetStaleTokens(
   secrets: SecretStore,
@@ -58,7 +60,7 @@ export async function forgetStaleTokens(
 ): Promise<void> {
   const kept = new Set(after.map(agentTokenKey));
   for (const agent of before) {
-    if (agent.name === DEFAULT_AGENT || agent.url === '' || kept.has(agentTokenKey(agent))) continue;
-    await secrets.delete(agentTokenKey(agent));
+    if (agent.url === '' || kept.has(agentTokenKey(agent))) continue;
+    await deleteAgentToken(secrets, agent);
   }
 }

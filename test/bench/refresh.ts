@@ -8,65 +8,17 @@
  * the client sends them, and what they return decides "nothing changed".
  * Baseline: the same views polling at the configured interval without back-off.
  */
-import type { AgentClient } from '../../common/api/client';
-import { heartbeatDue, HEARTBEAT_MS } from '../../client/connection/session-machine';
-import { afterLoad, initialPace, intervalMsOf, type PaceState } from '../../client/model/refresh-pacer';
+import { intervalMsOf } from '../../client/model/refresh-pacer';
 import { startAgentProcess } from './support/agent-process';
+import { simulateIdleViews } from './support/idle-views';
 import { fitToAgent, generatedProject } from './support/labs';
 import { progress, report, runSection } from './support/report';
+import { HEARTBEAT_MS } from '../../client/connection/session-machine';
 
 const LABS = 5;
 const NODES_PER_LAB = 6;
 const MINUTES = 10;
 const INTERVAL_MS = intervalMsOf(undefined);
-
-interface View {
-  name: string;
-  load: (payload: { lab: string }) => Promise<unknown>;
-  pace: PaceState;
-  nextAt: number;
-}
-
-/** Runs the simulated minutes; returns the requests sent. `paced` false: fixed interval, no back-off. */
-async function simulate(client: AgentClient, payloads: { lab: string }[], paced: boolean): Promise<number> {
-  let requests = 0;
-  const count = async <T>(call: Promise<T>): Promise<T> => {
-    requests++;
-    return call;
-  };
-  const views: View[] = [
-    { name: 'labs', load: (p) => client.getProjectStatus(p), pace: initialPace, nextAt: 0 },
-    { name: 'consoles', load: (p) => client.listProjectConsoles(p), pace: initialPace, nextAt: 0 },
-  ];
-  const end = MINUTES * 60_000;
-  let lastContact = 0;
-  let nextBeat = HEARTBEAT_MS;
-  for (;;) {
-    const view = views.reduce((a, b) => (b.nextAt < a.nextAt ? b : a));
-    const now = Math.min(view.nextAt, nextBeat);
-    if (now >= end) break;
-    if (now === nextBeat) {
-      nextBeat += HEARTBEAT_MS;
-      if (heartbeatDue(lastContact, now)) {
-        await count(client.getCapabilities());
-        lastContact = now;
-      }
-      continue;
-    }
-    const shown = await Promise.all(payloads.map((p) => count(view.load(p))));
-    lastContact = now;
-    if (!paced) {
-      view.nextAt = now + INTERVAL_MS;
-      continue;
-    }
-    const next = afterLoad(view.pace, { fingerprint: JSON.stringify(shown), settling: false }, now, {
-      intervalMs: INTERVAL_MS,
-    });
-    view.pace = next.state;
-    view.nextAt = now + next.delayMs;
-  }
-  return requests;
-}
 
 async function main(): Promise<void> {
   const agent = await startAgentProcess();
@@ -81,8 +33,13 @@ async function main(): Promise<void> {
       payloads.push({ lab: deployed.lab });
     }
     progress(`${LABS} labs of ${NODES_PER_LAB} nodes deployed; simulating ${MINUTES} idle minutes`);
-    const baseline = await simulate(client, payloads, false);
-    const paced = await simulate(client, payloads, true);
+    const labs = payloads.map((payload) => ({ client, payload }));
+    const total = async (paced: boolean): Promise<number> => {
+      const counted = await simulateIdleViews(labs, { minutes: MINUTES, intervalMs: INTERVAL_MS, paced });
+      return counted.labData + counted.heartbeats;
+    };
+    const baseline = await total(false);
+    const paced = await total(true);
     report({
       name: `agent requests per minute, ${LABS} labs visible and idle`,
       value: paced / MINUTES,

@@ -6,14 +6,14 @@
  * and its target, then a summary of the targets met and missed.
  *
  * Usage: node test/bench/run.mjs [section ...] [--strict]
- *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology, linux-lab, capture, eveng-deploy (default: all)
+ *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, refresh-agents, topology, linux-lab, capture, eveng-deploy (default: all)
  *   --strict      exit 1 when a target is missed (a section that fails always does)
  * Environment:
  *   BENCH_OUT_DIR        the compiled bench (default out/test/bench)
  *   BENCH_AGENT_BUNDLE   another build of the agent to run (default dist/agent.js)
  *   BENCH_AGENT_NODE_ARGS  extra node options for the agent, e.g. --cpu-prof
  *   BENCH_SECTION_LIMIT_S  each section's time limit in seconds, instead of its own (a 200-router linux-lab takes longer)
- *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, topology, linux-lab, capture, eveng-deploy (default: all)
+ *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, refresh-agents, topology, linux-lab, capture, eveng-deploy (default: all)
  *   BENCH_LAB_SCHEMA     the JSON Schema given to yaml-language-server (default syntaxes/lab.schema.json)
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -40,6 +40,7 @@ const SECTIONS = [
   { name: 'agent-deploy', title: 'Reference agent deploy throughput and growth with the lab', limitMs: 900_000 },
   { name: 'extension', title: 'Extension bundle and VSIX', limitMs: 120_000 },
   { name: 'refresh', title: 'Live views: agent requests of an idle extension', limitMs: 60_000 },
+  { name: 'refresh-agents', title: 'Live views: 3 agents × 10 idle labs against 1 agent × 30', limitMs: 180_000 },
   { name: 'topology', title: 'Topology webview in headless Chromium', limitMs: 180_000 },
   { name: 'linux-lab', title: 'Real labs on the Linux emulator (namespaces + FRR)', limitMs: 900_000 },
   { name: 'capture', title: 'Packet capture through the agent (Linux emulator)', limitMs: 600_000 },

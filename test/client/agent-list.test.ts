@@ -152,7 +152,7 @@ test('upgrading from the single-agent versions: the default agent takes over the
   assert.equal(secrets.map.has(agentTokenKey(agent)), false);
 });
 
-test('a token never outlives its agent entry: a named agent removed or given another URL loses it', async () => {
+test('a token never outlives its agent entry: an agent removed or given another URL loses it', async () => {
   const secrets = new MemorySecrets();
   const eve = { name: 'eve', url: 'https://eve.example:8787' };
   const ws = { name: 'ws', url: 'https://127.0.0.1:9000' };
@@ -167,7 +167,22 @@ test('a token never outlives its agent entry: a named agent removed or given ano
   assert.equal(await readAgentToken(secrets, eveMoved), undefined);
   assert.equal(await readAgentToken(secrets, site), undefined);
   assert.equal(await readAgentToken(secrets, ws), 'T-ws');
-  // The default agent changes address by logging in, which replaces its token itself.
-  assert.equal(await readAgentToken(secrets, home), 'T-default');
-  assert.deepEqual([...secrets.map.keys()].sort(), [agentTokenKey(home), agentTokenKey(ws)].sort());
+  assert.equal(await readAgentToken(secrets, home), undefined);
+  assert.deepEqual([...secrets.map.keys()], [agentTokenKey(ws)]);
+});
+
+test("the default agent's log-in to a new URL leaves no token under the old one", async () => {
+  const secrets = new MemorySecrets();
+  const before = { name: 'default', url: 'https://127.0.0.1:8787' };
+  const after = { name: 'default', url: 'https://lab.example:8787' };
+  await storeAgentToken(secrets, before, 'T-old');
+  // A single-agent version's key for the old URL, never read since: it goes too.
+  secrets.map.set(tokenSecretKey(before.url), 'T-legacy');
+  // The log-in stores its token under the new URL, then writes labAgent.agentUrl; the agent list follows.
+  await storeAgentToken(secrets, after, 'T-new');
+  await forgetStaleTokens(secrets, [before], [after]);
+  assert.deepEqual([...secrets.map], [[agentTokenKey(after), 'T-new']]);
+  assert.equal(await readAgentToken(secrets, after), 'T-new');
+  // Back to the old URL: nothing of the old session is there to be sent.
+  assert.equal(await readAgentToken(secrets, before), undefined);
 });

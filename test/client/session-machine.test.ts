@@ -202,3 +202,23 @@ test('per agent: each agent has its own machine; one going away or expiring leav
   assert.equal(eveDown.state.info.baseUrl, URL);
   assert.equal(eveDown.state.lossAnnounced, false);
 });
+
+test("each agent's session state is its own: one agent away or logged out leaves another's as it was", () => {
+  // agents.ts keeps one Session per agent, each with its own machine state; the machine has no shared state.
+  const eve = run(connected);
+  const ws = run([
+    { type: 'connecting', baseUrl: 'https://127.0.0.1:8788', username: 'me' },
+    { type: 'connected', baseUrl: 'https://127.0.0.1:8788', username: 'me' },
+  ]);
+  const eveAway = run([unreachable, { type: 'probeFailed', message: 'still away' }], eve.state);
+  const wsExpired = run([expired], ws.state);
+  assert.equal(eveAway.state.info.state, 'unreachable');
+  assert.equal(wsExpired.state.info.state, 'expired');
+  // Neither transition touched the other agent's state, nor the states they started from.
+  assert.equal(ws.state.info.state, 'connected');
+  assert.equal(ws.state.info.baseUrl, 'https://127.0.0.1:8788');
+  assert.equal(eve.state.info.state, 'connected');
+  assert.equal(wsExpired.state.info.baseUrl, 'https://127.0.0.1:8788');
+  assert.equal(eveAway.state.info.baseUrl, URL);
+  assert.ok(!wsExpired.effects.some((e) => e.startsWith('probe')), `ws effects: ${wsExpired.effects.join(', ')}`);
+});

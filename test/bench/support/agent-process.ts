@@ -33,7 +33,7 @@ export interface AgentProcess {
 }
 
 export async function startAgentProcess(
-  options: { bootMs?: number; emulator?: 'simulated' | 'linux' } = {},
+  options: { bootMs?: number; emulator?: 'simulated' | 'linux'; args?: string[] } = {},
 ): Promise<AgentProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lab-bench-agent-'));
   const child = spawn(
@@ -50,6 +50,7 @@ export async function startAgentProcess(
       ...(options.emulator ? ['--emulator', options.emulator] : []),
       // A bench's labs go with its agent (by default they outlive it).
       ...(options.emulator === 'linux' ? ['--stop-labs-on-exit'] : []),
+      ...(options.args ?? []),
     ],
     {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@ export function run(): Promise<void> {
   mocha.addFile(path.join(__dirname, 'typing.js'));
   mocha.addFile(path.join(__dirname, 'lab-tests.js'));
   mocha.addFile(path.join(__dirname, 'capture.js'));
+  mocha.addFile(path.join(__dirname, 'two-agents.js'));
   // test/e2e/run.mjs --grep: only the tests whose full title matches.
   const grep = process.env.LAB_AGENT_E2E_GREP;
   if (grep) mocha.grep(new RegExp(grep));
