@@ -16,6 +16,7 @@ import { consolePayload, PromptCancelled, resolveLab, type LabContext } from '..
 import type { Services } from '../services';
 import { captureFileName, captureFolder } from './capture-file';
 import { endingText } from './ending';
+import { packetListColumn } from './list-placement';
 import { PacketPanel } from './packet-panel';
 import { CaptureRecording } from './recording';
 import { captureChoices, type CaptureChoice } from './targets';
@@ -34,6 +35,7 @@ interface CaptureArg {
 
 export function registerCaptureCommands(services: Services, extensionUri: vscode.Uri): vscode.Disposable[] {
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
+  const openLists = new Set<vscode.WebviewPanel>();
   const capture = async (arg: unknown): Promise<boolean> => {
     const given = (typeof arg === 'object' && arg !== null ? arg : {}) as CaptureArg;
     const { lab, node } = await resolveLab(arg, services.labParses);
@@ -62,9 +64,11 @@ export function registerCaptureCommands(services: Services, extensionUri: vscode
       const panel = vscode.window.createWebviewPanel(
         VIEW_TYPE,
         `Packets: ${targets.join(', ')}`,
-        { viewColumn: vscode.ViewColumn.Active },
+        { viewColumn: await packetListColumn(openLists) },
         { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] },
       );
+      openLists.add(panel);
+      panel.onDidDispose(() => openLists.delete(panel));
       panel.iconPath = new vscode.ThemeIcon('pulse');
       new PacketPanel(panel, recording, title, findProgram('tshark', config.get<string>('tsharkPath') ?? ''), dist);
     }
@@ -118,7 +122,7 @@ async function pickViewer(): Promise<{ kind: 'list' } | { kind: 'wireshark'; pat
         detail: `Wireshark follows the capture live (${path})`,
         viewer: 'wireshark' as const,
       },
-      { label: 'Show in VS Code', detail: 'A live packet list beside the lab', viewer: 'list' as const },
+      { label: 'Show in VS Code', detail: 'A live packet list below the lab', viewer: 'list' as const },
     ],
     { title: 'Where to show the capture?' },
   );

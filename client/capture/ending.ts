@@ -14,5 +14,7 @@ export function endingText(ending: CaptureEnding): string {
   if (ending.by === 'user') return 'Capture stopped.';
   if (ending.by === 'agent') return `The agent ended the capture: ${AGENT_REASONS[ending.reason] ?? ending.reason}.`;
   const message = ending.error instanceof Error ? ending.error.message : String(ending.error);
-  return `The capture broke off (${message}); the file keeps every packet that arrived.`;
+  if (ending.by === 'lost')
+    return `The connection to the agent was lost mid-capture (${message}): the agent stopped or the network failed. The file keeps every packet that arrived.`;
+  return `The capture file could not be written (${message}); the capture was stopped. The file keeps what was written before.`;
 }

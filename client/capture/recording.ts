@@ -18,8 +18,13 @@ import { CAPTURE_END_TRAILER, type CapturePayload, type CaptureStartData } from 
 /** Bytes read from the file at once by a reader catching up. */
 const CATCH_UP_CHUNK = 1 << 20;
 
-/** How a capture ended: the user stopped it, the agent ended it (its Capture-End reason), or it failed. */
-export type CaptureEnding = { by: 'user' } | { by: 'agent'; reason: string } | { by: 'error'; error: unknown };
+/**
+ * How a capture ended: the user stopped it, the agent ended it (its Capture-End reason), the
+ * connection to the agent broke off (`lost`: the agent died, the network failed), or writing
+ * the file failed (`error`).
+ */
+export type CaptureEnding =
+  { by: 'user' } | { by: 'agent'; reason: string } | { by: 'lost'; error: unknown } | { by: 'error'; error: unknown };
 
 type CaptureCalls = Pick<AgentClient, 'startCapture' | 'streamCapture'>;
 
@@ -90,12 +95,15 @@ export class CaptureRecording {
 
   private async record(body: AsyncIterable<Buffer> & { destroy(): void }, trailers: Record<string, string>) {
     let ending: CaptureEnding;
+    let writing = false;
     const abort = () => body.destroy();
     this.controller.signal.addEventListener('abort', abort);
     try {
       for await (const chunk of body) {
         // Waiting for the disk slows reading, and the agent with it (it holds at most 4 MiB).
+        writing = true;
         await this.writer.write(chunk, 0, chunk.length, this.written);
+        writing = false;
         this.written += chunk.length;
         for (const reader of this.readers) reader.live(chunk);
       }
@@ -104,9 +112,9 @@ export class CaptureRecording {
         ? { by: 'user' }
         : reason
           ? { by: 'agent', reason }
-          : { by: 'error', error: new Error('The stream ended without saying why (no Capture-End trailer).') };
+          : { by: 'lost', error: new Error('the stream ended without saying why (no Capture-End trailer)') };
     } catch (err) {
-      ending = this.stoppedByUser ? { by: 'user' } : { by: 'error', error: err };
+      ending = this.stoppedByUser ? { by: 'user' } : { by: writing ? 'error' : 'lost', error: err };
     } finally {
       this.controller.signal.removeEventListener('abort', abort);
     }

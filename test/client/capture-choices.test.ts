@@ -42,7 +42,11 @@ test('how a capture ended is said in words, the file kept on a failure', () => {
   assert.match(endingText({ by: 'agent', reason: 'node_stopped' }), /a captured node stopped/);
   assert.match(endingText({ by: 'agent', reason: 'something_new' }), /something_new/);
   assert.match(
-    endingText({ by: 'error', error: new Error('socket hang up') }),
-    /broke off \(socket hang up\); the file keeps every packet/,
+    endingText({ by: 'lost', error: new Error('socket hang up') }),
+    /connection to the agent was lost mid-capture \(socket hang up\).* The file keeps every packet/,
+  );
+  assert.match(
+    endingText({ by: 'error', error: new Error('ENOSPC: no space left on device') }),
+    /file could not be written \(ENOSPC.*\); the capture was stopped/,
   );
 });

@@ -4,7 +4,8 @@
  * written to its file, which tshark reads with OSPF hellos; the live decoder
  * (tshark, display filter included) sees the packets as they come; a reader that
  * stops reading still gets every byte, from the file; the agent's Capture-End
- * reason and its refusals come back as they are.
+ * reason and its refusals come back as they are; an agent killed mid-capture
+ * ends the recording and the decoder with a clear message and a readable file.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,13 +14,25 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentError, type AgentClient } from '../../common/api/client';
+import { AgentClient, AgentError } from '../../common/api/client';
 import type { CapturePayload } from '../../common/api/contract';
 import { decodeCapture } from '../../client/capture/decoder';
 import type { PacketRow } from '../../client/capture/packet-rows';
 import { CaptureRecording } from '../../client/capture/recording';
 import { startTestAgent, type TestAgent } from '../support/agent';
-import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
+import { endingText } from '../../client/capture/ending';
+import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
+import { deleteNamespace } from '../../agent/emulator/linux/kernel';
+import {
+  eventually,
+  KILL_USER,
+  namespacesOf,
+  ospfSample,
+  prefixOf,
+  processesOf,
+  requireLinuxLabs,
+  spawnLinuxAgent,
+} from './support';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -177,4 +190,81 @@ test('refusals: a missing interface and a bad capture filter are AgentErrors wit
   await refused({ targets: ['r1:eth7'] }, 'interface_not_found');
   await refused({ targets: ['r1:eth1'], filter: 'bogus filter here' }, 'invalid_filter');
   assert.equal(existsSync(file), false);
+});
+
+test('the agent killed mid-capture: the recording ends as a lost connection, the decoder ends, the file keeps what arrived', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lab-agent-capture-dead-'));
+  const lab = [
+    'name: capdead',
+    'defaults: {template: linux, ethernet: 1}',
+    'nodes:',
+    '  a: {config: a.sh}',
+    '  b: {config: b.sh}',
+    'links:',
+    '  - endpoints: [a:eth0, b:eth0]',
+    '',
+  ].join('\n');
+  const labFiles = { 'a.sh': 'ip address add 10.9.0.1/24 dev eth0\n', 'b.sh': 'ip address add 10.9.0.2/24 dev eth0\n' };
+  const agents: ReturnType<typeof spawnLinuxAgent>[] = [];
+  try {
+    const first = await (agents[agents.length] = spawnLinuxAgent(dataDir));
+    const doomed = new AgentClient({ baseUrl: first.url, pin: first.pin });
+    await doomed.login(KILL_USER);
+    const labState = (await doomed.deployProject({ yaml: lab, files: labFiles })).state;
+    await doomed.execProject({ yaml: lab, files: labFiles, state: labState, action: 'start' });
+    const file = newFile();
+    const recording = await CaptureRecording.start(
+      doomed,
+      { yaml: lab, files: labFiles, state: labState, targets: ['a:eth0'] },
+      file,
+    );
+    const live = decodeUntil(recording, 'icmp', (rows) => rows.length >= 6);
+    const ping = await doomed.execConsole({
+      yaml: lab,
+      files: labFiles,
+      state: labState,
+      node: 'a',
+      command: 'ping -c 3 -i 0.2 10.9.0.2',
+    });
+    assert.match(ping.output ?? '', /3 received/, `the ping: ${ping.output}`);
+    await live.done;
+    first.child.kill('SIGKILL');
+    // Nothing hangs: the recording settles as a lost connection, and the decoder reads the file to its end.
+    const ending = await recording.ended;
+    assert.equal(ending.by, 'lost', JSON.stringify(ending));
+    assert.match(endingText(ending), /connection to the agent was lost mid-capture .* The file keeps every packet/);
+    const ended = new Promise<string | undefined>((resolve) =>
+      decodeCapture('tshark', recording, 'icmp', { row: () => undefined, ended: resolve }),
+    );
+    assert.equal(await ended, undefined, 'tshark read the cut-off file to its end without an error');
+    live.decoder.stop();
+    await recording.close();
+    await doomed.close();
+    const echoes = tsharkFile(file, ['icmp.type'], 'icmp');
+    assert.ok(echoes.length >= 6, `${echoes.length} ICMP packets in the file`);
+    assert.equal(readFileSync(file).length, recording.bytes, 'every byte that arrived is in the file');
+    // The next start of the agent removes what the killed one left; then the lab goes.
+    const second = await (agents[agents.length] = spawnLinuxAgent(dataDir));
+    const again = new AgentClient({ baseUrl: second.url, pin: second.pin });
+    await again.login(KILL_USER);
+    await again.destroyProject({ yaml: lab, files: labFiles, state: labState });
+    await again.close();
+    second.child.kill('SIGTERM');
+    await new Promise((done) => second.child.once('exit', done));
+    assert.deepEqual(await namespacesOf(prefixOf(dataDir)), [], second.said());
+  } finally {
+    for (const started of await Promise.allSettled(agents))
+      if (
+        started.status === 'fulfilled' &&
+        started.value.child.exitCode === null &&
+        started.value.child.signalCode === null
+      )
+        started.value.child.kill('SIGKILL');
+    if (existsSync(join(dataDir, 'linux-agent-id'))) {
+      for (const ns of await namespacesOf(prefixOf(dataDir))) await deleteNamespace(ns);
+      const cgroups = new NodeCgroups(existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1);
+      for (const name of cgroups.list(prefixOf(dataDir))) await cgroups.remove(name);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -7,8 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -18,8 +17,17 @@ import { AgentClient } from '../../common/api/client';
 import { CAPTURE_END_TRAILER, type CapturePayload } from '../../common/api/contract';
 import { deleteNamespace, processAlive } from '../../agent/emulator/linux/kernel';
 import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
-import { failsWith, startTestAgent, TEST_USER, type TestAgent } from '../support/agent';
-import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
+import { failsWith, startTestAgent, type TestAgent } from '../support/agent';
+import {
+  eventually,
+  KILL_USER,
+  namespacesOf,
+  ospfSample,
+  prefixOf,
+  processesOf,
+  requireLinuxLabs,
+  spawnLinuxAgent,
+} from './support';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -332,36 +340,6 @@ test('an interface of a stopped node is refused; stopping a node ends its captur
   assert.match(refused.message, /r3 is not running/);
   assert.deepEqual(captureCgroups(), []);
 });
-
-const AGENT_BUNDLE = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
-const KILL_USER = { username: TEST_USER.username, password: 'capture-kill-test-password' };
-
-/** The built agent in its own process with the Linux emulator (which refuses the demo account). */
-async function spawnLinuxAgent(dataDir: string, args: string[] = []) {
-  const child = spawn(
-    process.execPath,
-    [AGENT_BUNDLE, '--emulator', 'linux', '--port', '0', '--data-dir', dataDir, ...args],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LAB_AGENT_USER: KILL_USER.username, LAB_AGENT_PASSWORD: KILL_USER.password },
-    },
-  );
-  let said = '';
-  child.stderr.on('data', (c: Buffer) => (said += c.toString()));
-  let url = '';
-  let pin = '';
-  const lines = createInterface({ input: child.stdout });
-  lines.on('line', (line) => (said += `${line}\n`));
-  for await (const line of lines) {
-    url ||= /listening on (\S+)/.exec(line)?.[1] ?? '';
-    pin ||= /fingerprint: (\S+)/.exec(line)?.[1] ?? '';
-    if (url && pin) break;
-  }
-  assert.ok(url && pin, 'the agent printed its URL and fingerprint');
-  // What it says from here on (its log) explains a failure.
-  child.stdout.on('data', (c: Buffer) => (said += c.toString()));
-  return { child, url, pin, said: () => said };
-}
 
 test('kill -9 of the agent mid-capture: the capture process dies with it, and the next start removes its cgroup', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lab-agent-capture-kill-'));

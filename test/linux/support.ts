@@ -3,7 +3,9 @@
  * the machine check that fails loudly when the tests cannot run, and counts
  * of what an agent left in the kernel (namespaces, FRR processes).
  */
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
@@ -12,6 +14,7 @@ import { openConsole, type AgentClient } from '../../common/api/client';
 import type { ProjectPayload } from '../../common/api/contract';
 import { attachTelnet } from '../../common/telnet';
 import { probeLinuxHost } from '../../agent/emulator/linux/system';
+import { TEST_USER } from '../support/agent';
 
 const SAMPLE_DIR = join(__dirname, '..', '..', '..', 'samples', 'ospf');
 
@@ -98,4 +101,34 @@ export async function typeOnConsole(
   } finally {
     telnet.close();
   }
+}
+
+const AGENT_BUNDLE = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
+export const KILL_USER = { username: TEST_USER.username, password: 'capture-kill-test-password' };
+
+/** The built agent in its own process with the Linux emulator (which refuses the demo account). */
+export async function spawnLinuxAgent(dataDir: string, args: string[] = []) {
+  const child = spawn(
+    process.execPath,
+    [AGENT_BUNDLE, '--emulator', 'linux', '--port', '0', '--data-dir', dataDir, ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LAB_AGENT_USER: KILL_USER.username, LAB_AGENT_PASSWORD: KILL_USER.password },
+    },
+  );
+  let said = '';
+  child.stderr.on('data', (c: Buffer) => (said += c.toString()));
+  let url = '';
+  let pin = '';
+  const lines = createInterface({ input: child.stdout });
+  lines.on('line', (line) => (said += `${line}\n`));
+  for await (const line of lines) {
+    url ||= /listening on (\S+)/.exec(line)?.[1] ?? '';
+    pin ||= /fingerprint: (\S+)/.exec(line)?.[1] ?? '';
+    if (url && pin) break;
+  }
+  assert.ok(url && pin, 'the agent printed its URL and fingerprint');
+  // What it says from here on (its log) explains a failure.
+  child.stdout.on('data', (c: Buffer) => (said += c.toString()));
+  return { child, url, pin, said: () => said };
 }
