@@ -74,6 +74,7 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^(dist|out)/' },
+    // The e2e runs' copies of the extension and the installed code-server are not the project's code.
+    exclude: { path: '^(dist|out|test/e2e/\.(run|cache))/' },
   },
 };

@@ -20,7 +20,7 @@ import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/m
 import type { Range } from '../../common/lab/model/types';
 import type { CatalogueOf } from '../catalogue';
 import type { LabFile } from '../documents';
-import { setEthernetEdit } from './ethernet-edit';
+import { setEthernetEdit } from '../ethernet-edit';
 
 /** Fixes offered per diagnostic at most. */
 const MAX_FIXES = 3;

@@ -22,7 +22,7 @@ import { untilCancelled } from '../cancellation';
 import type { LabFile } from '../documents';
 import { completionContext, type CompletionContext, type KeyOwner } from './completion-context';
 import { testCompletionItems } from './completion/test-keys';
-import { setEthernetEdit } from './ethernet-edit';
+import { setEthernetEdit } from '../ethernet-edit';
 
 /** Keys whose value is a map or list: no space after the colon. */
 const SECTION_KEYS: ReadonlySet<string> = new Set(['defaults', 'nodes', 'networks', 'links', 'position']);

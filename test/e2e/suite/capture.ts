@@ -91,7 +91,8 @@ describe('Packet capture from the topology view (Linux emulator agent)', functio
     );
     const clicked = await askRunner({ action: 'click', selector: ITEM, frame: 'webview' });
     assert.ok(clicked.ok, `clicking the capture item failed: ${clicked.error}`);
-    // The packet list opens in the topology's place (the only webview shown): OSPF hellos every second.
+    // The packet list opens in a full-width group below the topology (two webviews shown; the runner
+    // looks in the one whose page holds the selector): OSPF hellos every second.
     const rows = await askRunner({
       action: 'text',
       selector: '#packets tbody',
@@ -106,7 +107,7 @@ describe('Packet capture from the topology view (Linux emulator agent)', functio
     assert.ok(stopped.ok, `Stop failed: ${stopped.error}`);
     const status = await askRunner({
       action: 'text',
-      selector: '#status',
+      selector: 'body:has(#packets) #status',
       match: 'Capture stopped',
       frame: 'webview',
       timeoutMs: 15_000,

@@ -5,8 +5,8 @@
  * the completion item of a node without free interfaces.
  */
 import type { TextEdit } from 'vscode-languageserver/node';
-import { NODE_FIELD_NAMES, type LabNode } from '../../common/lab/model/types';
-import type { LabFile } from '../documents';
+import { NODE_FIELD_NAMES, type LabNode } from '../common/lab/model/types';
+import type { LabFile } from './documents';
 
 export function setEthernetEdit(file: LabFile, node: LabNode, count: number): TextEdit | undefined {
   const own = node.fields.ethernet;
