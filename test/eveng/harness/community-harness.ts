@@ -45,7 +45,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveHome, type HarnessAccount, type ServedHarness } from './harness-home';
+import { layServerCode, serveHome, type HarnessAccount, type ServedHarness } from './harness-home';
 import { call, freePort, layHostCommands, startPhpServer, waitGone, writeRouter, type PhpServer } from './php-server';
 
 export const EVENG_SRC_ENV = 'EVENG_SRC';
@@ -205,23 +205,7 @@ function layTemplates(html: string): void {
 }
 
 function lay(dir: string, source: string, hostPid: number, runtimeScript: string): void {
-  const base = join(dir, 'opt', 'unetlab');
-  for (const d of [
-    'labs',
-    'tmp',
-    'data/Logs',
-    'data/Exports',
-    'addons/qemu',
-    'addons/iol/bin',
-    'addons/dynamips',
-    'wrappers',
-  ])
-    mkdirSync(join(base, d), { recursive: true });
-  const archive = spawnSync('git', ['-C', source, 'archive', '--format=tar', COMMUNITY_COMMIT, 'html'], {
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  if (archive.status !== 0) throw new Error(`git archive ${COMMUNITY_COMMIT} html: ${archive.stderr.toString()}`);
-  run('tar', ['-x', '-C', base], archive.stdout);
+  const base = layServerCode(dir, source, COMMUNITY_COMMIT, COMMUNITY_IMAGES);
   layTemplates(join(base, 'html'));
   // init.php: "svm" in /opt/unetlab/platform means AMD templates; anything else Intel. "none" in
   // /opt/unetlab/hypervisor means bare metal.
@@ -231,10 +215,6 @@ function lay(dir: string, source: string, hostPid: number, runtimeScript: string
     join(base, 'html/includes/config.php'),
     "<?php\nDEFINE('TEMPLATE_DISABLED', '.missing');\ndefine('TIMEZONE', 'UTC');\n?>\n",
   );
-  for (const [template, image] of Object.entries(COMMUNITY_IMAGES)) {
-    if (template.startsWith('iol')) writeFileSync(join(base, 'addons/iol/bin', image), '');
-    else mkdirSync(join(base, 'addons/qemu', image), { recursive: true });
-  }
   const state = join(dir, 'state');
   mkdirSync(state);
   // The node runtime and netstat see the machine's loopback, where the agent reaches consoles.

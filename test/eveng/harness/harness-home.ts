@@ -5,7 +5,8 @@
  * and stop all of it once (close), with the server's error log in the message
  * when it does not start.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuntimeCall } from './node-runtime';
@@ -115,4 +116,34 @@ export async function serveHome(steps: HomeSteps): Promise<ServedHarness> {
       },
     );
   }
+}
+
+/**
+ * The server's folders under `<dir>/opt/unetlab`, its `html/` exported from `ref` of the clone
+ * `source`, and the images: an IOL `.bin` file or a qemu folder per template. Returns the folder.
+ */
+export function layServerCode(dir: string, source: string, ref: string, images: Record<string, string>): string {
+  const base = join(dir, 'opt', 'unetlab');
+  for (const d of [
+    'labs',
+    'tmp',
+    'data/Logs',
+    'data/Exports',
+    'addons/qemu',
+    'addons/iol/bin',
+    'addons/dynamips',
+    'wrappers',
+  ])
+    mkdirSync(join(base, d), { recursive: true });
+  const archive = spawnSync('git', ['-C', source, 'archive', '--format=tar', ref, 'html'], {
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  if (archive.status !== 0) throw new Error(`git archive ${ref} html: ${archive.stderr.toString()}`);
+  const untar = spawnSync('tar', ['-x', '-C', base], { input: archive.stdout });
+  if (untar.status !== 0) throw new Error(`tar: ${untar.stderr.toString()}`);
+  for (const [template, image] of Object.entries(images)) {
+    if (template.startsWith('iol')) writeFileSync(join(base, 'addons/iol/bin', image), '');
+    else mkdirSync(join(base, 'addons/qemu', image), { recursive: true });
+  }
+  return base;
 }

@@ -29,7 +29,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serveHome, type HarnessAccount, type ServedHarness } from './harness-home';
+import { layServerCode, serveHome, type HarnessAccount, type ServedHarness } from './harness-home';
 import { call, freePort, layHostCommands, startPhpServer, writeRouter } from './php-server';
 import { portAnswers } from './port';
 
@@ -117,33 +117,12 @@ function restoreTemplate(source: string, ref: string, opt: string, name: string)
 
 function lay(dir: string, source: string, ref: string, runtimeScript: string, restore: string[]): void {
   const opt = join(dir, 'opt');
-  const base = join(opt, 'unetlab');
-  for (const d of [
-    'labs',
-    'tmp',
-    'data/Logs',
-    'data/Exports',
-    'addons/qemu',
-    'addons/iol/bin',
-    'addons/dynamips',
-    'wrappers',
-  ])
-    mkdirSync(join(base, d), { recursive: true });
-  const archive = spawnSync('git', ['-C', source, 'archive', '--format=tar', ref, 'html'], {
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (archive.status !== 0) throw new Error(`git archive ${ref} html: ${archive.stderr.toString()}`);
-  const untar = spawnSync('tar', ['-x', '-C', base], { input: archive.stdout });
-  if (untar.status !== 0) throw new Error(`tar: ${untar.stderr.toString()}`);
+  const base = layServerCode(dir, source, ref, IMAGES);
   for (const name of restore) restoreTemplate(source, ref, opt, name);
   writeFileSync(
     join(base, 'html/includes/config.php'),
     "<?php\ndefine('TIMEZONE', 'UTC');\ndefine('SESSION', '3600');\n?>\n",
   );
-  for (const [template, image] of Object.entries(IMAGES)) {
-    if (template.startsWith('iol')) writeFileSync(join(base, 'addons/iol/bin', image), '');
-    else mkdirSync(join(base, 'addons/qemu', image), { recursive: true });
-  }
   const state = join(dir, 'state');
   mkdirSync(state);
   writeFileSync(
