@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmuError, type EmuLab, type EmulatorClient } from '../../agent/emulator/backend';
+import { EmuError, type EmuLab, type EmuNodeSpec, type EmulatorClient } from '../../agent/emulator/backend';
 import { EveNgBackend, type EveNgSettings } from '../../agent/emulator/eveng/eveng-backend';
 import { loadOrCreateCertificate } from '../../agent/tls';
 import { FakeEveServer, FAKE_SERVER_NAME, type FakeEveOptions } from './fake-server';
@@ -335,6 +335,11 @@ async function rawSession(fake: FakeEveServer) {
 
 const SPEC = { icon: 'Router.png', cpu: 1, ram: 512, console: 'telnet' as const, left: 0, top: 0 };
 
+/** A node of `template` with `ethernet` interfaces, the template's default image unless `more` names one. */
+function nodeSpec(name: string, template: string, ethernet: number, more: Partial<EmuNodeSpec> = {}): EmuNodeSpec {
+  return { ...SPEC, name, template, image: '', ethernet, ...more };
+}
+
 async function newLab(client: EmulatorClient, path: string): Promise<void> {
   await client.createLab(path, { name: path.replace(/^.*\/|\.unl$/g, ''), description: '' });
 }
@@ -344,13 +349,10 @@ test('IOL: ethernet counts interfaces, sent as port groups of four; e0/1 is EVE-
   try {
     const path = '/lab-agent/iol.unl';
     await newLab(r.client, path);
-    const sw = await r.client.addNode(path, {
-      ...SPEC,
-      name: 'sw1',
-      template: 'iol',
-      image: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin',
-      ethernet: 8,
-    });
+    const sw = await r.client.addNode(
+      path,
+      nodeSpec('sw1', 'iol', 8, { image: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin' }),
+    );
     assert.equal(r.fake.labState(path)?.nodes[0].ethernet, 2);
     assert.equal(sw.ethernet, 8);
     assert.deepEqual(
@@ -367,10 +369,7 @@ test('IOL: ethernet counts interfaces, sent as port groups of four; e0/1 is EVE-
         .map(([id]) => id),
       ['1', '16'],
     );
-    await rejectsEmu(
-      r.client.addNode(path, { ...SPEC, name: 'sw2', template: 'iol', image: '', ethernet: 6 }),
-      'refused',
-    );
+    await rejectsEmu(r.client.addNode(path, nodeSpec('sw2', 'iol', 6)), 'refused');
   } finally {
     await r.dispose();
   }
@@ -381,8 +380,8 @@ test('node-to-node links: the server drops a hidden empty bridge (20033); the ad
   try {
     const path = '/lab-agent/p2p.unl';
     await newLab(r.client, path);
-    const a = await r.client.addNode(path, { ...SPEC, name: 'a', template: 'vios', image: '', ethernet: 2 });
-    const b = await r.client.addNode(path, { ...SPEC, name: 'b', template: 'vios', image: '', ethernet: 2 });
+    const a = await r.client.addNode(path, nodeSpec('a', 'vios', 2));
+    const b = await r.client.addNode(path, nodeSpec('b', 'vios', 2));
     const call = await rawSession(r.fake);
     const hidden = await call('POST', `/api/labs${path}/networks`, { type: 'bridge', name: 'x', visibility: 0 });
     const id = (hidden.data as { id: number }).id;
@@ -409,8 +408,8 @@ test('UNetLab keeps no visibility: a bridge named after its two ends is read bac
   try {
     const path = '/lab-agent/unl.unl';
     await newLab(r.client, path);
-    const a = await r.client.addNode(path, { ...SPEC, name: 'a', template: 'vios', image: '', ethernet: 2 });
-    const b = await r.client.addNode(path, { ...SPEC, name: 'b', template: 'vios', image: '', ethernet: 2 });
+    const a = await r.client.addNode(path, nodeSpec('a', 'vios', 2));
+    const b = await r.client.addNode(path, nodeSpec('b', 'vios', 2));
     const bridge = await r.client.addNetwork(path, { name: 'a-b', type: 'bridge', visibility: false, left: 0, top: 0 });
     await r.client.connectInterface(path, a.id, 0, bridge.id);
     await r.client.connectInterface(path, b.id, 0, bridge.id);
@@ -426,15 +425,12 @@ test('UNetLab keeps no visibility: a bridge named after its two ends is read bac
     );
     // The adapter never sent UNetLab a visibility PUT: that answers 500 and leaves the lab file locked.
     assert.ok(!r.fake.seen.some((e) => e.method === 'PUT' && /\/networks\//.test(e.path)));
-    await r.client.addNode(path, { ...SPEC, name: 'c', template: 'vios', image: '', ethernet: 1 });
+    await r.client.addNode(path, nodeSpec('c', 'vios', 1));
     const call = await rawSession(r.fake);
     const hide = await call('PUT', `/api/labs${path}/networks/${lan.id}`, { visibility: 0 });
     assert.equal(hide.http, 500);
     assert.match(hide.message, /Slim Application Error/);
-    const locked = await rejectsEmu(
-      r.client.addNode(path, { ...SPEC, name: 'd', template: 'vios', image: '', ethernet: 1 }),
-      'refused',
-    );
+    const locked = await rejectsEmu(r.client.addNode(path, nodeSpec('d', 'vios', 1)), 'refused');
     assert.match(locked.message, /left its lock behind/);
     // UNetLab marks no template .missing: one without images has an empty image list.
     const templates = await r.client.listTemplates();
@@ -450,13 +446,10 @@ test('node edits: the server refuses a one-field edit (20026); the adapter sends
   try {
     const path = '/lab-agent/edit.unl';
     await newLab(r.client, path);
-    const r1 = await r.client.addNode(path, {
-      ...SPEC,
-      name: 'r1',
-      template: 'vios',
-      image: 'vios-adventerprisek9-m.SPA.157-3.M3',
-      ethernet: 2,
-    });
+    const r1 = await r.client.addNode(
+      path,
+      nodeSpec('r1', 'vios', 2, { image: 'vios-adventerprisek9-m.SPA.157-3.M3' }),
+    );
     const call = await rawSession(r.fake);
     const refused = await call('PUT', `/api/labs${path}/nodes/${r1.id}`, { id: r1.id, ram: 3072 });
     assert.equal(refused.http, 400);
@@ -476,28 +469,14 @@ test('startup configs: enabled with config "1" and read back; "Saved" is ignored
   try {
     const path = '/lab-agent/configs.unl';
     await newLab(r.client, path);
-    const r1 = await r.client.addNode(path, {
-      ...SPEC,
-      name: 'r1',
-      template: 'vios',
-      image: '',
-      ethernet: 2,
-      config: 'hostname r1\n',
-    });
+    const r1 = await r.client.addNode(path, nodeSpec('r1', 'vios', 2, { config: 'hostname r1\n' }));
     assert.equal(r1.config, 'hostname r1\n');
     assert.equal(must(r.fake.labState(path), 'lab').nodes[0].config, '1');
     const call = await rawSession(r.fake);
     await call('PUT', `/api/labs${path}/nodes/${r1.id}`, { id: r1.id, name: 'r1', config: 'Saved' });
     assert.equal(must(r.fake.labState(path), 'lab').nodes[0].config, '1');
     // A Linux node (no config script): the read answers HTTP 200 with status fail, 60058.
-    const h = await r.client.addNode(path, {
-      ...SPEC,
-      name: 'h',
-      template: 'linux',
-      image: '',
-      ethernet: 1,
-      config: 'x',
-    });
+    const h = await r.client.addNode(path, nodeSpec('h', 'linux', 1, { config: 'x' }));
     const read = await call('GET', `/api/labs${path}/configs/${h.id}`);
     assert.deepEqual([read.http, read.status], [200, 'fail']);
     assert.equal(h.config, undefined);
@@ -515,15 +494,8 @@ test('UNetLab lists nodes without their config flag: the lab read still shows th
   try {
     const path = '/lab-agent/unl-configs.unl';
     await newLab(r.client, path);
-    await r.client.addNode(path, {
-      ...SPEC,
-      name: 'r1',
-      template: 'vios',
-      image: '',
-      ethernet: 1,
-      config: 'hostname r1\n',
-    });
-    await r.client.addNode(path, { ...SPEC, name: 'r2', template: 'vios', image: '', ethernet: 1 });
+    await r.client.addNode(path, nodeSpec('r1', 'vios', 1, { config: 'hostname r1\n' }));
+    await r.client.addNode(path, nodeSpec('r2', 'vios', 1));
     const call = await rawSession(r.fake);
     const listed = await call('GET', `/api/labs${path}/nodes`);
     assert.ok(!Object.values(listed.data as Record<string, object>).some((n) => 'config' in n));
@@ -540,14 +512,7 @@ test('Pro reads and writes startup configs with a config set (cfsid)', async () 
   try {
     const path = '/lab-agent/pro.unl';
     await newLab(r.client, path);
-    const r1 = await r.client.addNode(path, {
-      ...SPEC,
-      name: 'r1',
-      template: 'vios',
-      image: '',
-      ethernet: 1,
-      config: 'hostname pro',
-    });
+    const r1 = await r.client.addNode(path, nodeSpec('r1', 'vios', 1, { config: 'hostname pro' }));
     assert.equal(r1.config, 'hostname pro');
     assert.ok(r.fake.seen.some((e) => e.method === 'POST' && e.path.endsWith(`/configs/${r1.id}`) && e.status === 200));
   } finally {
@@ -560,7 +525,7 @@ test('read back as written: HTML-escaped descriptions, VPCS image "none", the fi
   try {
     const path = '/lab-agent/converge.unl';
     await r.client.createLab(path, { name: 'converge', description: 'a <b> & "c"' });
-    const pc = await r.client.addNode(path, { ...SPEC, name: 'pc', template: 'vpcs', image: '', ethernet: 1 });
+    const pc = await r.client.addNode(path, nodeSpec('pc', 'vpcs', 1));
     assert.equal(pc.image, '');
     const lab = must(await r.client.getLab(path), 'lab');
     assert.equal(lab.description, 'a <b> & "c"');
@@ -649,7 +614,7 @@ test('a deploy reads the catalogue once: lookups inside lab writes and reads kee
     await newLab(r.client, path);
     for (const name of ['a', 'b', 'c']) {
       now += 10_000; // each step outlasts the 5 s a partial catalogue is kept
-      await r.client.addNode(path, { ...SPEC, name, template: 'vios', image: '', ethernet: 1 });
+      await r.client.addNode(path, nodeSpec(name, 'vios', 1));
       await r.client.getLab(path);
     }
     assert.equal(listings(), 1);
@@ -666,17 +631,17 @@ test('interface names and ids as Node::setEthernets makes them: vMX, vEOS, ASAv'
   try {
     const path = '/lab-agent/names.unl';
     await newLab(r.client, path);
-    const vmx = await r.client.addNode(path, { ...SPEC, name: 'mx', template: 'vmx', image: '', ethernet: 4 });
+    const vmx = await r.client.addNode(path, nodeSpec('mx', 'vmx', 4));
     assert.deepEqual(
       vmx.interfaces.map((i) => i.name),
       ['fxp0', 'em1', 'ge-0/0/0', 'ge-0/0/1'],
     );
-    const veos = await r.client.addNode(path, { ...SPEC, name: 'eos', template: 'veos', image: '', ethernet: 3 });
+    const veos = await r.client.addNode(path, nodeSpec('eos', 'veos', 3));
     assert.deepEqual(
       veos.interfaces.map((i) => i.name),
       ['Mgmt1', 'Eth1', 'Eth2'],
     );
-    const asav = await r.client.addNode(path, { ...SPEC, name: 'fw', template: 'asav', image: '', ethernet: 3 });
+    const asav = await r.client.addNode(path, nodeSpec('fw', 'asav', 3));
     assert.deepEqual(
       asav.interfaces.map((i) => i.name),
       ['Mgmt0/0', 'Gi0/0', 'Gi0/1'],
@@ -703,12 +668,12 @@ test("XRv and XRv 9K as Node::setEthernets makes them: management first, XRv 9K'
   try {
     const path = '/lab-agent/xr.unl';
     await newLab(r.client, path);
-    const xrv = await r.client.addNode(path, { ...SPEC, name: 'xr', template: 'xrv', image: '', ethernet: 3 });
+    const xrv = await r.client.addNode(path, nodeSpec('xr', 'xrv', 3));
     assert.deepEqual(
       xrv.interfaces.map((i) => `${i.index}:${i.name}`),
       ['0:Mgmt0/0/CPU0/0', '1:Gi0/0/0/0', '2:Gi0/0/0/1'],
     );
-    const xr9 = await r.client.addNode(path, { ...SPEC, name: 'xr9', template: 'xrv9k', image: '', ethernet: 5 });
+    const xr9 = await r.client.addNode(path, nodeSpec('xr9', 'xrv9k', 5));
     assert.deepEqual(
       xr9.interfaces.map((i) => `${i.index}:${i.name}`),
       ['0:Mgmt0/0/CPU0/0', '1:internal1', '2:internal2', '3:Gi0/0/0/0', '4:Gi0/0/0/1'],
@@ -755,7 +720,7 @@ test('a node add reads back that node alone, not the node list, also where the a
       const reads = (pattern: RegExp) => r.fake.seen.filter((e) => e.method === 'GET' && pattern.test(e.path)).length;
       const list = /^\/api\/labs\/lab-agent\/adds\.unl\/nodes$/;
       const one = /^\/api\/labs\/lab-agent\/adds\.unl\/nodes\/\d+$/;
-      const add = (name: string) => r.client.addNode(path, { ...SPEC, name, template: 'vios', image: '', ethernet: 1 });
+      const add = (name: string) => r.client.addNode(path, nodeSpec(name, 'vios', 1));
       for (const name of ['r1', 'r2', 'r3', 'r4']) await add(name);
       assert.deepEqual([reads(list), reads(one)], [0, 4], flavour);
       // UNetLab gives the lowest free id: a deleted node's id goes to the next add.
@@ -776,11 +741,8 @@ test('a node add the server answers 201 without adding the node is refused with 
   try {
     const path = '/lab-agent/full.unl';
     await newLab(r.client, path);
-    await r.client.addNode(path, { ...SPEC, name: 'r1', template: 'vios', image: '', ethernet: 1 });
-    const e = await rejectsEmu(
-      r.client.addNode(path, { ...SPEC, name: 'r2', template: 'vios', image: '', ethernet: 1 }),
-      'refused',
-    );
+    await r.client.addNode(path, nodeSpec('r1', 'vios', 1));
+    const e = await rejectsEmu(r.client.addNode(path, nodeSpec('r2', 'vios', 1)), 'refused');
     assert.match(e.message, /did not add node r2.*Max nodes reached/);
   } finally {
     await r.dispose();
@@ -793,7 +755,7 @@ test('one pod per account: the server shares node ids between labs; the adapter 
     const [a, b] = ['/lab-agent/pod-a.unl', '/lab-agent/pod-b.unl'];
     for (const path of [a, b]) {
       await newLab(r.client, path);
-      await r.client.addNode(path, { ...SPEC, name: 'pc', template: 'vpcs', image: '', ethernet: 1 });
+      await r.client.addNode(path, nodeSpec('pc', 'vpcs', 1));
     }
     await r.client.startNode(a, 1);
     // The server: lab B's node 1 reads running (it is A's).

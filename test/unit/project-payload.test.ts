@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, open, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseLab } from '../../common/lab/parse/parse';
 import { buildProjectPayload, buildProjectPayloadWithState } from '../../common/project-files/payload';
@@ -9,15 +8,7 @@ import { statePathFor, writeLabState } from '../../common/project-files/state-fi
 import { UserFileError } from '../../common/project-files/user-file';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
 import { mkfifo, within } from '../support/user-files';
-
-async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'lab-payload-'));
-  try {
-    await body(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+import { withTempDir } from '../support/temp-dir';
 
 const LAB = `name: core
 defaults:
@@ -40,7 +31,7 @@ nodes:
 `;
 
 test('the payload carries the text, the node configs (defaults applied) and the stored state', () =>
-  withTempDir(async (root) => {
+  withTempDir('lab-payload-', async (root) => {
     const dir = join(root, 'lab');
     await mkdir(join(dir, 'configs'), { recursive: true });
     await writeFile(join(dir, 'configs', 'r1.cfg'), 'hostname r1\n');
@@ -62,7 +53,7 @@ test('the payload carries the text, the node configs (defaults applied) and the 
   }));
 
 test('without stored state or configs the payload is just the text', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-payload-', async (dir) => {
     const text = 'name: x\nnodes:\n  a:\n    template: vios\n';
     const payload = await buildProjectPayload(join(dir, 'x.lab.yaml'), text, parseLab(text));
     assert.deepEqual(payload, { yaml: text, files: {} });
@@ -83,7 +74,7 @@ async function refusedPayload(dir: string, config: string, pattern: RegExp): Pro
 }
 
 test('a config that is a FIFO is refused at once, naming it; later reads still work', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-payload-', async (dir) => {
     for (let i = 0; i < 6; i++) mkfifo(join(dir, `pipe${i}.cfg`));
     for (let i = 0; i < 6; i++)
       await refusedPayload(dir, `pipe${i}.cfg`, new RegExp(`startup config pipe${i}\\.cfg.*not a regular file`));
@@ -94,7 +85,7 @@ test('a config that is a FIFO is refused at once, naming it; later reads still w
   }));
 
 test('a config larger than a request to the agent is refused before it is read', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-payload-', async (dir) => {
     const handle = await open(join(dir, 'huge.cfg'), 'w');
     await handle.truncate(300 * 1000 * 1000);
     await handle.close();
@@ -102,7 +93,7 @@ test('a config larger than a request to the agent is refused before it is read',
   }));
 
 test('configs that together exceed a request to the agent are refused', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-payload-', async (dir) => {
     const half = Buffer.alloc(MAX_BODY_BYTES / 2 + 1, 0x61);
     await writeFile(join(dir, 'a.cfg'), half);
     await writeFile(join(dir, 'b.cfg'), half);
@@ -114,20 +105,20 @@ test('configs that together exceed a request to the agent are refused', () =>
   }));
 
 test('a config that is a directory is refused', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-payload-', async (dir) => {
     await mkdir(join(dir, 'configs'));
     await refusedPayload(dir, 'configs', /startup config configs .*is a directory/);
   }));
 
 test('a corrupt state file fails the payload instead of reading as no state', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-payload-', async (dir) => {
     await mkdir(join(dir, '.lab-agent'));
     await writeFile(statePathFor(join(dir, 'x.lab.yaml')), '{"lab": "/imported/x.unl", "sta');
     await refusedPayload(dir, 'none.cfg', /state file .* is corrupt/);
   }));
 
 test('a command that loaded the stored state builds its payload without reading the state file again', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-payload-', async (dir) => {
     const labPath = join(dir, 'core.lab.yaml');
     // A state file that every read refuses (corrupt): the payload must come from the state given.
     await mkdir(join(dir, '.lab-agent'), { recursive: true });

@@ -1,26 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readLabState, setAsideLabState, statePathFor, writeLabState } from '../../common/project-files/state-file';
 import { mkfifo, refused } from '../support/user-files';
-
-async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'lab-state-'));
-  try {
-    await body(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+import { withTempDir } from '../support/temp-dir';
 
 test('the state file sits in .lab-agent beside the lab, named after it', () => {
   assert.equal(statePathFor('/labs/core.lab.yaml'), join('/labs', '.lab-agent', 'core.lab.yaml.state.json'));
 });
 
 test('a written state reads back unchanged and leaves no temp file', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     const lab = join(dir, 'core.lab.yaml');
     const value = {
       lab: '/lab-agent/core.unl',
@@ -34,7 +25,7 @@ test('a written state reads back unchanged and leaves no temp file', () =>
   }));
 
 test('a .lab-agent folder the extension makes ignores itself in git; one the user made is left alone', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     const lab = join(dir, 'core.lab.yaml');
     await writeLabState(lab, { state: 1 });
     const ignore = await readFile(join(dir, '.lab-agent', '.gitignore'), 'utf8');
@@ -52,7 +43,7 @@ test('a .lab-agent folder the extension makes ignores itself in git; one the use
   }));
 
 test('a second write replaces the first', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     const lab = join(dir, 'a.lab.yaml');
     await writeLabState(lab, { state: 1 });
     await writeLabState(lab, { state: 2 });
@@ -61,12 +52,12 @@ test('a second write replaces the first', () =>
   }));
 
 test('a missing state file reads as undefined', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     assert.equal(await readLabState(join(dir, 'none.lab.yaml')), undefined);
   }));
 
 test('a corrupt or non-object state file is reported as corrupt, never read as "no state"', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     const lab = join(dir, 'bad.lab.yaml');
     await mkdir(join(dir, '.lab-agent'));
     for (const content of ['{not json', '[1,2]', '"text"', 'null', '\u0000\u0001\u00ff', '']) {
@@ -81,7 +72,7 @@ test('a corrupt or non-object state file is reported as corrupt, never read as "
   }));
 
 test('a corrupt state file set aside keeps its content beside it, and the next read finds no state', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     const lab = join(dir, 'bad.lab.yaml');
     await mkdir(join(dir, '.lab-agent'));
     await writeFile(statePathFor(lab), '{"lab": "/imported/x.unl", "state": {');
@@ -92,7 +83,7 @@ test('a corrupt state file set aside keeps its content beside it, and the next r
   }));
 
 test('a .lab-agent folder that is a symbolic link is refused for reads and writes; nothing lands outside', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     const labDir = join(dir, 'lab');
     const elsewhere = join(dir, 'elsewhere');
     await mkdir(labDir);
@@ -109,7 +100,7 @@ test('a .lab-agent folder that is a symbolic link is refused for reads and write
   }));
 
 test('a .lab-agent that is a file is refused', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     await writeFile(join(dir, '.lab-agent'), 'not a folder');
     const lab = join(dir, 'x.lab.yaml');
     await refused(readLabState(lab), 'not_regular', join(dir, '.lab-agent'));
@@ -117,7 +108,7 @@ test('a .lab-agent that is a file is refused', () =>
   }));
 
 test('a state file that is a FIFO, a directory or a symbolic link is refused, without hanging', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     await mkdir(join(dir, '.lab-agent'));
     const fifoLab = join(dir, 'fifo.lab.yaml');
     mkfifo(statePathFor(fifoLab));
@@ -132,7 +123,7 @@ test('a state file that is a FIFO, a directory or a symbolic link is refused, wi
   }));
 
 test('wrong-typed fields are dropped, usable ones kept', () =>
-  withTempDir(async (dir) => {
+  withTempDir('lab-state-', async (dir) => {
     const lab = join(dir, 'mixed.lab.yaml');
     await mkdir(join(dir, '.lab-agent'));
     await writeFile(statePathFor(lab), JSON.stringify({ lab: 5, manifest: {}, state: { a: 1 } }));

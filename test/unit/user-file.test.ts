@@ -5,25 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, mkdir, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, open, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readUserFile, UserFileError } from '../../common/project-files/user-file';
 import { mkfifo, refused, within } from '../support/user-files';
+import { withTempDir } from '../support/temp-dir';
 
 const LIMITS = { maxBytes: 1024 * 1024, timeoutMs: 5000 };
 
-async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'user-file-'));
-  try {
-    await body(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 test('a regular file is read whole, as UTF-8', () =>
-  withTempDir(async (dir) => {
+  withTempDir('user-file-', async (dir) => {
     const path = join(dir, 'r1.cfg');
     await writeFile(path, 'hostname r1\ndescription Zürich\n');
     assert.equal(await readUserFile(path, 'the config', LIMITS), 'hostname r1\ndescription Zürich\n');
@@ -32,7 +23,7 @@ test('a regular file is read whole, as UTF-8', () =>
   }));
 
 test('a file of exactly the limit is read; one byte more is refused, naming the size and the limit', () =>
-  withTempDir(async (dir) => {
+  withTempDir('user-file-', async (dir) => {
     const path = join(dir, 'edge.cfg');
     await writeFile(path, 'x'.repeat(1000));
     assert.equal((await readUserFile(path, 'the config', { maxBytes: 1000, timeoutMs: 5000 })).length, 1000);
@@ -42,7 +33,7 @@ test('a file of exactly the limit is read; one byte more is refused, naming the 
   }));
 
 test('a huge file is refused from its size, without reading it', () =>
-  withTempDir(async (dir) => {
+  withTempDir('user-file-', async (dir) => {
     const path = join(dir, 'huge.cfg');
     // Sparse: 300 MB on paper, nothing on disk.
     const handle = await open(path, 'w');
@@ -54,7 +45,7 @@ test('a huge file is refused from its size, without reading it', () =>
   }));
 
 test('a FIFO is refused at once, and many of them leave file reads working', () =>
-  withTempDir(async (dir) => {
+  withTempDir('user-file-', async (dir) => {
     const fifos = Array.from({ length: 8 }, (_, i) => join(dir, `pipe${i}.cfg`));
     for (const fifo of fifos) mkfifo(fifo);
     const errors = await within(
@@ -73,7 +64,7 @@ test('a FIFO is refused at once, and many of them leave file reads working', () 
   }));
 
 test('a symbolic link is refused (callers resolve and check links themselves)', () =>
-  withTempDir(async (dir) => {
+  withTempDir('user-file-', async (dir) => {
     const target = join(dir, 'target.cfg');
     await writeFile(target, 'x');
     const link = join(dir, 'link.cfg');
@@ -82,7 +73,7 @@ test('a symbolic link is refused (callers resolve and check links themselves)', 
   }));
 
 test('a directory is refused as such', () =>
-  withTempDir(async (dir) => {
+  withTempDir('user-file-', async (dir) => {
     const path = join(dir, 'configs');
     await mkdir(path);
     const err = await refused(readUserFile(path, 'the config', LIMITS), 'not_regular', path);
@@ -90,7 +81,7 @@ test('a directory is refused as such', () =>
   }));
 
 test('a missing file, or one under a file, is missing', () =>
-  withTempDir(async (dir) => {
+  withTempDir('user-file-', async (dir) => {
     const missing = join(dir, 'none.cfg');
     await refused(readUserFile(missing, 'the config', LIMITS), 'missing', missing);
     const plain = join(dir, 'plain');

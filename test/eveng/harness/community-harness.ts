@@ -43,13 +43,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuntimeCall } from './node-runtime';
+import { layServerCode, serveHome, type HarnessAccount, type ServedHarness } from './harness-home';
 import { call, freePort, layHostCommands, startPhpServer, waitGone, writeRouter, type PhpServer } from './php-server';
-import { claimAccountPods, type PodClaim } from './pod-claim';
-import type { HarnessAccount } from './unetlab-harness';
 
 export const EVENG_SRC_ENV = 'EVENG_SRC';
 export const EVENG_REPOSITORY = 'https://github.com/laaaaiiit/eve-ktk';
@@ -127,16 +124,8 @@ export interface CommunityHarnessOptions {
   home?: string;
 }
 
-export interface CommunityHarness {
-  url: string;
-  commit: string;
-  runtimeCalls(): RuntimeCall[];
-  phpErrors(): string;
-  labsDir: string;
-  /** As UnetlabHarness.stealSessionsOf: someone else logs in with `username` right after each login of it. */
-  stealSessionsOf(username: string): void;
-  close(): Promise<void>;
-}
+/** The server the harness serves (harness-home.ts). */
+export type CommunityHarness = ServedHarness;
 
 function has(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
@@ -216,23 +205,7 @@ function layTemplates(html: string): void {
 }
 
 function lay(dir: string, source: string, hostPid: number, runtimeScript: string): void {
-  const base = join(dir, 'opt', 'unetlab');
-  for (const d of [
-    'labs',
-    'tmp',
-    'data/Logs',
-    'data/Exports',
-    'addons/qemu',
-    'addons/iol/bin',
-    'addons/dynamips',
-    'wrappers',
-  ])
-    mkdirSync(join(base, d), { recursive: true });
-  const archive = spawnSync('git', ['-C', source, 'archive', '--format=tar', COMMUNITY_COMMIT, 'html'], {
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  if (archive.status !== 0) throw new Error(`git archive ${COMMUNITY_COMMIT} html: ${archive.stderr.toString()}`);
-  run('tar', ['-x', '-C', base], archive.stdout);
+  const base = layServerCode(dir, source, COMMUNITY_COMMIT, COMMUNITY_IMAGES);
   layTemplates(join(base, 'html'));
   // init.php: "svm" in /opt/unetlab/platform means AMD templates; anything else Intel. "none" in
   // /opt/unetlab/hypervisor means bare metal.
@@ -242,10 +215,6 @@ function lay(dir: string, source: string, hostPid: number, runtimeScript: string
     join(base, 'html/includes/config.php'),
     "<?php\nDEFINE('TEMPLATE_DISABLED', '.missing');\ndefine('TIMEZONE', 'UTC');\n?>\n",
   );
-  for (const [template, image] of Object.entries(COMMUNITY_IMAGES)) {
-    if (template.startsWith('iol')) writeFileSync(join(base, 'addons/iol/bin', image), '');
-    else mkdirSync(join(base, 'addons/qemu', image), { recursive: true });
-  }
   const state = join(dir, 'state');
   mkdirSync(state);
   // The node runtime and netstat see the machine's loopback, where the agent reaches consoles.
@@ -342,84 +311,66 @@ function accountSql(user: { username: string; password: string }, pod: number | 
   );
 }
 
+/**
+ * php -S in its own network namespace. Inside: loopback up, MariaDB's socket as 127.0.0.1:3306
+ * (guacdb), the PHP server's port as a unix socket, served on the machine's 127.0.0.1:PORT by a
+ * bridge in the machine's network namespace (a process of php's group, not of this one: a test that
+ * blocks its event loop, e.g. in spawnSync, can still reach the server).
+ */
+async function startPhp(dir: string, dbSocket: string, givenPort?: number): Promise<{ php: PhpServer; url: string }> {
+  const bridgeScript = join(__dirname, 'socket-bridge.js');
+  const httpSocket = join(dir, 'http.sock');
+  rmSync(httpSocket, { force: true });
+  const node = `'${process.execPath}'`;
+  const port = givenPort ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const php = await startPhpServer({
+    dir,
+    unshare: ['--net'],
+    setup: [
+      'ip link set lo up',
+      `${node} '${bridgeScript}' tcp:127.0.0.1:3306 'unix:${dbSocket}' &`,
+      `${node} '${bridgeScript}' 'unix:${httpSocket}' tcp:127.0.0.1:80 &`,
+      `nsenter --net=/proc/${process.pid}/ns/net ${node} '${bridgeScript}' tcp:127.0.0.1:${port} 'unix:${httpSocket}' &`,
+    ],
+    listen: '127.0.0.1:80',
+    // checkDatabase() connects to "localhost": the unix socket.
+    ini: { 'pdo_mysql.default_socket': dbSocket },
+    answers: async () =>
+      existsSync(httpSocket) &&
+      (await call(url, 'GET', '/api/auth').then(
+        () => true,
+        () => false,
+      )),
+  });
+  return { php, url };
+}
+
 export async function startCommunityHarness(options: CommunityHarnessOptions = {}): Promise<CommunityHarness> {
   const source = options.source ?? process.env[EVENG_SRC_ENV];
   const refusal = communityHarnessUnavailable(source);
   if (refusal || !source) throw new Error(`EVE-NG Community harness: ${refusal}`);
-  const dir = options.home ?? mkdtempSync(join(tmpdir(), 'eve-ce-harness-'));
-  // A home an earlier harness laid out is served as it stands, as a server restarted on its disk.
-  const reused = options.home !== undefined && existsSync(join(dir, 'router.php'));
-  const db = new Mariadb(dir);
-  let claims: PodClaim[] = [];
-  let php: PhpServer | undefined;
-  let closed: Promise<void> | undefined;
-  // Stops everything this harness started (php -S with its workers and bridges, the node consoles,
-  // mariadbd) and waits until it is gone, so a harness started next on the same
-  // home finds MariaDB's datadir free; a home given stays (its owner removes it).
-  const close = () =>
-    (closed ??= (async () => {
-      await php?.stop();
-      await db.stop();
-      await Promise.all(claims.map((c) => c.release()));
-      if (options.home === undefined) rmSync(dir, { recursive: true, force: true });
-    })());
-  try {
-    if (!reused) {
-      mkdirSync(dir, { recursive: true });
-      lay(dir, source, process.pid, join(__dirname, 'node-runtime.js'));
-    }
-    const accounts = await claimAccountPods(dir, options.users ?? [], reused, PORTS_PER_POD);
-    claims = accounts.claims;
-    await db.start();
-    if (!reused)
-      db.sql(SCHEMA + (options.users ?? []).map((user) => accountSql(user, accounts.pods.get(user.username))).join(''));
-    const bridgeScript = join(__dirname, 'socket-bridge.js');
-    const httpSocket = join(dir, 'http.sock');
-    rmSync(httpSocket, { force: true });
-    const node = `'${process.execPath}'`;
-    const port = options.port ?? (await freePort());
-    const url = `http://127.0.0.1:${port}`;
-    // Inside the namespaces: loopback up, MariaDB's socket as 127.0.0.1:3306 (guacdb), the PHP
-    // server's port as a unix socket, served on the machine's 127.0.0.1:PORT by a bridge in the
-    // machine's network namespace (a process of php's group, not of this one: a test that blocks its
-    // event loop, e.g. in spawnSync, can still reach the server), then php -S.
-    php = await startPhpServer({
-      dir,
-      unshare: ['--net'],
-      setup: [
-        'ip link set lo up',
-        `${node} '${bridgeScript}' tcp:127.0.0.1:3306 'unix:${db.socket}' &`,
-        `${node} '${bridgeScript}' 'unix:${httpSocket}' tcp:127.0.0.1:80 &`,
-        `nsenter --net=/proc/${process.pid}/ns/net ${node} '${bridgeScript}' tcp:127.0.0.1:${port} 'unix:${httpSocket}' &`,
-      ],
-      listen: '127.0.0.1:80',
-      // checkDatabase() connects to "localhost": the unix socket.
-      ini: { 'pdo_mysql.default_socket': db.socket },
-      answers: async () =>
-        existsSync(httpSocket) &&
-        (await call(url, 'GET', '/api/auth').then(
-          () => true,
-          () => false,
-        )),
-    });
-    const started = php;
-    return {
-      url,
-      commit: COMMUNITY_COMMIT,
-      labsDir: join(dir, 'opt', 'unetlab', 'labs'),
-      runtimeCalls: (...args: Parameters<PhpServer['runtimeCalls']>) => started.runtimeCalls(...args),
-      phpErrors: (...args: Parameters<PhpServer['phpErrors']>) => started.phpErrors(...args),
-      stealSessionsOf: (...args: Parameters<PhpServer['stealSessionsOf']>) => started.stealSessionsOf(...args),
-      close,
-    };
-  } catch (err) {
-    const log = join(dir, 'php-errors.log');
-    const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '';
-    const dbLog = db.log();
-    await close();
-    throw new Error(
-      `${err instanceof Error ? err.message : String(err)}${tail ? `\nPHP error log:\n${tail}` : ''}${dbLog ? `\nMariaDB log:\n${dbLog}` : ''}`,
-      { cause: err },
-    );
-  }
+  const users = options.users ?? [];
+  let db: Mariadb | undefined;
+  return serveHome({
+    home: options.home,
+    tempPrefix: 'eve-ce-harness-',
+    commit: COMMUNITY_COMMIT,
+    users,
+    portsPerPod: PORTS_PER_POD,
+    lay: (dir) => lay(dir, source, process.pid, join(__dirname, 'node-runtime.js')),
+    serve: async (dir, pods, reused) => {
+      db = new Mariadb(dir);
+      await db.start();
+      if (!reused) db.sql(SCHEMA + users.map((user) => accountSql(user, pods.get(user.username))).join(''));
+      return startPhp(dir, db.socket, options.port);
+    },
+    // After php -S with its workers and bridges and the node consoles: mariadbd, so that a harness
+    // started next on the same home finds MariaDB's datadir free.
+    stopMore: async () => db?.stop(),
+    moreLog: () => {
+      const log = db?.log();
+      return log ? `\nMariaDB log:\n${log}` : '';
+    },
+  });
 }

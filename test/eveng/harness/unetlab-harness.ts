@@ -27,12 +27,10 @@
  *   parse; the others stay broken, as on a server installed from HEAD.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RuntimeCall } from './node-runtime';
-import { call, freePort, layHostCommands, startPhpServer, writeRouter, type PhpServer } from './php-server';
-import { claimAccountPods, type PodClaim } from './pod-claim';
+import { layServerCode, serveHome, type HarnessAccount, type ServedHarness } from './harness-home';
+import { call, freePort, layHostCommands, startPhpServer, writeRouter } from './php-server';
 import { portAnswers } from './port';
 
 export const UNETLAB_SRC_ENV = 'UNETLAB_SRC';
@@ -51,18 +49,6 @@ export const IMAGES = {
 const PORTS_PER_POD = 128;
 /** Templates restored by default: the ones the scenario uses. */
 const RESTORED_TEMPLATES = ['iol', 'linux'];
-
-export interface HarnessAccount {
-  username: string;
-  password: string;
-  /**
-   * The account's pod, as an admin sets it (`pod` of `POST /api/users`): a number, or 'free' for a
-   * pod no other harness on this machine holds (pod-claim.ts), so that parallel harnesses never share
-   * console ports. Default: none, and the server gives the first free one at the first login (pod 1
-   * for the first account).
-   */
-  pod?: number | 'free';
-}
 
 export interface HarnessOptions {
   /** A git clone of dainok/unetlab; default: $UNETLAB_SRC. */
@@ -84,24 +70,8 @@ export interface HarnessOptions {
   home?: string;
 }
 
-export interface UnetlabHarness {
-  url: string;
-  /** The exported commit. */
-  commit: string;
-  /** What the PHP asked of the node runtime, in order. */
-  runtimeCalls(): RuntimeCall[];
-  /** The PHP's own error log (warnings, fatal errors). */
-  phpErrors(): string;
-  /** The lab files as the server wrote them (`/opt/unetlab/labs`). */
-  labsDir: string;
-  /**
-   * From now on, someone else logs in with `username` right after each login of it (the server keeps
-   * one session per user, so every session it gets ends at once): the router runs the server's own
-   * `updateUserCookie`, as `apiLogin` does, after each successful `POST /api/auth/login` of the account.
-   */
-  stealSessionsOf(username: string): void;
-  close(): Promise<void>;
-}
+/** The server the harness serves (harness-home.ts). */
+export type UnetlabHarness = ServedHarness;
 
 /** Why the harness cannot run here, or undefined when it can. */
 export function harnessUnavailable(source = process.env[UNETLAB_SRC_ENV]): string | undefined {
@@ -147,33 +117,12 @@ function restoreTemplate(source: string, ref: string, opt: string, name: string)
 
 function lay(dir: string, source: string, ref: string, runtimeScript: string, restore: string[]): void {
   const opt = join(dir, 'opt');
-  const base = join(opt, 'unetlab');
-  for (const d of [
-    'labs',
-    'tmp',
-    'data/Logs',
-    'data/Exports',
-    'addons/qemu',
-    'addons/iol/bin',
-    'addons/dynamips',
-    'wrappers',
-  ])
-    mkdirSync(join(base, d), { recursive: true });
-  const archive = spawnSync('git', ['-C', source, 'archive', '--format=tar', ref, 'html'], {
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (archive.status !== 0) throw new Error(`git archive ${ref} html: ${archive.stderr.toString()}`);
-  const untar = spawnSync('tar', ['-x', '-C', base], { input: archive.stdout });
-  if (untar.status !== 0) throw new Error(`tar: ${untar.stderr.toString()}`);
+  const base = layServerCode(dir, source, ref, IMAGES);
   for (const name of restore) restoreTemplate(source, ref, opt, name);
   writeFileSync(
     join(base, 'html/includes/config.php'),
     "<?php\ndefine('TIMEZONE', 'UTC');\ndefine('SESSION', '3600');\n?>\n",
   );
-  for (const [template, image] of Object.entries(IMAGES)) {
-    if (template.startsWith('iol')) writeFileSync(join(base, 'addons/iol/bin', image), '');
-    else mkdirSync(join(base, 'addons/qemu', image), { recursive: true });
-  }
   const state = join(dir, 'state');
   mkdirSync(state);
   writeFileSync(
@@ -215,52 +164,27 @@ export async function startUnetlabHarness(options: HarnessOptions = {}): Promise
   const refusal = harnessUnavailable(source);
   if (refusal || !source) throw new Error(`UNetLab harness: ${refusal}`);
   const ref = options.ref ?? 'HEAD';
-  const commit = git(source, ['rev-parse', ref]).trim();
-  const dir = options.home ?? mkdtempSync(join(tmpdir(), 'unetlab-harness-'));
-  // A home an earlier harness laid out is served as it stands, as a server restarted on its disk.
-  const reused = options.home !== undefined && existsSync(join(dir, 'router.php'));
-  let claims: PodClaim[] = [];
-  let php: PhpServer | undefined;
-  let closed: Promise<void> | undefined;
-  // Stops everything this harness started and waits for it; a home given stays (its owner removes it).
-  const close = () =>
-    (closed ??= (async () => {
-      await php?.stop();
-      await Promise.all(claims.map((c) => c.release()));
-      if (options.home === undefined) rmSync(dir, { recursive: true, force: true });
-    })());
-  try {
-    if (!reused) {
-      mkdirSync(dir, { recursive: true });
-      lay(dir, source, ref, join(__dirname, 'node-runtime.js'), options.restoreTemplates ?? RESTORED_TEMPLATES);
-    }
-    const accounts = await claimAccountPods(dir, options.users ?? [], reused, PORTS_PER_POD);
-    claims = accounts.claims;
-    const port = options.port ?? (await freePort());
-    php = await startPhpServer({ dir, listen: `127.0.0.1:${port}`, answers: () => portAnswers(port) });
-    const url = `http://127.0.0.1:${port}`;
+  const users = options.users ?? [];
+  return serveHome({
+    home: options.home,
+    tempPrefix: 'unetlab-harness-',
+    commit: git(source, ['rev-parse', ref]).trim(),
+    users,
+    portsPerPod: PORTS_PER_POD,
+    lay: (dir) =>
+      lay(dir, source, ref, join(__dirname, 'node-runtime.js'), options.restoreTemplates ?? RESTORED_TEMPLATES),
+    serve: async (dir) => {
+      const port = options.port ?? (await freePort());
+      const php = await startPhpServer({ dir, listen: `127.0.0.1:${port}`, answers: () => portAnswers(port) });
+      return { php, url: `http://127.0.0.1:${port}` };
+    },
     // The first request creates the database (functions.php `updateDatabase`); then the accounts are
     // added with the INSERT of api_uusers.php `apiAddUUser`, which itself dies on PHP 8 (a
     // temporary passed by reference to PDOStatement::bindParam).
-    await call(url, 'GET', '/api/auth');
-    for (const user of reused ? [] : (options.users ?? []))
-      addUser(join(dir, 'opt', 'unetlab', 'data', 'database.sdb'), user, accounts.pods.get(user.username));
-    const started = php;
-    return {
-      url,
-      commit,
-      labsDir: join(dir, 'opt', 'unetlab', 'labs'),
-      runtimeCalls: (...args: Parameters<PhpServer['runtimeCalls']>) => started.runtimeCalls(...args),
-      phpErrors: (...args: Parameters<PhpServer['phpErrors']>) => started.phpErrors(...args),
-      stealSessionsOf: (...args: Parameters<PhpServer['stealSessionsOf']>) => started.stealSessionsOf(...args),
-      close,
-    };
-  } catch (err) {
-    const log = join(dir, 'php-errors.log');
-    const tail = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '';
-    await close();
-    throw new Error(`${err instanceof Error ? err.message : String(err)}${tail ? `\nPHP error log:\n${tail}` : ''}`, {
-      cause: err,
-    });
-  }
+    ready: async (url, dir, pods, reused) => {
+      await call(url, 'GET', '/api/auth');
+      for (const user of reused ? [] : users)
+        addUser(join(dir, 'opt', 'unetlab', 'data', 'database.sdb'), user, pods.get(user.username));
+    },
+  });
 }
