@@ -58,6 +58,9 @@ function underAgent<T>(rows: TreeRow<T>[], agent: string): TreeRow<T>[] {
  * expanded row per agent (empty agents included, so a logged-out one is seen).
  * `data` is what an agent row carries (the views' rows need one).
  */
+/** The context value of an agent's own row (menus and the views' collapse tracking match it). */
+export const AGENT_ROW = 'agent';
+
 export function groupByAgent<T>(groups: AgentGroup<T>[], data: (agent: string) => T): TreeRow<T>[] {
   const only = groups[0];
   if (groups.length === 1 && only !== undefined && only.agent === 'default' && only.state !== undefined)
@@ -73,7 +76,7 @@ export function groupByAgent<T>(groups: AgentGroup<T>[], data: (agent: string) =
       tooltip: [`Agent "${g.agent}": ${state}`, g.baseUrl, g.problem].filter(Boolean).join('\n'),
       icon: g.state === undefined ? 'error' : STATE_ICON[g.state],
       ...(g.state === 'connected' ? {} : { iconColor: 'list.warningForeground' }),
-      contextValue: 'agent',
+      contextValue: AGENT_ROW,
       collapsible: 'expanded',
       children: underAgent(g.rows, g.agent),
       data: data(g.agent),

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Session } from '../connection/session';
 import { logFailure } from '../log';
-import { groupByAgent, type AgentGroup } from '../model/agent-rows';
+import { AGENT_ROW, groupByAgent, type AgentGroup } from '../model/agent-rows';
 import { describeError } from '../model/errors';
 import { PacedRefresh } from '../model/paced-refresh';
 import { intervalMsOf } from '../model/refresh-pacer';
@@ -102,6 +102,8 @@ export abstract class LiveTree<Row extends TreeRow<unknown>> extends AgentTree<R
     visible: () => this.view?.visible !== false,
     load: () => this.refresh(),
   });
+  /** Agents whose row the user collapsed: what is under them is off screen, so their agents are not asked. */
+  protected readonly collapsedAgents = new Set<string>();
 
   override refresh(): void {
     this.paced.cancel();
@@ -124,6 +126,12 @@ export abstract class LiveTree<Row extends TreeRow<unknown>> extends AgentTree<R
       disposables.push(
         view.onDidChangeVisibility((e) => {
           if (e.visible) this.paced.shown();
+        }),
+        view.onDidCollapseElement(({ element }) => {
+          if (element.contextValue === AGENT_ROW) this.collapsedAgents.add(element.label);
+        }),
+        view.onDidExpandElement(({ element }) => {
+          if (element.contextValue === AGENT_ROW && this.collapsedAgents.delete(element.label)) this.refresh();
         }),
       );
     }

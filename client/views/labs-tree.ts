@@ -58,8 +58,11 @@ class LabsTree extends LiveTree<Row> {
     if (row !== undefined) return row.children ?? [];
     try {
       const files = await findLabFiles();
-      const results = await Promise.all(files.map((uri) => this.labRowFor(uri)));
       const bound = files.map((uri) => this.services.labAgents.bindingOf(uri).agent);
+      // Labs under a collapsed agent are off screen: listed from their files, their agent not asked.
+      const results = await Promise.all(
+        files.map((uri, i) => this.labRowFor(uri, !this.collapsedAgents.has(bound[i]))),
+      );
       const rows = this.grouped(
         (agent) => results.filter((_, i) => bound[i] === agent).map((r) => r.row),
         () => ({ uri: '' }),
@@ -79,7 +82,7 @@ class LabsTree extends LiveTree<Row> {
     }
   }
 
-  private async labRowFor(uri: vscode.Uri): Promise<{ row: Row; settling: boolean }> {
+  private async labRowFor(uri: vscode.Uri, onScreen: boolean): Promise<{ row: Row; settling: boolean }> {
     const relativePath = vscode.workspace.asRelativePath(uri);
     let lab;
     try {
@@ -102,6 +105,7 @@ class LabsTree extends LiveTree<Row> {
       mode: lab.mode,
     };
     const live: LabLiveView = {};
+    if (!onScreen) return { row: labRow(info, live, undefined), settling: false };
     const session = this.services.labAgents.sessionIfAny(uri);
     if (session === undefined) live.error = this.services.labAgents.bindingOf(uri).problem;
     const caps = session?.capabilities;

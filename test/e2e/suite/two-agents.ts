@@ -10,6 +10,8 @@
  * Runs last in the extension host; leaves both labs destroyed and the settings as found.
  */
 import * as assert from 'assert';
+import { readdirSync, readFileSync } from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
@@ -42,6 +44,19 @@ nodes:
 links:
   - endpoints: [f1:eth0, f2:eth0]
 `;
+
+/** The status reads both agents have logged so far (the simulated agent's and the Linux agent's logs). */
+function statusReads(): number {
+  const run = path.dirname(env('LAB_AGENT_E2E_RESULTS'));
+  return readdirSync(run)
+    .filter((name) => /^agent(-linux)?(-\d+)?\.log$/.test(name))
+    .flatMap((name) => readFileSync(path.join(run, name), 'utf8').split('\n'))
+    .filter((line) => /\[agent\] getProjectStatus -> /.test(line)).length;
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 function env(name: string): string {
   const value = process.env[name];
@@ -269,5 +284,25 @@ describe('Two agents at once (simulated and Linux)', function () {
     });
     assert.match(output?.output ?? '', /FRRouting/, 'the Linux lab stopped working with the other agent');
     await screenshot('two-agents-one-down');
+  });
+
+  it('a collapsed agent group is off screen: refreshing the Labs view asks no agent for its labs', async function () {
+    if (!hasRunnerChannel()) this.skip();
+    // Expanded, a refresh reads the Linux lab's status (the simulated agent is down since the step before).
+    const expanded = statusReads();
+    await vscode.commands.executeCommand(LabCommand.refreshLabs);
+    await eventually(
+      'a status read for the expanded groups',
+      () => (statusReads() > expanded ? true : undefined),
+      15_000,
+    );
+    await vscode.commands.executeCommand('workbench.actions.treeView.labAgent.labs.collapseAll');
+    await pause(1000);
+    const collapsed = statusReads();
+    await vscode.commands.executeCommand(LabCommand.refreshLabs);
+    await labsViewText(/^linux\S* · connected/m);
+    await pause(3000);
+    assert.strictEqual(statusReads(), collapsed, 'a lab under a collapsed agent was read');
+    await screenshot('two-agents-collapsed');
   });
 });
