@@ -106,7 +106,9 @@ export function activate(context: vscode.ExtensionContext): void {
     reports,
     shown.tests,
     trackContextKeys(agents, labAgents),
-    agents.onDidChange(() => server.client?.sessionChanged()),
+    agents.onDidChange((session) =>
+      session ? server.client?.agentChanged(session.name, session.current.state) : server.client?.sessionChanged(),
+    ),
     // The agent is back, or the session renewed: the server checks again what it shows, even with the same token.
     agents.onDidResync((s) => server.client?.sessionChanged({ force: s.name })),
     labAgents.onDidChange(() => server.client?.bindingsChanged()),

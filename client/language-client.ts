@@ -27,6 +27,8 @@ export class LabLanguageClient implements vscode.Disposable {
   private server: { client: LanguageClient; running: Promise<boolean>; messages: typeof protocol } | undefined;
   /** Each agent's session last sent, as JSON, so that unchanged sessions are not sent again. */
   private readonly lastSessions = new Map<string, string>();
+  /** Each agent's session state last seen (agentChanged). */
+  private readonly lastStates = new Map<string, string>();
   /** Each open lab document's agent as last sent. */
   private readonly sentAgents = new Map<string, string>();
   /** The node states last sent per lab, as JSON; a new server is sent them again. */
@@ -202,6 +204,18 @@ export class LabLanguageClient implements vscode.Disposable {
       .catch((err: unknown) =>
         this.log.warn(`Could not tell the language server about the session: ${(err as Error)?.message}`),
       );
+  }
+
+  /**
+   * An agent's session changed. One that has just become unreachable is sent
+   * again as it is: the server's plans and lenses are from before, and only
+   * its own calls, made afresh, show the user that agent's labs cannot plan.
+   */
+  agentChanged(name: string, state: string): void {
+    const before = this.lastStates.get(name);
+    this.lastStates.set(name, state);
+    const lost = state === 'unreachable' && before !== undefined && before !== 'unreachable';
+    this.sessionChanged(lost ? { force: name } : {});
   }
 
   /** Lab bindings may have changed (a move, a folder setting, the list of agents): the server hears of the new ones. */

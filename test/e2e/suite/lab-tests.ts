@@ -238,7 +238,9 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
 
   it("runs the failing sample's tests and sees exactly its one failure (the message at the line: lab-tests-failure.png)", async () => {
     const editor = await showTests(labUri(FAILING));
-    await askRunner({ action: 'click', selector: '.monaco-editor .testing-run-glyph.codicon-testing-run-all-icon' });
+    // Test: Run Tests in Current File (the gutter's run button is proven on the OSPF sample above; after
+    // the continuous-run step the Test Results panel is open and the `tests:` line can sit under it).
+    await vscode.commands.executeCommand('testing.runCurrentFile');
     await seen(`${row(FAILING)} .codicon-testing-failed-icon`, `${FAILING} failed`, RUN_MS);
     await askRunner({ action: 'click', selector: `${row(FAILING)} .monaco-tl-twistie` });
     await seen(`${row(FAILING_TEST)} .codicon-testing-failed-icon`, `${FAILING_TEST} failed`, RUN_MS);

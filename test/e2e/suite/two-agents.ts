@@ -65,6 +65,8 @@ function env(name: string): string {
 }
 
 async function lensTitles(uri: vscode.Uri): Promise<string[]> {
+  // VS Code answers only for a document it has loaded ("Illegal argument" otherwise).
+  await vscode.workspace.openTextDocument(uri);
   const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 20);
   return lenses.map((l) => l.command?.title ?? '');
 }
