@@ -12,8 +12,9 @@ import { consoleRows, consolesSettling } from '../model/console-rows';
 import { describeError } from '../model/errors';
 import type { LabRowData } from '../model/lab-rows';
 import { rowsFingerprint, type TreeRow } from '../model/tree-row';
-import { loadLab, observationPayload } from '../labs/lab-context';
+import { loadLab, observationPayload, type LabContext } from '../labs/lab-context';
 import { findLabFiles } from '../labs/workspace-labs';
+import type { Session } from '../connection/session';
 import type { Services } from '../services';
 import { LiveTree } from './agent-tree';
 import { messageRow, treeItemOf } from './row-item';
@@ -42,9 +43,10 @@ class ConsolesTree extends LiveTree<Row> {
     if (!this.services.agents.all().some((s) => s.current.state === 'connected')) return [];
     try {
       const files = await findLabFiles();
-      const groups = await Promise.all(files.map((uri) => this.labGroup(uri)));
-      this.setMessage(undefined);
       const bound = files.map((uri) => this.services.labAgents.bindingOf(uri).agent);
+      // Labs under a collapsed agent are off screen: their agent is not asked for their consoles.
+      const groups = await Promise.all(files.map((uri, i) => this.labGroup(uri, !this.collapsedAgents.has(bound[i]))));
+      this.setMessage(undefined);
       const rows = this.grouped(
         (agent) => groups.flatMap((g, i) => (g !== undefined && bound[i] === agent ? [g.row] : [])),
         () => ({ uri: '' }),
@@ -59,29 +61,14 @@ class ConsolesTree extends LiveTree<Row> {
     }
   }
 
-  private async labGroup(uri: vscode.Uri): Promise<{ row: Row; settling: boolean } | undefined> {
+  private async labGroup(uri: vscode.Uri, onScreen: boolean): Promise<{ row: Row; settling: boolean } | undefined> {
     const lab = await loadLab(uri, this.services.labParses).catch(() => undefined);
     if (lab === undefined) return undefined;
     const session = this.services.labAgents.sessionIfAny(uri);
     if (session === undefined || !isLabActionAllowed(session.capabilities, 'consoles', lab.mode)) return undefined;
     const id = `${uri.toString()}#consoles`;
     const data = { uri: uri.toString() };
-    let children: Row[];
-    let settling = false;
-    try {
-      const consoles = await session.agent().listProjectConsoles(observationPayload(lab));
-      children = consoleRows({ uri: uri.toString(), mode: lab.mode }, consoles, session.capabilities);
-      settling = consolesSettling(consoles);
-      if (children.length === 0) children = [messageRow(`${id}:none`, 'No consoles', 'info', data)];
-    } catch (err) {
-      if (err instanceof AgentError && err.code === 'lab_not_found') {
-        children = [
-          messageRow(`${id}:absent`, 'Not deployed', 'circle-outline', data, 'Deploy the lab to get consoles.'),
-        ];
-      } else {
-        children = [messageRow(`${id}:error`, 'Consoles unavailable', 'warning', data, describeError(err).message)];
-      }
-    }
+    const read = onScreen ? await this.consolesOf(session, lab, uri, id, data) : { children: [], settling: false };
     const row: Row = {
       id,
       label: lab.name,
@@ -89,10 +76,39 @@ class ConsolesTree extends LiveTree<Row> {
       icon: 'beaker',
       contextValue: 'consoleLab',
       collapsible: 'expanded',
-      children,
+      children: read.children,
       data,
     };
-    return { row, settling };
+    return { row, settling: read.settling };
+  }
+
+  /** The lab's console rows as the agent lists them, or the row that says why there are none. */
+  private async consolesOf(
+    session: Session,
+    lab: LabContext,
+    uri: vscode.Uri,
+    id: string,
+    data: { uri: string },
+  ): Promise<{ children: Row[]; settling: boolean }> {
+    try {
+      const consoles = await session.agent().listProjectConsoles(observationPayload(lab));
+      const children = consoleRows({ uri: uri.toString(), mode: lab.mode }, consoles, session.capabilities);
+      if (children.length === 0)
+        return { children: [messageRow(`${id}:none`, 'No consoles', 'info', data)], settling: false };
+      return { children, settling: consolesSettling(consoles) };
+    } catch (err) {
+      if (err instanceof AgentError && err.code === 'lab_not_found')
+        return {
+          children: [
+            messageRow(`${id}:absent`, 'Not deployed', 'circle-outline', data, 'Deploy the lab to get consoles.'),
+          ],
+          settling: false,
+        };
+      return {
+        children: [messageRow(`${id}:error`, 'Consoles unavailable', 'warning', data, describeError(err).message)],
+        settling: false,
+      };
+    }
   }
 }
 

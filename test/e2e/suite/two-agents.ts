@@ -45,13 +45,13 @@ links:
   - endpoints: [f1:eth0, f2:eth0]
 `;
 
-/** The status reads both agents have logged so far (the simulated agent's and the Linux agent's logs). */
-function statusReads(): number {
+/** The calls of one kind both agents have logged so far (the simulated agent's and the Linux agent's logs). */
+function statusReads(call = 'getProjectStatus'): number {
   const run = path.dirname(env('LAB_AGENT_E2E_RESULTS'));
   return readdirSync(run)
     .filter((name) => /^agent(-linux)?(-\d+)?\.log$/.test(name))
     .flatMap((name) => readFileSync(path.join(run, name), 'utf8').split('\n'))
-    .filter((line) => /\[agent\] getProjectStatus -> /.test(line)).length;
+    .filter((line) => line.includes(`[agent] ${call} -> `)).length;
 }
 
 function pause(ms: number): Promise<void> {
@@ -288,7 +288,7 @@ describe('Two agents at once (simulated and Linux)', function () {
     await screenshot('two-agents-one-down');
   });
 
-  it('a collapsed agent group is off screen: refreshing the Labs view asks no agent for its labs', async function () {
+  it('a collapsed agent group is off screen: refreshing the Labs and Consoles views asks no agent for its labs', async function () {
     if (!hasRunnerChannel()) this.skip();
     // Expanded, a refresh reads the Linux lab's status (the simulated agent is down since the step before).
     const expanded = statusReads();
@@ -305,6 +305,24 @@ describe('Two agents at once (simulated and Linux)', function () {
     await labsViewText(/^linux\S* · connected/m);
     await pause(3000);
     assert.strictEqual(statusReads(), collapsed, 'a lab under a collapsed agent was read');
+    // The Consoles view the same way: its agents' console lists.
+    const listed = statusReads('listProjectConsoles');
+    await vscode.commands.executeCommand(LabCommand.refreshConsoles);
+    await eventually(
+      'a console list for the expanded groups',
+      () => (statusReads('listProjectConsoles') > listed ? true : undefined),
+      15_000,
+    );
+    await vscode.commands.executeCommand('workbench.actions.treeView.labAgent.consoles.collapseAll');
+    await pause(1000);
+    const consolesCollapsed = statusReads('listProjectConsoles');
+    await vscode.commands.executeCommand(LabCommand.refreshConsoles);
+    await pause(3000);
+    assert.strictEqual(
+      statusReads('listProjectConsoles'),
+      consolesCollapsed,
+      'consoles under a collapsed agent were listed',
+    );
     await screenshot('two-agents-collapsed');
   });
 });
