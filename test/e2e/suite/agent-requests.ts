@@ -7,9 +7,10 @@
  * deployed and destroyed. It logs in itself so that it can run alone (--grep requests).
  */
 import * as assert from 'assert';
-import { readdirSync, readFileSync, writeFileSync } from 'fs';
+import { writeFileSync } from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { loggedCalls, SIMULATED_AGENT_LOGS } from './agent-log';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
@@ -33,13 +34,7 @@ links:
 
 /** The status requests the simulated agent has logged so far (a restart, in scenario.ts, starts another log file). */
 function statusReads(): number {
-  const results = process.env.LAB_AGENT_E2E_RESULTS;
-  assert.ok(results, 'LAB_AGENT_E2E_RESULTS is not set: run the suite with test/e2e/run.mjs');
-  const run = path.dirname(results);
-  return readdirSync(run)
-    .filter((name) => /^agent(-\d+)?\.log$/.test(name))
-    .flatMap((name) => readFileSync(path.join(run, name), 'utf8').split('\n'))
-    .filter((line) => /\[agent\] getProjectStatus -> /.test(line)).length;
+  return loggedCalls('getProjectStatus', SIMULATED_AGENT_LOGS);
 }
 
 function pause(ms: number): Promise<void> {

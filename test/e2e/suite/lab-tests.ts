@@ -175,16 +175,9 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
   });
 
   it("marks the OSPF sample's results stale when one of its nodes stops (lab-tests-stale.png)", async () => {
-    const stopped = await vscode.commands.executeCommand<{ stopped?: number }>(LabCommand.stopNode, {
-      uri: labUri(PASSING).toString(),
-      node: 'h1',
-      stopmode: 1,
-    });
-    assert.ok(stopped, 'stop of h1 failed');
     // VS Code marks retired (outdated) results with the class `retired` on the Test Explorer's state
     // icon and draws them faded. (Its gutter glyphs in code-server kept their look: not checked.)
-    for (const name of PASSING_TESTS)
-      await seen(`${row(name)} .codicon-testing-passed-icon.retired`, `${name} marked outdated`);
+    await stopH1();
     await screenshot('lab-tests-stale', `${row(PASSING_TESTS[0])} .codicon-testing-passed-icon.retired`);
   });
 
@@ -192,11 +185,7 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
     const settings = vscode.workspace.getConfiguration('labAgent');
     await settings.update('tests.runAfter', true, vscode.ConfigurationTarget.Global);
     try {
-      const started = await vscode.commands.executeCommand<{ started?: number }>(LabCommand.startNode, {
-        uri: labUri(PASSING).toString(),
-        node: 'h1',
-      });
-      assert.strictEqual(started?.started, 1, `start of h1: ${JSON.stringify(started)}`);
+      await startH1();
       // No click: fresh (not outdated) results can only come from a run the start began.
       await vscode.commands.executeCommand('workbench.view.testing.focus');
       for (const name of PASSING_TESTS)

@@ -10,10 +10,9 @@
  * Runs last in the extension host; leaves both labs destroyed and the settings as found.
  */
 import * as assert from 'assert';
-import { readdirSync, readFileSync } from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
+import { ALL_AGENT_LOGS, loggedCalls } from './agent-log';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 import { eventually } from './eventually';
 import { linuxAgentOrSkip } from './frr-lab';
@@ -47,11 +46,7 @@ links:
 
 /** The calls of one kind both agents have logged so far (the simulated agent's and the Linux agent's logs). */
 function statusReads(call = 'getProjectStatus'): number {
-  const run = path.dirname(env('LAB_AGENT_E2E_RESULTS'));
-  return readdirSync(run)
-    .filter((name) => /^agent(-linux)?(-\d+)?\.log$/.test(name))
-    .flatMap((name) => readFileSync(path.join(run, name), 'utf8').split('\n'))
-    .filter((line) => line.includes(`[agent] ${call} -> `)).length;
+  return loggedCalls(call, ALL_AGENT_LOGS);
 }
 
 function pause(ms: number): Promise<void> {
