@@ -102,13 +102,31 @@ test('start boots every node; routers form OSPF adjacencies (Full) and h1 pings 
     'r2 to see r1 and r3 as Full neighbours',
   );
   assert.match(neighbors.output ?? '', /10\.255\.0\.1\s+\d+\s+Full/);
+  // As long as the sample's own tests wait (60 s): routes follow the adjacencies, later on a loaded machine.
   const ping = await eventually(
     () => run('h1', 'ping -c 1 -W 1 10.0.2.10'),
     (r) => /1 received/.test(r.output ?? ''),
     'h1 to ping h2 across r1, r2 and r3',
+    60_000,
+    routingState,
   );
   assert.match(ping.output ?? '', /ttl=61/); // three routers on the way
 });
+
+/** What each node has of the path from h1 to h2: its links, addresses, neighbours and routes. */
+async function routingState(): Promise<string> {
+  const reads = [
+    ...['h1', 'h2'].map((node) => [node, 'ip -br link; ip -br address; ip route'] as const),
+    ...['r1', 'r2', 'r3'].flatMap((node) =>
+      ['show interface brief', 'show ip ospf neighbor', 'show ip route'].map((command) => [node, command] as const),
+    ),
+  ];
+  const many = await client.execConsoleMany({
+    ...payload(),
+    targets: reads.map(([node, command]) => ({ node, command })),
+  });
+  return (many.results ?? []).map((r) => `--- ${r.node}: ${r.command}\n${r.output ?? r.error ?? ''}`).join('\n');
+}
 
 test('console exec and exec-many return the real output and duration', async () => {
   const version = await run('r1', 'show version');

@@ -56,19 +56,24 @@ export function processesOf(prefix: string): number[] {
     );
 }
 
-/** Polls `probe` until `done` holds, at most `limitMs`; fails with the last value otherwise. */
+/**
+ * Polls `probe` until `done` holds, at most `limitMs`; fails with the last value otherwise,
+ * and with what `explain` reads of the lab then (a failure seen once in CI must say why).
+ */
 export async function eventually<T>(
   probe: () => Promise<T>,
   done: (value: T) => boolean,
   what: string,
   limitMs = 30_000,
+  explain?: () => Promise<string>,
 ): Promise<T> {
   const deadline = Date.now() + limitMs;
   let value = await probe();
   while (!done(value)) {
     if (Date.now() > deadline)
       assert.fail(
-        `timed out after ${limitMs / 1000} s waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}`,
+        `timed out after ${limitMs / 1000} s waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}` +
+          (explain ? `\n${await explain().catch((e: unknown) => `(reading the lab failed: ${String(e)})`)}` : ''),
       );
     await sleep(250);
     value = await probe();
