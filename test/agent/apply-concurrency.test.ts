@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { chainLab, makeDataDir, startTestAgent, type TestAgent } from '../support/agent';
+import { chainLab, makeDataDir, startTestAgent, type TestAgent, withTestAgent } from '../support/agent';
 
 /** A chain of linux nodes with a network at each end. */
 function labWith(nodes: number): string {
@@ -40,13 +40,10 @@ test('applies run side by side yet leave the lab exactly as planned, and saved s
     await first.stop();
 
     // What the simulated emulator saved is what it served: a restarted agent plans no change.
-    const second = await startTestAgent({ dataDir });
-    try {
+    await withTestAgent({ dataDir }, async (second) => {
       const again = await second.login();
       assert.deepEqual(await planSummary(second, again, small), { create: 0, update: 0, delete: 0, unchanged: 123 });
-    } finally {
-      await second.stop();
-    }
+    });
     const saved = JSON.parse(readFileSync(join(dataDir, 'emulator-state.json'), 'utf8')) as {
       labs: { path: string; nodes: { id: number; left: number; top: number }[]; networks: { id: number }[] }[];
     };

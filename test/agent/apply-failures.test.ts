@@ -17,7 +17,7 @@ import { diffToEmulator } from '../../agent/domain/diff';
 import { observedTopology } from '../../agent/domain/observed';
 import { makeLink, type TopoNode, type Topology } from '../../agent/domain/topology';
 import { ApplyStopped } from '../../agent/domain/domain-error';
-import { startTestAgent, waitFor, type Reply, type TestAgent } from '../support/agent';
+import { waitFor, type Reply, type TestAgent, withTestAgent } from '../support/agent';
 
 /** a -- b -- c, on two-port Linux nodes. */
 function lab(name: string, extra: { nodes?: string; links?: string; aRam?: number } = {}): string {
@@ -72,8 +72,7 @@ function failedPush(reply: Reply): { applied: string[]; failed: string; restored
 }
 
 test('simulated: a push cut short by the emulator (session expired) has deleted nothing, and says what it made', async () => {
-  const agent = await startTestAgent({ writeDelayMs: 50 });
-  try {
+  await withTestAgent({ writeDelayMs: 50 }, async (agent) => {
     let token = await agent.login();
     const base = lab('cutshort');
     const deployed = await agent.call('POST', '/api/v1/projects/deploy', { yaml: base }, token);
@@ -112,14 +111,11 @@ test('simulated: a push cut short by the emulator (session expired) has deleted 
     const again = await agent.call('POST', '/api/v1/projects/reconcile', { yaml: changed('cutshort', more) }, token);
     assert.equal(again.status, 200, JSON.stringify(again.body));
     assert.deepEqual(await links(agent, token, base), ['a:e0 -- b:e0', 'b:e1 -- d:e0']);
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('EVE-NG: a node edit refused mid-push fails before any link is detached', async () => {
-  const agent = await startTestAgent({ emulator: 'eve-ng' });
-  try {
+  await withTestAgent({ emulator: 'eve-ng' }, async (agent) => {
     const fake = agent.fakeEve;
     assert.ok(fake, 'the test agent runs against the fake EVE-NG server');
     const token = await agent.login();
@@ -142,14 +138,11 @@ test('EVE-NG: a node edit refused mid-push fails before any link is detached', a
     );
     assert.match(reply.body.error ?? '', /20026/);
     assert.deepEqual(await links(agent, token, base), before, 'b:e1 is still linked to c');
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('EVE-NG: when the link onto a freed interface fails, the link deleted to make way is put back', async () => {
-  const agent = await startTestAgent({ emulator: 'eve-ng' });
-  try {
+  await withTestAgent({ emulator: 'eve-ng' }, async (agent) => {
     const fake = agent.fakeEve;
     assert.ok(fake, 'the test agent runs against the fake EVE-NG server');
     const token = await agent.login();
@@ -175,9 +168,7 @@ test('EVE-NG: when the link onto a freed interface fails, the link deleted to ma
     // Nothing is left half-made: the plan shows exactly the link still to move.
     const plan = (await agent.call('POST', '/api/v1/projects/plan', { yaml: changed('putback') }, token)).body.data;
     assert.deepEqual(names(plan.actions), ['create link b:e1 -- d:e0', 'delete link b:e1 -- c:e0'], plan.text);
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 /** Node a (vIOS, with a startup config) linked to b; `replaced` makes a an IOL node, which EVE-NG cannot edit in place. */
@@ -196,8 +187,7 @@ function replacedLab(replaced: boolean): string {
 }
 
 test('EVE-NG: a replaced node whose new copy is refused comes back with its id, template, config and link', async () => {
-  const agent = await startTestAgent({ emulator: 'eve-ng' });
-  try {
+  await withTestAgent({ emulator: 'eve-ng' }, async (agent) => {
     const fake = agent.fakeEve;
     assert.ok(fake, 'the test agent runs against the fake EVE-NG server');
     const token = await agent.login();
@@ -234,9 +224,7 @@ test('EVE-NG: a replaced node whose new copy is refused comes back with its id, 
     assert.deepEqual(await links(agent, token, replacedLab(false)), ['a:Gi0/0 -- b:e0'], 'its link is back');
     const plan = await agent.call('POST', '/api/v1/projects/plan', { yaml: replacedLab(false), files }, token);
     assert.deepEqual(plan.body.data.summary, { create: 0, update: 0, delete: 0, unchanged: 3 }, plan.body.data.text);
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('simulated: a replaced node whose new copy is refused comes back with its settings and links', async () => {

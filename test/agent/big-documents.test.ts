@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
 import { MAX_ALIASES, MAX_DIAGNOSTICS, MAX_FLOW_NESTING } from '../../common/project-files/document-limits';
 import { generatedProject } from '../bench/support/labs';
-import { chainLab, rawCall, startTestAgent, type TestAgent } from '../support/agent';
+import { chainLab, rawCall, type TestAgent, withTestAgent } from '../support/agent';
 
 const MiB = 1024 * 1024;
 /** The generated 10,000-node lab with its startup configs; its images are ones the simulated emulator offers. */
@@ -42,8 +42,7 @@ function deepNesting(bytes: number): string {
 }
 
 test('a generated 10,000-node lab of over 2 MiB validates with 0 errors, plans and deploys on the simulated emulator', async () => {
-  const agent = await startTestAgent({ writeDelayMs: 0 });
-  try {
+  await withTestAgent({ writeDelayMs: 0 }, async (agent) => {
     assert.ok(BIG.yaml.length > 2 * MiB, `the lab has ${BIG.yaml.length} characters`);
     const client = await agent.loggedIn();
     const validated = await client.validateProject(BIG, { timeoutMs: 300_000 });
@@ -62,14 +61,11 @@ test('a generated 10,000-node lab of over 2 MiB validates with 0 errors, plans a
     // Nothing left to do: the lab as deployed is the lab as written.
     const again = await client.planProject({ ...BIG, state: deployed.state }, { timeoutMs: 300_000 });
     assert.deepEqual([again.summary?.create, again.summary?.update, again.summary?.delete], [0, 0, 0]);
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('hostile documents as large as that lab are refused with the limit they hit, by validate, plan and deploy', async () => {
-  const agent = await startTestAgent();
-  try {
+  await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     for (const [yaml, code, limit] of [
       [deepNesting(BIG.yaml.length), 'nesting-too-deep', MAX_FLOW_NESTING],
@@ -92,9 +88,7 @@ test('hostile documents as large as that lab are refused with the limit they hit
         assert.equal(refused.body.data.diagnostics[0].code, code);
       }
     }
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('a document that runs a worker out of memory or time names that limit, and health answers meanwhile', async () => {
@@ -103,8 +97,7 @@ test('a document that runs a worker out of memory or time names that limit, and 
     [{ validateHeapMb: 32 }, 'memory-limit', /32 MB/],
     [{ validateSeconds: 0.5 }, 'time-limit', /0\.5 s/],
   ] as const) {
-    const agent = await startTestAgent(options);
-    try {
+    await withTestAgent(options, async (agent) => {
       const token = await agent.login();
       let settled = false;
       const hostile = validate(agent, { yaml: chainLab('costly', 27_000) }, token).finally(() => (settled = true));
@@ -129,15 +122,12 @@ test('a document that runs a worker out of memory or time names that limit, and 
       const planned = await agent.call('POST', '/api/v1/projects/plan', { yaml: chainLab('costly', 27_000) }, token);
       assert.equal(planned.status, 422);
       assert.equal(planned.body.data.diagnostics[0].code, code);
-    } finally {
-      await agent.stop();
-    }
+    });
   }
 });
 
 test('30 MB of deep JSON in files is refused as too deeply nested, before a worker builds it', async () => {
-  const agent = await startTestAgent();
-  try {
+  await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     const depth = 15 * MiB;
     const raw = `{"yaml":"name: x\\n","files":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
@@ -147,15 +137,12 @@ test('30 MB of deep JSON in files is refused as too deeply nested, before a work
     assert.equal(sent.body.code, 'invalid_request');
     assert.match(sent.body.error ?? '', /more than 64 levels deep/);
     assert.equal((await validate(agent, { yaml: chainLab('fine', 2) }, token)).body.data.status, 'valid');
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('validate replies are capped: 200,000 template-less nodes give MAX_DIAGNOSTICS, a summary, and a reply the client reads', async () => {
   // Reading 200,000 nodes takes 10-50 s on a busy 2-core machine: the default time limit is not what is tested here.
-  const agent = await startTestAgent({ validateSeconds: 600 });
-  try {
+  await withTestAgent({ validateSeconds: 600 }, async (agent) => {
     const client = await agent.loggedIn();
     const reply = await client.validateProject({ yaml: TEMPLATELESS, files: {} }, { timeoutMs: 300_000 });
     assert.equal(reply.status, 'invalid');
@@ -171,7 +158,5 @@ test('validate replies are capped: 200,000 template-less nodes give MAX_DIAGNOST
     const refused = await agent.call('POST', '/api/v1/projects/deploy', { yaml: TEMPLATELESS }, token);
     assert.equal(refused.status, 422);
     assert.equal(refused.body.data.diagnostics.length, MAX_DIAGNOSTICS);
-  } finally {
-    await agent.stop();
-  }
+  });
 });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { chainLab, startTestAgent, type TestAgent } from '../support/agent';
+import { chainLab, startTestAgent, type TestAgent, withTestAgent } from '../support/agent';
 
 const SLOW_LOGINS = 1000;
 /** Sockets opened at once while the slow logins are set up (bounded, so the test machine is not swamped). */
@@ -38,8 +38,7 @@ test(
   `${SLOW_LOGINS} slow logins without a session do not stop a logged-in user's plan, nor a right login`,
   { timeout: 180_000 },
   async (t) => {
-    const agent = await startTestAgent();
-    try {
+    await withTestAgent({}, async (agent) => {
       const token = await agent.login();
       const yaml = chainLab('busy', 200);
       // 64 KiB each, as in the attack: reserved up front they took the agent's whole 64 MiB. 16 KiB
@@ -60,9 +59,7 @@ test(
           for (const socket of sockets) socket.destroy();
         }
       }
-    } finally {
-      await agent.stop();
-    }
+    });
   },
 );
 

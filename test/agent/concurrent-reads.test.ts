@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chainLab, startTestAgent } from '../support/agent';
+import { chainLab, withTestAgent } from '../support/agent';
 
 /**
  * Ten identical reads at once all get the same, full answer. That they cost one computation is
@@ -11,8 +11,7 @@ const NODES = 300;
 const AT_ONCE = 10;
 
 test('ten identical plan and status calls at once on one lab each get the whole, same answer', async () => {
-  const agent = await startTestAgent();
-  try {
+  await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     const yaml = chainLab('reads', NODES);
     const deployed = await agent.call('POST', '/api/v1/projects/deploy', { yaml }, token);
@@ -31,7 +30,5 @@ test('ten identical plan and status calls at once on one lab each get the whole,
     }
     const plan = (await agent.call('POST', '/api/v1/projects/plan', { yaml: changed }, token)).body.data;
     assert.ok(plan.operations.length > 0, 'the changed lab has something to plan');
-  } finally {
-    await agent.stop();
-  }
+  });
 });

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { chainLab, startTestAgent, type TestAgent } from '../support/agent';
+import { chainLab, startTestAgent, type TestAgent, withTestAgent } from '../support/agent';
 
 const TIMEOUTS = { firstByteMs: 300, handshakeMs: 300, headersMs: 300, requestMs: 600, keepAliveMs: 300 };
 /** Far beyond every limit above: a connection still open then is held for good. */
@@ -104,8 +104,7 @@ test('a kept-alive connection that keeps asking stays open past every other limi
   assert.equal(received.match(/HTTP\/1\.1 200 /g)?.length, 4, received);
   assert.ok(await closed);
   // A deploy of 100 nodes at 10 ms per emulator write takes longer than the request limit to answer.
-  const slow = await startTestAgent({ timeouts: TIMEOUTS, writeDelayMs: 10 });
-  try {
+  await withTestAgent({ timeouts: TIMEOUTS, writeDelayMs: 10 }, async (slow) => {
     const deployed = await slow.call(
       'POST',
       '/api/v1/projects/deploy',
@@ -113,7 +112,5 @@ test('a kept-alive connection that keeps asking stays open past every other limi
       await slow.login(),
     );
     assert.equal(deployed.status, 200, JSON.stringify(deployed.body).slice(0, 300));
-  } finally {
-    await slow.stop();
-  }
+  });
 });

@@ -12,7 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readUsersFile } from '../../agent/users';
-import { makeDataDir, rawCall, startTestAgent, type TestAgent } from '../support/agent';
+import { makeDataDir, rawCall, startTestAgent, type TestAgent, withTestAgent } from '../support/agent';
 
 const AGENT_BUNDLE = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
 
@@ -57,17 +57,14 @@ test('add-user writes a 0600 users file with an scrypt hash; the agent then take
     assert.doesNotMatch(started.stdout, /password lab/);
 
     // The file's users log in with their password, and only with it (an agent in this process reads the same file).
-    const agent = await startTestAgent({ users: readUsersFile(file) });
-    try {
+    await withTestAgent({ users: readUsersFile(file) }, async (agent) => {
       assert.equal(
         (await agent.call('POST', '/api/v1/login', { username: 'alice', password: 'correct horse battery' })).status,
         200,
       );
       assert.equal((await agent.call('POST', '/api/v1/login', { username: 'alice', password: 'wrong' })).status, 401);
       assert.equal((await agent.call('POST', '/api/v1/login', { username: 'lab', password: 'lab' })).status, 401);
-    } finally {
-      await agent.stop();
-    }
+    });
 
     // Readable by others: refused, saying how to fix it.
     chmodSync(file, 0o644);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { startTestAgent } from '../support/agent';
+import { withTestAgent } from '../support/agent';
 
 const ORIGINAL = `# Core lab: keep this comment
 name: from-emu
@@ -19,8 +19,7 @@ links:
 `;
 
 test("reconcile from_emu edits the client's own text: comments and order stay, only differences change", async () => {
-  const agent = await startTestAgent();
-  try {
+  await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     assert.equal((await agent.call('POST', '/api/v1/projects/deploy', { yaml: ORIGINAL }, token)).status, 200);
 
@@ -92,9 +91,7 @@ test("reconcile from_emu edits the client's own text: comments and order stay, o
     );
     assert.equal(crossed.status, 409);
     assert.equal(crossed.body.code, 'plan_stale');
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 /** The lines of `after` that differ from `before`, as [line number, before, after]; equal lengths assumed. */
@@ -114,8 +111,7 @@ test('pulling one changed value into the sample lab changes exactly that one lin
       readFileSync(join(samples, 'configs', f), 'utf8'),
     ]),
   );
-  const agent = await startTestAgent();
-  try {
+  await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     assert.equal((await agent.call('POST', '/api/v1/projects/deploy', { yaml, files }, token)).status, 200);
     // The live lab's r2 gets more memory (as if changed on the emulator).
@@ -134,9 +130,7 @@ test('pulling one changed value into the sample lab changes exactly that one lin
     const diff = changedLines(yaml, pulled.body.data.yaml);
     assert.deepEqual(diff, [[diff[0]?.[0], '    ram: 512', '    ram: 1024']], JSON.stringify(diff));
     assert.deepEqual(pulled.body.data.files, files);
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('nodes, networks and links pulled from the emulator are added and removed as whole lines, the rest untouched', async () => {
@@ -167,8 +161,7 @@ links:
       '  - endpoints: [r2:Gi0/1, r4:e0]\n',
     )
     .replace('  lan:\n    type: bridge\n', '  lan:\n    type: bridge\n  wan:\n    type: pnet1\n');
-  const agent = await startTestAgent();
-  try {
+  await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     assert.equal((await agent.call('POST', '/api/v1/projects/deploy', { yaml: liveText }, token)).status, 200);
     const pulled = await agent.call(
@@ -194,7 +187,5 @@ links:
     assert.match(result, /\n {2}wan:\n {4}type: pnet1\n/);
     assert.match(result, /\n {2}- endpoints: \[r2:Gi0\/1, r4:e0\]\n/);
     assert.deepEqual(parse(result).links.length, 2);
-  } finally {
-    await agent.stop();
-  }
+  });
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { chainLab, makeDataDir, startTestAgent, waitFor } from '../support/agent';
+import { chainLab, makeDataDir, startTestAgent, waitFor, withTestAgent } from '../support/agent';
 
 /**
  * Nodes of the labs these tests deploy, at 5 ms per emulator write: enough that the node stage
@@ -10,8 +10,7 @@ import { chainLab, makeDataDir, startTestAgent, waitFor } from '../support/agent
 const NODES = 800;
 
 test('while a deploy is in flight, other long operations on that lab get 409 lab_busy; reads still work', async () => {
-  const agent = await startTestAgent({ writeDelayMs: 5 });
-  try {
+  await withTestAgent({ writeDelayMs: 5 }, async (agent) => {
     const token = await agent.login();
     const yaml = chainLab('busy', NODES);
     const deploying = agent.call('POST', '/api/v1/projects/deploy', { yaml }, token);
@@ -45,9 +44,7 @@ test('while a deploy is in flight, other long operations on that lab get 409 lab
     // Once it is done, the lab is free again.
     const exec = await agent.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, token);
     assert.equal(exec.status, 200);
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 /** Starts a slow deploy and stops the agent once a few nodes exist, as a crash mid-apply would. */
@@ -150,8 +147,7 @@ test('destroy clears an interrupted apply', async () => {
     const yaml = chainLab('halfway', NODES);
     await interruptDeploy(dataDir, yaml);
 
-    const second = await startTestAgent({ dataDir });
-    try {
+    await withTestAgent({ dataDir }, async (second) => {
       const t = await second.login();
       assert.equal(
         (await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t)).body.code,
@@ -162,17 +158,14 @@ test('destroy clears an interrupted apply', async () => {
       assert.equal(destroyed.body.data.status, 'destroyed');
       const deployed = await second.call('POST', '/api/v1/projects/deploy', { yaml }, t);
       assert.equal(deployed.status, 200);
-    } finally {
-      await second.stop();
-    }
+    });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
 test('a lab locked in the emulator is readable but refuses changes with 423 lab_locked', async () => {
-  const agent = await startTestAgent();
-  try {
+  await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     const lab = '/examples/locked.unl';
     const status = await agent.call('POST', '/api/v1/projects/status', { lab }, token);
@@ -187,7 +180,5 @@ test('a lab locked in the emulator is readable but refuses changes with 423 lab_
       assert.equal(reply.status, 423, path);
       assert.equal(reply.body.code, 'lab_locked', path);
     }
-  } finally {
-    await agent.stop();
-  }
+  });
 });

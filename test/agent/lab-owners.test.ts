@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { labYaml, makeDataDir, startTestAgent, waitFor, type TestAgent } from '../support/agent';
+import { labYaml, makeDataDir, startTestAgent, waitFor, type TestAgent, withTestAgent } from '../support/agent';
 
 const ALICE = { username: 'alice', password: 'alice-secret' };
 const BOB = { username: 'bob', password: 'bob-secret' };
@@ -175,8 +175,7 @@ test('the data directory is 0700 and every file in it 0600, also those an older 
 });
 
 test('a user may own so many labs (here 2): the next deploy, import or reconcile that creates one is refused, naming the limit and their labs', async () => {
-  const own = await startTestAgent({ users: USERS, labsPerUser: 2 });
-  try {
+  await withTestAgent({ users: USERS, labsPerUser: 2 }, async (own) => {
     const a = await own.login(ALICE.username, ALICE.password);
     const b = await own.login(BOB.username, BOB.password);
     const call = (path: string, body: unknown, token: string) => own.call('POST', path, body, token);
@@ -210,7 +209,5 @@ test('a user may own so many labs (here 2): the next deploy, import or reconcile
     // Destroying one makes room.
     assert.equal((await call('/api/v1/projects/destroy', { lab: q2 }, a)).status, 200);
     assert.equal((await call('/api/v1/projects/deploy', { yaml: labYaml('q3') }, a)).status, 200, 'after destroy');
-  } finally {
-    await own.stop();
-  }
+  });
 });

@@ -1,14 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SESSION_IDLE_MS } from '../../common/api/contract';
-import { startTestAgent } from '../support/agent';
+import { withTestAgent } from '../support/agent';
 
 const HOUR = 60 * 60 * 1000;
 
 test('agent sessions slide for 8 hours; after that the token is expired, not unknown', async () => {
   let now = Date.parse('2026-01-01T00:00:00Z');
-  const agent = await startTestAgent({ clock: () => now });
-  try {
+  await withTestAgent({ clock: () => now }, async (agent) => {
     const token = await agent.login();
     // Keep the emulator session alive along the way: every call extends both.
     for (let i = 0; i < 3; i++) {
@@ -25,14 +24,11 @@ test('agent sessions slide for 8 hours; after that the token is expired, not unk
     assert.equal(unknown.body.code, 'unauthenticated');
     const missing = await agent.call('GET', '/api/v1/session');
     assert.equal(missing.body.code, 'unauthenticated');
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('logout ends the session at once; the token is then unauthenticated', async () => {
-  const agent = await startTestAgent();
-  try {
+  await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     assert.match(token, /^[0-9a-f]{64}$/);
     const session = await agent.call('GET', '/api/v1/session', undefined, token);
@@ -42,15 +38,12 @@ test('logout ends the session at once; the token is then unauthenticated', async
     const after = await agent.call('GET', '/api/v1/session', undefined, token);
     assert.equal(after.status, 401);
     assert.equal(after.body.code, 'unauthenticated');
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('the emulator session expires after an hour idle while the agent session lives on', async () => {
   let now = Date.parse('2026-01-01T00:00:00Z');
-  const agent = await startTestAgent({ clock: () => now });
-  try {
+  await withTestAgent({ clock: () => now }, async (agent) => {
     const token = await agent.login();
     now += HOUR - 1000;
     assert.equal((await agent.call('GET', '/api/v1/templates', undefined, token)).status, 200);
@@ -69,14 +62,11 @@ test('the emulator session expires after an hour idle while the agent session li
     // A fresh login gets a fresh emulator session.
     const again = await agent.login();
     assert.equal((await agent.call('GET', '/api/v1/session', undefined, again)).status, 200);
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('users come from the options; wrong credentials are invalid_credentials', async () => {
-  const agent = await startTestAgent({ users: [{ username: 'alice', password: 'wonder' }] });
-  try {
+  await withTestAgent({ users: [{ username: 'alice', password: 'wonder' }] }, async (agent) => {
     for (const [username, password] of [
       ['lab', 'lab'],
       ['alice', 'wrong'],
@@ -88,7 +78,5 @@ test('users come from the options; wrong credentials are invalid_credentials', a
     }
     const ok = await agent.call('POST', '/api/v1/login', { username: 'alice', password: 'wonder' });
     assert.equal(ok.body.data.username, 'alice');
-  } finally {
-    await agent.stop();
-  }
+  });
 });

@@ -5,7 +5,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { loginTo, makeDataDir, rawCall, startTestAgent } from '../support/agent';
+import { loginTo, makeDataDir, rawCall, startTestAgent, withTestAgent } from '../support/agent';
 
 const AGENT_BUNDLE = join(__dirname, '..', '..', '..', 'dist', 'agent.js');
 
@@ -28,16 +28,13 @@ test('the first start makes an EC P-256 certificate for 127.0.0.1 and localhost;
     assert.equal(statSync(join(dataDir, 'key.pem')).mode & 0o777, 0o600);
     assert.ok(cert.checkPrivateKey(createPrivateKey(readFileSync(join(dataDir, 'key.pem')))));
 
-    const second = await startTestAgent({ dataDir });
-    try {
+    await withTestAgent({ dataDir }, async (second) => {
       assert.equal(second.fingerprint, fingerprint);
       assert.equal(second.certPem, certPem);
       // The restarted agent serves that same certificate: a client trusting only it gets through.
       const health = await rawCall(second.url, certPem, 'GET', '/api/v1/health');
       assert.deepEqual(health.body, { ok: true, data: { status: 'ok', tls: true, version: health.body.data.version } });
-    } finally {
-      await second.stop();
-    }
+    });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chainLab, labYaml, startTestAgent, type TestAgent } from '../support/agent';
+import { chainLab, labYaml, type TestAgent, withTestAgent } from '../support/agent';
 
 /** A small lab with a long comment: over 256 KiB as a request body, so it is validated on a worker thread. */
 const LARGE = `# ${'padding '.repeat(40_000)}\n${labYaml('large')}`;
@@ -14,8 +14,7 @@ function validate(agent: TestAgent, yaml: string, token: string) {
 }
 
 test('a validate worker that runs out of memory answers memory-limit, and a fresh worker takes the next document', async () => {
-  const agent = await startTestAgent({ validateHeapMb: HEAP_MB });
-  try {
+  await withTestAgent({ validateHeapMb: HEAP_MB }, async (agent) => {
     const token = await agent.login();
     assert.ok(Buffer.byteLength(JSON.stringify({ yaml: LARGE })) > 256 * 1024);
     const died = await validate(agent, HUGE, token);
@@ -29,14 +28,11 @@ test('a validate worker that runs out of memory answers memory-limit, and a fres
       assert.equal(next.body.data.status, 'valid', JSON.stringify(next.body.data.diagnostics).slice(0, 300));
     }
     assert.equal((await agent.call('GET', '/api/v1/health')).status, 200);
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('large validates beyond what the workers and their queue take get 503 agent_busy; the rest are answered', async () => {
-  const agent = await startTestAgent();
-  try {
+  await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     // Two workers, four waiting: of twelve at once, some must be turned away.
     const replies = await Promise.all(Array.from({ length: 12 }, () => validate(agent, LARGE, token)));
@@ -52,7 +48,5 @@ test('large validates beyond what the workers and their queue take get 503 agent
     for (const reply of answered) assert.equal(reply.body.data.status, 'valid');
     // Once they are done, the pool takes work again.
     assert.equal((await validate(agent, LARGE, token)).body.data.status, 'valid');
-  } finally {
-    await agent.stop();
-  }
+  });
 });

@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { NO_LAB_LOCK, startTestAgent, TEST_EMULATOR_ENV, TEST_EVE_SERVER_ENV } from '../support/agent';
+import { NO_LAB_LOCK, TEST_EMULATOR_ENV, TEST_EVE_SERVER_ENV, withTestAgent } from '../support/agent';
 import { communityHarnessUnavailable } from './harness/community-harness';
 import { harnessUnavailable } from './harness/unetlab-harness';
 
@@ -36,8 +36,7 @@ const unavailable = () => (ON_CE ? communityHarnessUnavailable() : harnessUnavai
 
 test(`the test support really puts the EVE-NG backend and ${PEER} behind an eve-ng test agent`, async () => {
   if (ON_UNETLAB) assert.equal(unavailable(), undefined);
-  const agent = await startTestAgent({ emulator: 'eve-ng' });
-  try {
+  await withTestAgent({ emulator: 'eve-ng' }, async (agent) => {
     const client = await agent.loggedIn();
     await client.listTemplates();
     if (ON_UNETLAB) {
@@ -47,14 +46,11 @@ test(`the test support really puts the EVE-NG backend and ${PEER} behind an eve-
       assert.ok(seen.some((e) => e.method === 'POST' && e.path === '/api/auth/login'));
       assert.ok(seen.some((e) => e.path.startsWith('/api/list/templates/vios')));
     }
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test('on the EVE-NG backend a plan right after deploy is empty: configs, IOL, VPCS, hidden bridges, escaped text', async () => {
-  const agent = await startTestAgent({ emulator: 'eve-ng' });
-  try {
+  await withTestAgent({ emulator: 'eve-ng' }, async (agent) => {
     const client = await agent.loggedIn();
     const yaml = [
       'name: converge',
@@ -104,9 +100,7 @@ test('on the EVE-NG backend a plan right after deploy is empty: configs, IOL, VP
     assert.equal(sw1?.ethernet, 2);
     assert.ok(sw1 && sw1.links['16'] && sw1.links['1'], JSON.stringify(sw1?.links));
     assert.equal(lab?.nodes.find((n) => n.name === 'r1')?.config, '1');
-  } finally {
-    await agent.stop();
-  }
+  });
 });
 
 test(

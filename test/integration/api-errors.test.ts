@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentError, type AgentClient } from '../../common/api/client';
 import { STATUS_OF_CODE } from '../../common/api/contract';
-import { labYaml, NO_LAB_LOCK, startTestAgent, TEST_USER, type TestAgent } from '../support/agent';
+import { labYaml, NO_LAB_LOCK, startTestAgent, TEST_USER, type TestAgent, withTestAgent } from '../support/agent';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -153,17 +153,14 @@ test('browser_token_invalid: a stream ticket nobody issued', async () => {
 });
 
 test('lab_busy: a second long operation on a lab while the first is in flight', async () => {
-  const slow = await startTestAgent({ writeDelayMs: 40 });
-  try {
+  await withTestAgent({ writeDelayMs: 40 }, async (slow) => {
     const user = await slow.loggedIn();
     const yaml = labYaml('busy');
     const outcomes = await Promise.allSettled([user.deployProject({ yaml }), user.deployProject({ yaml })]);
     const failures = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     assert.equal(failures.length, 1, 'exactly one deploy must be refused');
     assertAgentError(failures[0].reason, 'lab_busy', 'deployProject');
-  } finally {
-    await slow.stop();
-  }
+  });
 });
 
 test('lab_locked_mid_apply: an apply cut short by an agent stop refuses exec and pull until a push finishes it', async () => {
@@ -183,8 +180,7 @@ test('lab_locked_mid_apply: an apply cut short by an agent stop refuses exec and
     assert.ok(cut instanceof AgentError && cut.code === 'agent_stopping', `the cut deploy failed with ${String(cut)}`);
     assert.equal(cut.status, 503);
 
-    const second = await startTestAgent({ dataDir: first.dataDir });
-    try {
+    await withTestAgent({ dataDir: first.dataDir }, async (second) => {
       const again = await second.loggedIn();
       await rejectsWith(again.execProject({ yaml, action: 'start' }), 'lab_locked_mid_apply', 'execProject');
       await rejectsWith(
@@ -194,32 +190,24 @@ test('lab_locked_mid_apply: an apply cut short by an agent stop refuses exec and
       );
       await again.reconcileProject({ yaml });
       assert.equal((await again.getProjectStatus({ yaml })).total, 3);
-    } finally {
-      await second.stop();
-    }
+    });
   } finally {
     await first.stop();
   }
 });
 
 test('expired_emu_session: the emulator session ends after an hour idle, under a live agent session', async () => {
-  const timed = await startTestAgent();
-  try {
+  await withTestAgent({}, async (timed) => {
     const user = await timed.loggedIn();
     timed.expireEmulatorSession();
     await rejectsWith(user.getCapabilities(), 'expired_emu_session', 'getCapabilities');
-  } finally {
-    await timed.stop();
-  }
+  });
 });
 
 test('expired_agent_session: the agent session ends after 8 hours idle', async () => {
-  const timed = await startTestAgent();
-  try {
+  await withTestAgent({}, async (timed) => {
     const user = await timed.loggedIn();
     timed.clock.advance(8 * 60 * 60 * 1000 + 1);
     await rejectsWith(user.getSession(), 'expired_agent_session', 'getSession');
-  } finally {
-    await timed.stop();
-  }
+  });
 });

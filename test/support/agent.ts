@@ -133,6 +133,16 @@ export interface TestAgent {
   stop(): Promise<void>;
 }
 
+/** Runs `body` with a test agent that is stopped (labs, clients, data directory) however the body ends. */
+export async function withTestAgent<T>(options: TestAgentOptions, body: (agent: TestAgent) => Promise<T>): Promise<T> {
+  const agent = await startTestAgent(options);
+  try {
+    return await body(agent);
+  } finally {
+    await agent.stop();
+  }
+}
+
 export async function startTestAgent(options: TestAgentOptions = {}): Promise<TestAgent> {
   const ownsDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? makeDataDir();
