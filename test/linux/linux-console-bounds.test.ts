@@ -11,8 +11,8 @@ import { readFileSync } from 'node:fs';
 import { STALLED_DROP_MS } from '../../agent/console/line-client';
 import { openNonReadingStream, startTestAgent, waitFor, type TestAgent } from '../support/agent';
 import { requireLinuxLabs } from './support';
+import { assertDroppedAfterBoundedRead, assertGrowthBounded } from '../support/stalled-client';
 
-const MiB = 1024 * 1024;
 const GROWTH_BOUND_MiB = 64;
 const RECEIVED_BOUND_MiB = 16;
 const LAB = '/lab-agent/console-bounds.unl';
@@ -55,37 +55,12 @@ test(
   async () => {
     const { ticket } = await call('/api/v1/console/attach', { lab: LAB, node: 'h1' });
     const stream = await openNonReadingStream(running(), token, ticket);
-    const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
     const before = rss();
     stream.write("head -c 300000000 /dev/zero | tr '\\0' x\r");
-
     // Not reading for longer than a client may stay behind (the program is paused meanwhile).
-    let peak = before;
-    const samples = (STALLED_DROP_MS + 5_000) / 50;
-    for (let i = 0; i < samples; i++) {
-      peak = Math.max(peak, rss());
-      if (peak - before > GROWTH_BOUND_MiB * MiB) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const grown = (peak - before) / MiB;
-    assert.ok(
-      grown < GROWTH_BOUND_MiB,
-      `the agent grew by ${grown.toFixed(0)} MiB (from ${(before / MiB).toFixed(0)} MiB) behind a client that reads nothing`,
-    );
-
+    await assertGrowthBounded(rss, before, GROWTH_BOUND_MiB, (STALLED_DROP_MS + 5_000) / 50, 50);
     // Reading again, the client finds a bounded amount, then the end: it stayed behind too long and was dropped.
-    let received = 0;
-    stream.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > RECEIVED_BOUND_MiB * MiB) stream.destroy();
-    });
-    stream.on('error', () => undefined);
-    stream.resume();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise((r) => (timer = setTimeout(r, 30_000)))]);
-    clearTimeout(timer);
-    assert.ok(stream.destroyed, 'the agent closed the stream of the client that fell behind');
-    assert.ok(received <= RECEIVED_BOUND_MiB * MiB, `the client received ${(received / MiB).toFixed(1)} MiB`);
+    await assertDroppedAfterBoundedRead(stream, RECEIVED_BOUND_MiB);
 
     // The node's console still answers.
     const output = await call('/api/v1/console/exec', { lab: LAB, node: 'h1', command: 'echo still-here' });

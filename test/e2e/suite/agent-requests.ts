@@ -16,6 +16,7 @@ import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
 import { topologyAttributes } from './topology-page';
 import { removeFromWorkspace } from './workspace-files';
+import { logInToSimulatedAgent } from './log-in';
 
 const LAB_FILE = 'requests.lab.yaml';
 const LAB_TEXT = `name: requests
@@ -48,12 +49,7 @@ describe('Requests to the agent per action', function () {
 
   before(async function () {
     if (!hasRunnerChannel()) this.skip();
-    const loggedIn = await vscode.commands.executeCommand<boolean>(LabCommand.login, {
-      url: process.env.LAB_AGENT_E2E_LINK_URL ?? process.env.LAB_AGENT_E2E_URL,
-      username: process.env.LAB_AGENT_E2E_USER,
-      password: process.env.LAB_AGENT_E2E_PASSWORD,
-      pin: process.env.LAB_AGENT_E2E_FINGERPRINT,
-    });
+    const loggedIn = await logInToSimulatedAgent();
     assert.strictEqual(loggedIn, true, 'login failed');
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'no workspace folder is open');

@@ -21,6 +21,7 @@ import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
 import { removeFromWorkspace } from './workspace-files';
 import { dragNode, onScreen, withAutoSave, topologyAttributes, topologyText, topologyViewport } from './topology-page';
+import { logInToSimulatedAgent } from './log-in';
 
 const NODES = 500;
 /** The node the test starts (the others stay stopped), and drags; first in the element list. */
@@ -131,12 +132,7 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
 
   before(async function () {
     if (!hasRunnerChannel()) this.skip();
-    const loggedIn = await vscode.commands.executeCommand<boolean>(LabCommand.login, {
-      url: process.env.LAB_AGENT_E2E_LINK_URL ?? process.env.LAB_AGENT_E2E_URL,
-      username: process.env.LAB_AGENT_E2E_USER,
-      password: process.env.LAB_AGENT_E2E_PASSWORD,
-      pin: process.env.LAB_AGENT_E2E_FINGERPRINT,
-    });
+    const loggedIn = await logInToSimulatedAgent();
     assert.strictEqual(loggedIn, true, 'login failed');
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'no workspace folder is open');

@@ -10,7 +10,8 @@ import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 import { eventually } from './eventually';
-import { linuxAgentOrSkip, logInToLinuxAgent } from './frr-lab';
+import { linuxAgentOrSkip } from './frr-lab';
+import { logInToLinuxAgent } from './log-in';
 
 const FOLDER = 'ospf-capture';
 const ITEM = '#menu [role="menuitem"]:has-text("Capture Packets on r1:eth1")';

@@ -13,7 +13,8 @@ import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 import { eventually } from './eventually';
-import { execOn, linuxAgentOrSkip, logInToLinuxAgent, waitForFull } from './frr-lab';
+import { execOn, linuxAgentOrSkip, waitForFull } from './frr-lab';
+import { logInToLinuxAgent } from './log-in';
 
 const FOLDER = 'ospf-walk';
 const R4_CONF = `hostname r4

@@ -46,13 +46,3 @@ export function linuxAgentOrSkip(context: Mocha.Context, suite: string): void {
   console.log(`skipping ${suite}: ${why}`);
   context.skip();
 }
-
-/** Logs in to the Linux emulator agent with the runner's user, pinned to its certificate. */
-export async function logInToLinuxAgent(): Promise<boolean | undefined> {
-  return vscode.commands.executeCommand<boolean>(LabCommand.login, {
-    url: process.env.LAB_AGENT_E2E_LINUX_URL,
-    username: process.env.LAB_AGENT_E2E_USER,
-    password: process.env.LAB_AGENT_E2E_PASSWORD,
-    pin: process.env.LAB_AGENT_E2E_LINUX_FINGERPRINT,
-  });
-}

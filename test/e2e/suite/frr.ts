@@ -13,7 +13,8 @@ import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 import { eventually } from './eventually';
-import { linuxAgentOrSkip, logInToLinuxAgent, waitForFull } from './frr-lab';
+import { linuxAgentOrSkip, waitForFull } from './frr-lab';
+import { logInToLinuxAgent } from './log-in';
 import { onScreen, topologyAttributes, topologyViewport } from './topology-page';
 
 const LAB_FILE = 'ospf/ospf.lab.yaml';

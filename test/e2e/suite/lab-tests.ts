@@ -18,6 +18,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
+import { logInToLinuxAgent } from './log-in';
 
 const PASSING = 'ospf/ospf.lab.yaml';
 const FAILING = 'ospf/failing.lab.yaml';
@@ -120,12 +121,7 @@ describe('Lab tests in the Test Explorer (Linux emulator agent)', function () {
   });
 
   it('logs in to the Linux emulator agent', async () => {
-    const loggedIn = await vscode.commands.executeCommand<boolean>(LabCommand.login, {
-      url: process.env.LAB_AGENT_E2E_LINUX_URL,
-      username: process.env.LAB_AGENT_E2E_USER,
-      password: process.env.LAB_AGENT_E2E_PASSWORD,
-      pin: process.env.LAB_AGENT_E2E_LINUX_FINGERPRINT,
-    });
+    const loggedIn = await logInToLinuxAgent();
     assert.strictEqual(loggedIn, true, 'login failed');
     // What the earlier suites left: the run's log shows where the Problems view's count comes from.
     const problems = vscode.languages.getDiagnostics().filter(([, d]) => d.length > 0);
