@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { chainLab, startTestAgent, type TestAgent, withTestAgent } from '../support/agent';
+import { chainLab, type TestAgent, withTestAgent, startWithToken } from '../support/agent';
 
 const TIMEOUTS = { firstByteMs: 300, handshakeMs: 300, headersMs: 300, requestMs: 600, keepAliveMs: 300 };
 /** Far beyond every limit above: a connection still open then is held for good. */
@@ -15,10 +15,7 @@ const GUARD_MS = 15_000;
 
 let agent: TestAgent;
 let token: string;
-before(async () => {
-  agent = await startTestAgent({ timeouts: TIMEOUTS });
-  token = await agent.login();
-});
+before(async () => ({ agent, token } = await startWithToken({ timeouts: TIMEOUTS })));
 after(() => agent.stop());
 
 const port = () => Number(new URL(agent.url).port);

@@ -2,14 +2,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
 import { LAB_PATH_MAX_LENGTH, labPathProblem } from '../../common/api/lab-path';
-import { chainLab, sendRawTls, startTestAgent, waitFor, type TestAgent } from '../support/agent';
+import { chainLab, sendRawTls, waitFor, type TestAgent, startWithToken } from '../support/agent';
 
 let agent: TestAgent;
 let token: string;
-before(async () => {
-  agent = await startTestAgent();
-  token = await agent.login();
-});
+before(async () => ({ agent, token } = await startWithToken()));
 after(() => agent.stop());
 
 const envelopeOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;

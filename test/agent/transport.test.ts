@@ -4,14 +4,11 @@ import { connect as tcpConnect } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { request as httpRequest } from 'node:http';
 import { MAX_BODY_BYTES } from '../../common/api/contract';
-import { sendRawTls, startTestAgent, type TestAgent } from '../support/agent';
+import { sendRawTls, type TestAgent, startWithToken } from '../support/agent';
 
 let agent: TestAgent;
 let token: string;
-before(async () => {
-  agent = await startTestAgent();
-  token = await agent.login();
-});
+before(async () => ({ agent, token } = await startWithToken()));
 after(() => agent.stop());
 
 const port = () => Number(new URL(agent.url).port);

@@ -133,6 +133,12 @@ export interface TestAgent {
   stop(): Promise<void>;
 }
 
+/** A test agent and a token of the test user's session on it. */
+export async function startWithToken(options: TestAgentOptions = {}): Promise<{ agent: TestAgent; token: string }> {
+  const agent = await startTestAgent(options);
+  return { agent, token: await agent.login() };
+}
+
 /** Runs `body` with a test agent that is stopped (labs, clients, data directory) however the body ends. */
 export async function withTestAgent<T>(options: TestAgentOptions, body: (agent: TestAgent) => Promise<T>): Promise<T> {
   const agent = await startTestAgent(options);

@@ -10,6 +10,17 @@
  * comparisons and this needs no native module or build step.
  */
 
+/** The new mount API: numbered alike on every architecture (the kernel's tables are unified from 424 on). */
+const UNIFIED = {
+  open_tree: 428,
+  move_mount: 429,
+  fsopen: 430,
+  fsconfig: 431,
+  fsmount: 432,
+  fspick: 433,
+  mount_setattr: 442,
+};
+
 /** Syscall numbers of the deny-list per architecture (from the kernel's syscall tables). */
 const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
   x64: {
@@ -49,13 +60,7 @@ const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
     kexec_file_load: 320,
     bpf: 321,
     userfaultfd: 323,
-    open_tree: 428,
-    move_mount: 429,
-    fsopen: 430,
-    fsconfig: 431,
-    fsmount: 432,
-    fspick: 433,
-    mount_setattr: 442,
+    ...UNIFIED,
   },
   arm64: {
     acct: 89,
@@ -90,13 +95,7 @@ const DENIED: Record<'x64' | 'arm64', Record<string, number>> = {
     bpf: 280,
     userfaultfd: 282,
     kexec_file_load: 294,
-    open_tree: 428,
-    move_mount: 429,
-    fsopen: 430,
-    fsconfig: 431,
-    fsmount: 432,
-    fspick: 433,
-    mount_setattr: 442,
+    ...UNIFIED,
   },
 };
 /** clone and clone3 per architecture: clone may not make namespaces; clone3 (flags behind a pointer) says ENOSYS so libc falls back to clone. */
