@@ -63,6 +63,11 @@ function configReason(fields: string[], observed: TopoNode): { reason?: string }
   return fields.includes('config') && observed.configNote ? { reason: observed.configNote } : {};
 }
 
+/** A node's update from `before` to `after`; a config change carries the note the emulator's side (`observed`) has on it. */
+function nodeUpdate(before: TopoNode, after: TopoNode, fields: string[], observed: TopoNode): Change {
+  return { kind: 'node', op: 'update', name: after.name, before, after, fields, ...configReason(fields, observed) };
+}
+
 export function diffToEmulator(desired: Topology, observed: Topology | undefined, prune: boolean): Diff {
   const live = observed ?? {
     nodes: new Map<string, TopoNode>(),
@@ -132,16 +137,7 @@ function nodesToEmulator(desired: Topology, live: Pick<Topology, 'nodes'>, prune
       });
     } else {
       const fields = changedNodeFields(node, current);
-      if (fields.length)
-        changes.push({
-          kind: 'node',
-          op: 'update',
-          name: node.name,
-          after: node,
-          before: current,
-          fields,
-          ...configReason(fields, current),
-        });
+      if (fields.length) changes.push(nodeUpdate(current, node, fields, current));
       else unchanged++;
     }
   }
@@ -282,16 +278,7 @@ export function diffFromEmulator(desired: Topology, observed: Topology): Diff {
     }
     const fields: string[] = current.template !== node.template ? ['template'] : [];
     fields.push(...changedNodeFields(current, node));
-    if (fields.length)
-      nodeChanges.push({
-        kind: 'node',
-        op: 'update',
-        name: node.name,
-        before: current,
-        after: node,
-        fields,
-        ...configReason(fields, node),
-      });
+    if (fields.length) nodeChanges.push(nodeUpdate(current, node, fields, node));
     else unchanged++;
   }
   for (const link of [...observed.links.values()].sort(byName)) {

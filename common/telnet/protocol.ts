@@ -169,27 +169,37 @@ export class TelnetProtocol {
   private negotiate(verb: number, option: number): void {
     switch (verb) {
       case DO:
-        if (LOCAL_OPTIONS.has(option)) {
-          if (this.local[option] === 0) this.answer(WILL, option, this.local, 1);
-        } else if ((this.refused[option] & REFUSED_LOCAL) === 0) {
-          this.refused[option] |= REFUSED_LOCAL;
-          this.replies.push(IAC, WONT, option);
-        }
+        this.asked(option, LOCAL_OPTIONS, this.local, WILL, WONT, REFUSED_LOCAL);
         break;
       case DONT:
         if (this.local[option] === 1) this.answer(WONT, option, this.local, 0);
         break;
       case WILL:
-        if (REMOTE_OPTIONS.has(option)) {
-          if (this.remote[option] === 0) this.answer(DO, option, this.remote, 1);
-        } else if ((this.refused[option] & REFUSED_REMOTE) === 0) {
-          this.refused[option] |= REFUSED_REMOTE;
-          this.replies.push(IAC, DONT, option);
-        }
+        this.asked(option, REMOTE_OPTIONS, this.remote, DO, DONT, REFUSED_REMOTE);
         break;
       case WONT:
         if (this.remote[option] === 1) this.answer(DONT, option, this.remote, 0);
         break;
+    }
+  }
+
+  /**
+   * The peer asks us to enable an option (DO) or offers to enable one of its own (WILL): agreed once
+   * when it is one we use (`agree`), refused once otherwise (`refuse`), so neither side loops.
+   */
+  private asked(
+    option: number,
+    used: ReadonlySet<number>,
+    table: Uint8Array,
+    agree: number,
+    refuse: number,
+    refusedBit: number,
+  ): void {
+    if (used.has(option)) {
+      if (table[option] === 0) this.answer(agree, option, table, 1);
+    } else if ((this.refused[option] & refusedBit) === 0) {
+      this.refused[option] |= refusedBit;
+      this.replies.push(IAC, refuse, option);
     }
   }
 

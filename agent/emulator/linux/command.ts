@@ -18,12 +18,15 @@ export interface CommandResult {
 const DEFAULT_TIMEOUT_MS = 15_000;
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 
+interface RunOptions {
+  /** Default DEFAULT_TIMEOUT_MS; then the command is killed. */
+  timeoutMs?: number;
+  /** What the command reads on its standard input. */
+  input?: string;
+}
+
 /** Runs a command and resolves with its outcome, whatever the exit code. */
-export function runProcess(
-  file: string,
-  args: readonly string[],
-  options: { timeoutMs?: number; input?: string } = {},
-): Promise<CommandResult> {
+export function runProcess(file: string, args: readonly string[], options: RunOptions = {}): Promise<CommandResult> {
   return new Promise((resolve) => {
     const child = execFile(
       file,
@@ -59,11 +62,7 @@ export class CommandError extends Error {
 }
 
 /** Runs a command that must succeed; returns its standard output. */
-export async function mustRun(
-  file: string,
-  args: readonly string[],
-  options: { timeoutMs?: number; input?: string } = {},
-): Promise<string> {
+export async function mustRun(file: string, args: readonly string[], options: RunOptions = {}): Promise<string> {
   const result = await runProcess(file, args, options);
   if (result.code !== 0) throw new CommandError([file, ...args].join(' '), result);
   return result.stdout;

@@ -33,6 +33,14 @@ export interface CheckSpec {
   example: string;
 }
 
+/** The router a router-aware check reads. */
+const ROUTER: ParamSpec = { type: 'node', required: true, doc: 'The router.' };
+
+/** A count of what a check finds, from 0 up to `max`. */
+function countUpTo(max: number, doc: string): ParamSpec {
+  return { type: 'number', min: 0, max, doc };
+}
+
 export const CHECKS: Readonly<Record<CheckKind, CheckSpec>> = {
   ping: {
     summary:
@@ -62,12 +70,7 @@ export const CHECKS: Readonly<Record<CheckKind, CheckSpec>> = {
         type: 'pattern',
         doc: 'A regular expression (JavaScript syntax) that at least one line of the output must match.',
       },
-      count: {
-        type: 'number',
-        min: 0,
-        max: 100000,
-        doc: 'With `matches`: exactly this many lines must match.',
-      },
+      count: countUpTo(100000, 'With `matches`: exactly this many lines must match.'),
     },
     example: 'command: {node: r1, run: show ip route, contains: 10.0.2.0/24}',
   },
@@ -75,13 +78,8 @@ export const CHECKS: Readonly<Record<CheckKind, CheckSpec>> = {
     summary: "Reads a router's OSPF neighbours (FRR: `show ip ospf neighbor json`).",
     nodeParam: 'node',
     params: {
-      node: { type: 'node', required: true, doc: 'The router.' },
-      count: {
-        type: 'number',
-        min: 0,
-        max: 1000,
-        doc: 'How many neighbours must be in `state` (default: at least one).',
-      },
+      node: ROUTER,
+      count: countUpTo(1000, 'How many neighbours must be in `state` (default: at least one).'),
       state: { type: 'text', doc: 'The neighbour state counted: Full (default), 2-Way, Init, …' },
       interface: { type: 'text', doc: 'Count only the neighbours on this interface of the router.' },
       neighbor: { type: 'text', doc: 'Count only the neighbour with this router ID.' },
@@ -92,13 +90,11 @@ export const CHECKS: Readonly<Record<CheckKind, CheckSpec>> = {
     summary: "Reads a router's BGP sessions (FRR: `show bgp summary json`).",
     nodeParam: 'node',
     params: {
-      node: { type: 'node', required: true, doc: 'The router.' },
-      count: {
-        type: 'number',
-        min: 0,
-        max: 10000,
-        doc: 'How many sessions must be Established (default: every configured session, and at least one).',
-      },
+      node: ROUTER,
+      count: countUpTo(
+        10000,
+        'How many sessions must be Established (default: every configured session, and at least one).',
+      ),
       peer: { type: 'text', doc: 'The session with this peer address must be Established.' },
     },
     example: 'bgp-sessions: {node: r1, peer: 10.0.12.2}',

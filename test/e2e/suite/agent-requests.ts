@@ -16,7 +16,7 @@ import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
 import { topologyAttributes } from './topology-page';
 import { removeFromWorkspace } from './workspace-files';
-import { logInToSimulatedAgent } from './log-in';
+import { simulatedAgentWorkspace } from './log-in';
 
 const LAB_FILE = 'requests.lab.yaml';
 const LAB_TEXT = `name: requests
@@ -49,10 +49,7 @@ describe('Requests to the agent per action', function () {
 
   before(async function () {
     if (!hasRunnerChannel()) this.skip();
-    const loggedIn = await logInToSimulatedAgent();
-    assert.strictEqual(loggedIn, true, 'login failed');
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder, 'no workspace folder is open');
+    const folder = await simulatedAgentWorkspace();
     // A visible view's idle loads wait the interval (and longer while nothing changes): none comes while this counts.
     await vscode.workspace
       .getConfiguration()

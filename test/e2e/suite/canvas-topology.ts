@@ -21,7 +21,7 @@ import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
 import { removeFromWorkspace } from './workspace-files';
 import { dragNode, onScreen, withAutoSave, topologyAttributes, topologyText, topologyViewport } from './topology-page';
-import { logInToSimulatedAgent } from './log-in';
+import { simulatedAgentWorkspace } from './log-in';
 
 const NODES = 500;
 /** The node the test starts (the others stay stopped), and drags; first in the element list. */
@@ -132,10 +132,7 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
 
   before(async function () {
     if (!hasRunnerChannel()) this.skip();
-    const loggedIn = await logInToSimulatedAgent();
-    assert.strictEqual(loggedIn, true, 'login failed');
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    assert.ok(folder, 'no workspace folder is open');
+    const folder = await simulatedAgentWorkspace();
     const project = generatedProject(NODES);
     dir = path.join(folder.uri.fsPath, `generated-${NODES}`);
     for (const [file, content] of Object.entries({ ...project.files, 'big.lab.yaml': project.yaml })) {
