@@ -20,6 +20,8 @@ import { HoverService } from './services/hover';
 export interface ClientSupports {
   codeLensRefresh: boolean;
   completionEditRangeDefault: boolean;
+  /** Workspace edits may create files (documentChanges with the `create` resource operation). */
+  createFiles: boolean;
 }
 
 export class LabLanguageServices {
@@ -44,7 +46,7 @@ export class LabLanguageServices {
     this.documents = new LabDocuments(this.log, (file, edits) => this.diagnostics.documentChanged(file, edits));
     this.completion = new CompletionService(catalogueOf, () => supports.completionEditRangeDefault);
     this.hover = new HoverService(catalogueOf);
-    this.codeActions = new CodeActionService(catalogueOf);
+    this.codeActions = new CodeActionService(catalogueOf, () => supports.createFiles);
     // A config a lab names changed on disk: its agent diagnostics and its plan are asked for again.
     this.configs = new ConfigFiles((uri) => {
       const file = this.documents.get(uri);

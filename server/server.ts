@@ -14,7 +14,7 @@ import type { MessageQueue } from './message-queue';
 
 export function startServer(connection: Connection, queue: MessageQueue): void {
   // Filled in by initialize; the services read it only after that.
-  const supports: ClientSupports = { codeLensRefresh: false, completionEditRangeDefault: false };
+  const supports: ClientSupports = { codeLensRefresh: false, completionEditRangeDefault: false, createFiles: false };
   const services = new LabLanguageServices(connection, supports);
   const guard = new Guard(services.log, services.documents);
   registerLifecycle(connection, services, supports, guard);

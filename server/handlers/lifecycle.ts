@@ -22,6 +22,9 @@ export function registerLifecycle(
     supports.codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
     supports.completionEditRangeDefault =
       params.capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true;
+    const workspaceEdit = params.capabilities.workspace?.workspaceEdit;
+    supports.createFiles =
+      workspaceEdit?.documentChanges === true && workspaceEdit.resourceOperations?.includes('create') === true;
     const options = params.initializationOptions as { session?: unknown; agents?: unknown } | null | undefined;
     initialSession = typeof options === 'object' && options !== null ? (options.session ?? null) : null;
     const agents = typeof options === 'object' && options !== null ? options.agents : undefined;

@@ -34,7 +34,11 @@ interface Replacement {
 }
 
 export class CodeActionService {
-  constructor(private readonly catalogueOf: CatalogueOf) {}
+  constructor(
+    private readonly catalogueOf: CatalogueOf,
+    /** Whether the client applies an edit that creates a file; the create-config fix needs it. */
+    private readonly canCreateFiles: () => boolean,
+  ) {}
 
   async provide(file: LabFile, params: CodeActionParams): Promise<CodeAction[]> {
     const only = params.context.only;
@@ -91,7 +95,7 @@ export class CodeActionService {
       case 'interface-out-of-range':
         return raiseEthernet(file, diagnostic);
       case 'config-not-found':
-        return createConfig(file, diagnostic);
+        return this.canCreateFiles() ? createConfig(file, diagnostic) : [];
       case 'interface-in-use':
         return removeDuplicateLink(file, diagnostic, start);
       default:

@@ -36,7 +36,11 @@ export interface StartOptions {
 }
 
 const DEFAULT_CAPABILITIES: ClientCapabilities = {
-  workspace: { codeLens: { refreshSupport: true } },
+  // As VS Code: edits may create, rename and delete files.
+  workspace: {
+    codeLens: { refreshSupport: true },
+    workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+  },
   textDocument: {
     synchronization: { dynamicRegistration: false },
     // As VS Code: items may share one edit range given in CompletionList.itemDefaults.
