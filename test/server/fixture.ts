@@ -11,6 +11,7 @@ import type { EmulatorKind } from '../../agent/emulator/registry';
 import { startAgent, type RunningAgent } from '../../agent/server';
 import { AgentClient } from '../../common/api/client';
 import type { CompletionItem, CompletionList, TextEdit } from 'vscode-languageserver-protocol';
+import { writeLabState } from '../../common/project-files/state-file';
 import type { AgentSessionSettings } from '../../common/protocol';
 import { LspClient } from '../support/lsp';
 
@@ -59,6 +60,29 @@ export async function startServerOnAgent(
   const session = options.token ? { ...fixture.session, token: options.token } : fixture.session;
   const client = await LspClient.start({ initializationOptions: { session } });
   return { fixture, client };
+}
+
+/** Runs `body` with an API client on the fixture's session, as the extension's own, closed however the body ends. */
+export async function withSessionClient<T>(
+  fixture: AgentFixture,
+  body: (agent: AgentClient) => Promise<T>,
+): Promise<T> {
+  const agent = new AgentClient({
+    baseUrl: fixture.agent.url,
+    token: fixture.session.token,
+    pin: fixture.agent.fingerprint,
+  });
+  try {
+    return await body(agent);
+  } finally {
+    await agent.close();
+  }
+}
+
+/** Deploys the lab with the fixture's session and stores its state beside the lab file, as the extension's push does. */
+export async function deployAndStore(fixture: AgentFixture, labPath: string, text: string): Promise<void> {
+  const deployed = await withSessionClient(fixture, (agent) => agent.deployProject({ yaml: text, files: {} }));
+  await writeLabState(labPath, { state: deployed.state });
 }
 
 export async function stopServerOnAgent({ fixture, client }: ServerOnAgent): Promise<void> {
