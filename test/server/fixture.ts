@@ -3,6 +3,7 @@
  * HTTPS on 127.0.0.1 with a logged-in session, and small helpers to address
  * positions in test documents.
  */
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,6 +136,13 @@ export function applyEdits(
   let result = text;
   for (const e of located) result = result.slice(0, e.start) + e.newText + result.slice(e.end);
   return result;
+}
+
+/** The completion item labelled `label`, which must be among `items`. */
+export function byLabel(items: CompletionItem[], label: string): CompletionItem {
+  const item = items.find((i) => i.label === label);
+  assert.ok(item, `${label} among ${items.map((i) => i.label).join()}`);
+  return item;
 }
 
 /** The edit an editor applies for a completion item: its own, or the list's default range with its text. */

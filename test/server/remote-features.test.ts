@@ -19,6 +19,7 @@ import type {
 import { LabStateChangedNotification, NodeStatesNotification } from '../../common/protocol';
 import { type LspClient, messageOf } from '../support/lsp';
 import {
+  byLabel,
   deployAndStore,
   editOf,
   fileUri,
@@ -76,12 +77,6 @@ async function complete(
   });
   assert.ok(list, `a completion list at ${JSON.stringify(needle)}+${shift}`);
   return list.items.map((item) => ({ ...item, edit: editOf(list, item) }));
-}
-
-function byLabel(items: CompletionItem[], label: string): CompletionItem {
-  const item = items.find((i) => i.label === label);
-  assert.ok(item, `${label} among ${items.map((i) => i.label).join()}`);
-  return item;
 }
 
 /** Labels in the order an editor shows them (sortText, then label). */
