@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EmulatorKind } from '../../agent/emulator/registry';
 import { startAgent, type RunningAgent } from '../../agent/server';
 import { AgentClient } from '../../common/api/client';
@@ -80,10 +80,10 @@ export async function withSessionClient<T>(
   }
 }
 
-/** Deploys the lab with the fixture's session and stores its state beside the lab file, as the extension's push does. */
-export async function deployAndStore(fixture: AgentFixture, labPath: string, text: string): Promise<void> {
+/** Deploys the lab `text` of the file at `uri` with the fixture's session and stores its state beside the file, as the extension's push does. */
+export async function deployAndStore(fixture: AgentFixture, uri: string, text: string): Promise<void> {
   const deployed = await withSessionClient(fixture, (agent) => agent.deployProject({ yaml: text, files: {} }));
-  await writeLabState(labPath, { state: deployed.state });
+  await writeLabState(fileURLToPath(uri), { state: deployed.state });
 }
 
 export async function stopServerOnAgent({ fixture, client }: ServerOnAgent): Promise<void> {

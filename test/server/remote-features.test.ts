@@ -331,7 +331,6 @@ test('the plan lens shows the real plan summary, resolved lazily', async () => {
 });
 
 test('after a deploy (state stored beside the lab, LabStateChanged) the plan lens says there is nothing to do', async () => {
-  const labPath = join(fixture.labDir, 'deployed.lab.yaml');
   const deployedUri = fileUri(fixture.labDir, 'deployed.lab.yaml');
   const text =
     'name: deployed\nnodes:\n  d1:\n    template: vios\n  d2:\n    template: iol\nlinks:\n  - endpoints: [d1:Gi0/0, d2:e0/0]\n';
@@ -342,7 +341,7 @@ test('after a deploy (state stored beside the lab, LabStateChanged) the plan len
   };
   assert.match((await resolvePlan()) ?? '', /^Plan: \+\d+ ~0 −0$/);
 
-  await deployAndStore(fixture, labPath, text);
+  await deployAndStore(fixture, deployedUri, text);
   const refreshes = client.codeLensRefreshes;
   await client.notify(LabStateChangedNotification, { uri: deployedUri });
   await client.waitUntil('a code lens refresh', () => client.codeLensRefreshes > refreshes || undefined);
@@ -350,7 +349,6 @@ test('after a deploy (state stored beside the lab, LabStateChanged) the plan len
 });
 
 test('node lenses say a lab that is not deployed must be deployed first, and offer Start, Stop, Console once it is', async () => {
-  const labPath = join(fixture.labDir, 'node-lenses.lab.yaml');
   const uri = fileUri(fixture.labDir, 'node-lenses.lab.yaml');
   const text = 'name: node-lenses\nnodes:\n  n1:\n    template: vios\n';
   await client.open(uri, text);
@@ -372,7 +370,7 @@ test('node lenses say a lab that is not deployed must be deployed first, and off
   assert.deepEqual(await nodeTitles(), ['Not deployed: Deploy first']);
   assert.equal((await nodeLenses())[0]?.command?.command, 'labAgent.deploy');
 
-  await deployAndStore(fixture, labPath, text);
+  await deployAndStore(fixture, uri, text);
   await client.notify(LabStateChangedNotification, { uri });
   await client.waitUntil(
     'the plan of the deployed lab',
@@ -385,12 +383,11 @@ test('node lenses say a lab that is not deployed must be deployed first, and off
 });
 
 test('node lenses follow the node states the client read: Stop and Console when running, Start when stopped', async () => {
-  const labPath = join(fixture.labDir, 'state-lenses.lab.yaml');
   const uri = fileUri(fixture.labDir, 'state-lenses.lab.yaml');
   const text =
     'name: state-lenses\nnodes:\n  a:\n    template: vios\n  b:\n    template: vios\n  c:\n    template: vios\n';
   await client.open(uri, text);
-  await deployAndStore(fixture, labPath, text);
+  await deployAndStore(fixture, uri, text);
   await client.notify(LabStateChangedNotification, { uri });
   const byNode = async () => {
     const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });

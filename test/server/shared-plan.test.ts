@@ -50,7 +50,7 @@ test('after a push, the lens, the topology and the plan document show one fresh 
   assert.equal(plansAsked() - asked, 1, 'one plan for the lens and both views');
 
   // A push (as the client's pushLab does it: apply, store the state beside the lab, LabStateChanged).
-  await deployAndStore(fixture, join(fixture.labDir, 'shared.lab.yaml'), TEXT);
+  await deployAndStore(fixture, uri, TEXT);
   asked = plansAsked();
   await client.notify(LabStateChangedNotification, { uri });
 
