@@ -13,7 +13,6 @@
  *   BENCH_AGENT_BUNDLE   another build of the agent to run (default dist/agent.js)
  *   BENCH_AGENT_NODE_ARGS  extra node options for the agent, e.g. --cpu-prof
  *   BENCH_SECTION_LIMIT_S  each section's time limit in seconds, instead of its own (a 200-router linux-lab takes longer)
- *   sections      lsp, lsp-pressure, api-client, console, agent-load, agent-deploy, extension, refresh, refresh-agents, topology, linux-lab, capture, eveng-deploy (default: all)
  *   BENCH_LAB_SCHEMA     the JSON Schema given to yaml-language-server (default syntaxes/lab.schema.json)
  */
 import { spawn, execFileSync } from 'node:child_process';

@@ -23,12 +23,19 @@ function run(events: SessionEvent[], from: MachineState = initialState) {
   return { state, effects };
 }
 
-const connected: SessionEvent[] = [
-  { type: 'connecting', baseUrl: URL, username: 'lab' },
-  { type: 'connected', baseUrl: URL, username: 'lab', pin: 'AA' },
-];
+/** A log-in that succeeds: connecting, then connected. */
+function logIn(baseUrl: string, username: string, pin?: string): SessionEvent[] {
+  return [
+    { type: 'connecting', baseUrl, username },
+    { type: 'connected', baseUrl, username, ...(pin === undefined ? {} : { pin }) },
+  ];
+}
+
+const connected = logIn(URL, 'lab', 'AA');
 const unreachable: SessionEvent = { type: 'callFailed', code: 'agent_unreachable', message: 'Cannot reach the agent' };
 const expired: SessionEvent = { type: 'callFailed', code: 'unauthenticated', message: 'Log in again.' };
+/** The agent goes away and the first probe finds it still away. */
+const stillAway: SessionEvent[] = [unreachable, { type: 'probeFailed', message: 'still away' }];
 
 test('log-in: connecting, then connected, and the rest of the extension is brought up to date', () => {
   const { state, effects } = run(connected);
@@ -178,11 +185,8 @@ test('log-out forgets everything', () => {
 
 test('per agent: each agent has its own machine; one going away or expiring leaves the other as it was', () => {
   const eve = run(connected);
-  const workstation = run([
-    { type: 'connecting', baseUrl: 'https://10.0.0.2:8787', username: 'me' },
-    { type: 'connected', baseUrl: 'https://10.0.0.2:8787', username: 'me' },
-  ]);
-  const eveDown = run([unreachable, { type: 'probeFailed', message: 'still away' }], eve.state);
+  const workstation = run(logIn('https://10.0.0.2:8787', 'me'));
+  const eveDown = run(stillAway, eve.state);
   assert.equal(eveDown.state.info.state, 'unreachable');
   assert.deepEqual(eveDown.effects, ['probe 1000', 'probe 2000']);
   // The other agent's calls go on: no probe, no prompt, no resync.
@@ -206,11 +210,8 @@ test('per agent: each agent has its own machine; one going away or expiring leav
 test("each agent's session state is its own: one agent away or logged out leaves another's as it was", () => {
   // agents.ts keeps one Session per agent, each with its own machine state; the machine has no shared state.
   const eve = run(connected);
-  const ws = run([
-    { type: 'connecting', baseUrl: 'https://127.0.0.1:8788', username: 'me' },
-    { type: 'connected', baseUrl: 'https://127.0.0.1:8788', username: 'me' },
-  ]);
-  const eveAway = run([unreachable, { type: 'probeFailed', message: 'still away' }], eve.state);
+  const ws = run(logIn('https://127.0.0.1:8788', 'me'));
+  const eveAway = run(stillAway, eve.state);
   const wsExpired = run([expired], ws.state);
   assert.equal(eveAway.state.info.state, 'unreachable');
   assert.equal(wsExpired.state.info.state, 'expired');

@@ -7,12 +7,20 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EmuError, type EmuLab, type EmuNodeSpec, type EmulatorClient } from '../../agent/emulator/backend';
+import {
+  EmuError,
+  type EmuErrorKind,
+  type EmuLab,
+  type EmuNetworkSpec,
+  type EmulatorClient,
+} from '../../agent/emulator/backend';
 import { EveNgBackend, type EveNgSettings } from '../../agent/emulator/eveng/eveng-backend';
 import { loadOrCreateCertificate } from '../../agent/tls';
+import { nodeSpec } from '../support/emu-node';
+import { rejectsWith } from '../support/rejects';
+import { withTempDir } from '../support/temp-dir';
 import { FakeEveServer, FAKE_SERVER_NAME, type FakeEveOptions } from './fake-server';
 
 const ACCOUNT = { username: 'svc', password: 'pa55-Very-Secret' };
@@ -55,16 +63,17 @@ async function rig(
   };
 }
 
-async function rejectsEmu(call: Promise<unknown>, kind: string): Promise<EmuError> {
+/** Runs `body` on a rig, disposed of however the body ends. */
+async function disposeAfter<T>(made: Promise<Rig>, body: (r: Rig) => Promise<T>): Promise<T> {
+  const r = await made;
   try {
-    await call;
-  } catch (e) {
-    assert.ok(e instanceof EmuError, `expected an EmuError, got ${String(e)}`);
-    assert.equal(e.kind, kind, e.message);
-    return e;
+    return await body(r);
+  } finally {
+    await r.dispose();
   }
-  assert.fail(`expected EmuError ${kind}`);
 }
+
+const rejectsEmu = (call: Promise<unknown>, kind: EmuErrorKind) => rejectsWith(call, EmuError, 'kind', kind);
 
 function must<T>(value: T | undefined, what: string): T {
   assert.ok(value !== undefined, `missing ${what}`);
@@ -84,20 +93,16 @@ const node = (lab: EmuLab, name: string) =>
 const logins = (fake: FakeEveServer) => fake.seen.filter((e) => e.path === '/api/auth/login').length;
 
 test('start: one login, a warning about one session per user, and the password in no log line', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     assert.equal(logins(r.fake), 1);
     assert.ok(r.logs.some((l) => /one session per user/.test(l) && l.includes('"svc"')));
     assert.ok(r.logs.some((l) => /plain http/.test(l)));
     assert.ok(r.logs.every((l) => !l.includes(ACCOUNT.password)));
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('a session ended elsewhere (412) is logged in again once and the call succeeds', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     r.fake.endSessionOf(ACCOUNT.username);
     assert.ok((await r.client.status()).version);
     assert.equal(logins(r.fake), 2);
@@ -110,33 +115,25 @@ test('a session ended elsewhere (412) is logged in again once and the call succe
         ['GET', '/api/auth', 200],
       ],
     );
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('many calls failing with 412 at once share one new login, and all succeed', async () => {
-  const r = await rig({ writeDelayMs: 0 });
-  try {
+  await disposeAfter(rig({ writeDelayMs: 0 }), async (r) => {
     r.fake.endSessionOf(ACCOUNT.username);
     const labs = await Promise.all(Array.from({ length: 12 }, () => r.client.getLab('/examples/campus.unl')));
     assert.ok(labs.every((lab) => lab?.nodes.length === 5));
     assert.equal(logins(r.fake), 2);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('a session taken over again right after the new login is session_expired', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     r.fake.stealSessionsOf(ACCOUNT.username);
     const e = await rejectsEmu(r.client.listIcons(), 'session_expired');
     assert.match(e.message, /one session per user/);
     assert.equal(logins(r.fake), 2, 'exactly one new login, no loop');
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('a wrong password (an HTTP 200 carrying code 400) fails the start with a message without the password', async () => {
@@ -166,30 +163,20 @@ test('plain http is refused unless asked for', async () => {
 });
 
 test('a write refused because the lab file is locked (60061) is tried again', async () => {
-  const r = await rig({ fileLockTimeoutMs: 30 });
-  try {
+  await disposeAfter(rig({ fileLockTimeoutMs: 30 }), async (r) => {
     r.fake.holdFileLock('/examples/campus.unl', 250);
-    const network = await r.client.addNetwork('/examples/campus.unl', {
-      name: 'late',
-      type: 'bridge',
-      visibility: true,
-      left: 0,
-      top: 0,
-    });
+    const network = await r.client.addNetwork('/examples/campus.unl', bridgeSpec('late'));
     assert.ok(network.id > 0);
     const posts = r.fake.seen.filter((e) => e.method === 'POST' && e.path.endsWith('/networks'));
     assert.ok(posts.length >= 2, 'refused at least once');
     assert.equal(posts[0].status, 400);
     assert.equal(posts.at(-1)?.status, 201);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('Community stops with …/stop; Pro with …/stop/stopmode=N', async () => {
   for (const edition of ['community', 'pro'] as const) {
-    const r = await rig({ edition });
-    try {
+    await disposeAfter(rig({ edition }), async (r) => {
       const lab = await campus(r.client);
       const pc = node(lab, 'pc');
       await r.client.startNode(lab.path, pc.id);
@@ -199,15 +186,12 @@ test('Community stops with …/stop; Pro with …/stop/stopmode=N', async () => 
         stop.map((e) => [e.path.replace(/^.*\/nodes\//, ''), e.status]),
         [[edition === 'pro' ? `${pc.id}/stop/stopmode=3` : `${pc.id}/stop`, 200]],
       );
-    } finally {
-      await r.dispose();
-    }
+    });
   }
 });
 
 test('console URLs point at the host the agent reached, not the server name EVE-NG believes in', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const lab = await campus(r.client);
     const path = lab.path;
     const edge = node(lab, 'edge');
@@ -219,14 +203,11 @@ test('console URLs point at the host the agent reached, not the server name EVE-
     const greeting = await new Promise<Buffer>((resolve) => console.once('data', resolve));
     assert.deepEqual([...greeting.subarray(0, 3)], [255, 251, 1]);
     console.destroy();
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('the interface names of existing nodes come from the server; point-to-point links are hidden bridges', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const lab = await campus(r.client);
     const access2 = node(lab, 'access2');
     assert.deepEqual(
@@ -240,51 +221,36 @@ test('the interface names of existing nodes come from the server; point-to-point
     const after = await campus(r.client);
     assert.ok(!after.networks.some((n) => n.id === edgeLink));
     assert.equal(node(after, 'edge').interfaces[0].networkId, 0);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('https: a pinned fingerprint is required to match, and a CA file is accepted', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'eve-tls-'));
-  try {
+  await withTempDir('eve-tls-', async (dir) => {
     const cert = await loadOrCreateCertificate(dir);
     const tls = { cert: cert.certPem, key: cert.keyPem };
-    const pinned = await rig(
-      { tls },
-      { allowHttp: false, fingerprint: cert.fingerprint.replace(/:/g, '').toLowerCase() },
-    );
-    try {
-      assert.ok((await pinned.client.status()).version);
-      assert.ok(pinned.logs.every((l) => !/plain http/.test(l)));
-    } finally {
-      await pinned.dispose();
-    }
+    const pinned = rig({ tls }, { allowHttp: false, fingerprint: cert.fingerprint.replace(/:/g, '').toLowerCase() });
+    await disposeAfter(pinned, async (r) => {
+      assert.ok((await r.client.status()).version);
+      assert.ok(r.logs.every((l) => !/plain http/.test(l)));
+    });
     const withCa = await rig({ tls }, { allowHttp: false, ca: cert.certPem });
     await withCa.dispose();
     const wrong = `${'AB:'.repeat(31)}AB`;
     await assert.rejects(rig({ tls }, { fingerprint: wrong }), /does not match the pinned fingerprint/);
     await assert.rejects(rig({ tls }), /not trusted/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('--record writes one file per exchange with the password and the session cookie redacted', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'eve-record-'));
-  try {
-    const r = await rig({}, { recordDir: dir });
-    let cookie = '';
-    try {
+  await withTempDir('eve-record-', async (dir) => {
+    const cookie = await disposeAfter(rig({}, { recordDir: dir }), async (r) => {
       r.fake.endSessionOf(ACCOUNT.username); // a second login, so two cookies were handed out
       await r.client.getLab('/examples/locked.unl');
       // The password pasted into a lab's description is redacted too, in the request and in answers.
       await r.client.createLab('/recorded/leak.unl', { name: 'leak', description: `pw ${ACCOUNT.password}` });
       await r.client.getLab('/recorded/leak.unl');
-      cookie = r.fake.cookieOf(ACCOUNT.username) ?? '';
-    } finally {
-      await r.dispose();
-    }
+      return r.fake.cookieOf(ACCOUNT.username) ?? '';
+    });
     const files = readdirSync(dir).sort();
     assert.ok(files.length >= 6, files.join(', '));
     assert.match(files[0], /^0001-POST-auth-login\.json$/);
@@ -299,9 +265,7 @@ test('--record writes one file per exchange with the password and the session co
     assert.equal(login.request.body.username, 'svc');
     assert.equal(login.request.body.password, '<redacted>');
     assert.match(login.response.setCookie[0], /^unetlab_session=<redacted>;/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 // ---------------------------------------------------------------- issue 26: EVE-NG's own behaviour
@@ -333,11 +297,9 @@ async function rawSession(fake: FakeEveServer) {
   };
 }
 
-const SPEC = { icon: 'Router.png', cpu: 1, ram: 512, console: 'telnet' as const, left: 0, top: 0 };
-
-/** A node of `template` with `ethernet` interfaces, the template's default image unless `more` names one. */
-function nodeSpec(name: string, template: string, ethernet: number, more: Partial<EmuNodeSpec> = {}): EmuNodeSpec {
-  return { ...SPEC, name, template, image: '', ethernet, ...more };
+/** A bridge network, visible unless `visibility` says otherwise. */
+function bridgeSpec(name: string, visibility = true): EmuNetworkSpec {
+  return { name, type: 'bridge', visibility, left: 0, top: 0 };
 }
 
 async function newLab(client: EmulatorClient, path: string): Promise<void> {
@@ -345,8 +307,7 @@ async function newLab(client: EmulatorClient, path: string): Promise<void> {
 }
 
 test('IOL: ethernet counts interfaces, sent as port groups of four; e0/1 is EVE-NG interface 16', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const path = '/lab-agent/iol.unl';
     await newLab(r.client, path);
     const sw = await r.client.addNode(
@@ -359,7 +320,7 @@ test('IOL: ethernet counts interfaces, sent as port groups of four; e0/1 is EVE-
       sw.interfaces.map((i) => `${i.index}:${i.name}`),
       ['0:e0/0', '1:e0/1', '2:e0/2', '3:e0/3', '4:e1/0', '5:e1/1', '6:e1/2', '7:e1/3'],
     );
-    const net = await r.client.addNetwork(path, { name: 'lan', type: 'bridge', visibility: true, left: 0, top: 0 });
+    const net = await r.client.addNetwork(path, bridgeSpec('lan'));
     await r.client.connectInterface(path, sw.id, 1, net.id);
     await r.client.connectInterface(path, sw.id, 4, net.id);
     const links = must(r.fake.labState(path), 'lab').nodes[0].links;
@@ -370,14 +331,11 @@ test('IOL: ethernet counts interfaces, sent as port groups of four; e0/1 is EVE-
       ['1', '16'],
     );
     await rejectsEmu(r.client.addNode(path, nodeSpec('sw2', 'iol', 6)), 'refused');
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('node-to-node links: the server drops a hidden empty bridge (20033); the adapter hides it after both ends', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const path = '/lab-agent/p2p.unl';
     await newLab(r.client, path);
     const a = await r.client.addNode(path, nodeSpec('a', 'vios', 2));
@@ -389,7 +347,7 @@ test('node-to-node links: the server drops a hidden empty bridge (20033); the ad
     assert.equal(put.http, 400);
     assert.match(put.message, /20033/);
     // The adapter's way: visible bridge, both ends, then hidden.
-    const bridge = await r.client.addNetwork(path, { name: 'a-b', type: 'bridge', visibility: false, left: 0, top: 0 });
+    const bridge = await r.client.addNetwork(path, bridgeSpec('a-b', false));
     await r.client.connectInterface(path, a.id, 0, bridge.id);
     await r.client.connectInterface(path, b.id, 1, bridge.id);
     const lab = must(await r.client.getLab(path), 'lab');
@@ -398,22 +356,19 @@ test('node-to-node links: the server drops a hidden empty bridge (20033); the ad
       [['a-b', false]],
     );
     assert.equal(node(lab, 'b').interfaces[1].networkId, bridge.id);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('UNetLab keeps no visibility: a bridge named after its two ends is read back as their link', async () => {
-  const r = await rig({ flavour: 'unetlab', fileLockTimeoutMs: 50 });
-  try {
+  await disposeAfter(rig({ flavour: 'unetlab', fileLockTimeoutMs: 50 }), async (r) => {
     const path = '/lab-agent/unl.unl';
     await newLab(r.client, path);
     const a = await r.client.addNode(path, nodeSpec('a', 'vios', 2));
     const b = await r.client.addNode(path, nodeSpec('b', 'vios', 2));
-    const bridge = await r.client.addNetwork(path, { name: 'a-b', type: 'bridge', visibility: false, left: 0, top: 0 });
+    const bridge = await r.client.addNetwork(path, bridgeSpec('a-b', false));
     await r.client.connectInterface(path, a.id, 0, bridge.id);
     await r.client.connectInterface(path, b.id, 0, bridge.id);
-    const lan = await r.client.addNetwork(path, { name: 'lan', type: 'bridge', visibility: true, left: 0, top: 0 });
+    const lan = await r.client.addNetwork(path, bridgeSpec('lan'));
     await r.client.connectInterface(path, a.id, 1, lan.id);
     const lab = must(await r.client.getLab(path), 'lab');
     assert.deepEqual(
@@ -436,14 +391,11 @@ test('UNetLab keeps no visibility: a bridge named after its two ends is read bac
     const templates = await r.client.listTemplates();
     assert.equal(templates.find((t) => t.id === 'xrv9k')?.provisioned, false);
     assert.equal(templates.find((t) => t.id === 'vios')?.provisioned, true);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('node edits: the server refuses a one-field edit (20026); the adapter sends the whole node, image included', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const path = '/lab-agent/edit.unl';
     await newLab(r.client, path);
     const r1 = await r.client.addNode(
@@ -459,14 +411,11 @@ test('node edits: the server refuses a one-field edit (20026); the adapter sends
     const after = node(must(await r.client.getLab(path), 'lab'), 'r1');
     assert.equal(after.ram, 3072);
     assert.equal(after.image, 'vios-adventerprisek9-m.SPA.159-3.M6');
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('startup configs: enabled with config "1" and read back; "Saved" is ignored; no config script is no config', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const path = '/lab-agent/configs.unl';
     await newLab(r.client, path);
     const r1 = await r.client.addNode(path, nodeSpec('r1', 'vios', 2, { config: 'hostname r1\n' }));
@@ -484,14 +433,11 @@ test('startup configs: enabled with config "1" and read back; "Saved" is ignored
     assert.equal(node(must(await r.client.getLab(path), 'lab'), 'r1').config, undefined);
     // The server's sample lab keeps its startup config.
     assert.match(node(await campus(r.client), 'edge').config ?? '', /hostname edge/);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('UNetLab lists nodes without their config flag: the lab read still shows the startup configs', async () => {
-  const r = await rig({ flavour: 'unetlab' });
-  try {
+  await disposeAfter(rig({ flavour: 'unetlab' }), async (r) => {
     const path = '/lab-agent/unl-configs.unl';
     await newLab(r.client, path);
     await r.client.addNode(path, nodeSpec('r1', 'vios', 1, { config: 'hostname r1\n' }));
@@ -502,27 +448,21 @@ test('UNetLab lists nodes without their config flag: the lab read still shows th
     const lab = must(await r.client.getLab(path), 'lab');
     assert.equal(node(lab, 'r1').config, 'hostname r1\n');
     assert.equal(node(lab, 'r2').config, undefined);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('Pro reads and writes startup configs with a config set (cfsid)', async () => {
-  const r = await rig({ edition: 'pro' });
-  try {
+  await disposeAfter(rig({ edition: 'pro' }), async (r) => {
     const path = '/lab-agent/pro.unl';
     await newLab(r.client, path);
     const r1 = await r.client.addNode(path, nodeSpec('r1', 'vios', 1, { config: 'hostname pro' }));
     assert.equal(r1.config, 'hostname pro');
     assert.ok(r.fake.seen.some((e) => e.method === 'POST' && e.path.endsWith(`/configs/${r1.id}`) && e.status === 200));
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('read back as written: HTML-escaped descriptions, VPCS image "none", the file name as lab name', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const path = '/lab-agent/converge.unl';
     await r.client.createLab(path, { name: 'converge', description: 'a <b> & "c"' });
     const pc = await r.client.addNode(path, nodeSpec('pc', 'vpcs', 1));
@@ -530,27 +470,21 @@ test('read back as written: HTML-escaped descriptions, VPCS image "none", the fi
     const lab = must(await r.client.getLab(path), 'lab');
     assert.equal(lab.description, 'a <b> & "c"');
     assert.equal(lab.name, 'converge');
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('bridge networks are offered although the server lists only clouds (laaaaiiit/eve-ktk 6.2.0-4)', async () => {
-  const r = await rig({ listedNetworkTypes: {} });
-  try {
+  await disposeAfter(rig({ listedNetworkTypes: {} }), async (r) => {
     const { types } = await r.client.listNetworkTypes();
     assert.deepEqual(
       types.map((t) => t.id),
       ['bridge'],
     );
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('a lab is named after its file: created under its path name, never renamed by PUT (which moves it)', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const path = '/lab-agent/core.unl';
     await r.client.createLab(path, { name: 'Core Lab', description: '' });
     assert.ok(!r.fake.seen.some((e) => e.method === 'PUT'));
@@ -568,25 +502,19 @@ test('a lab is named after its file: created under its path name, never renamed 
       'refused',
     );
     assert.match(plus.message, /"\+"/);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('liveness is GET /api/auth: the slow /api/status is asked once', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     for (let i = 0; i < 5; i++) await r.client.status();
     assert.equal(r.fake.seen.filter((e) => e.path === '/api/status').length, 1);
     assert.equal(r.fake.seen.filter((e) => e.path === '/api/auth').length, 5);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('a broken template is listed unavailable with its reason; the catalogue is not loaded again at once', async () => {
-  const r = await rig({ brokenTemplates: ['csr1000vng'] });
-  try {
+  await disposeAfter(rig({ brokenTemplates: ['csr1000vng'] }), async (r) => {
     const templates = await r.client.listTemplates();
     const csr = must(
       templates.find((t) => t.id === 'csr1000vng'),
@@ -599,36 +527,33 @@ test('a broken template is listed unavailable with its reason; the catalogue is 
     const before = details();
     await r.client.listTemplates();
     assert.equal(details(), before);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('a deploy reads the catalogue once: lookups inside lab writes and reads keep the catalogue held', async () => {
   let now = 1_000_000;
-  const r = await rig({ brokenTemplates: ['csr1000vng'] }, {}, () => now);
-  try {
-    const listings = () => r.fake.seen.filter((e) => e.method === 'GET' && e.path === '/api/list/templates/').length;
-    await r.client.listTemplates();
-    const path = '/lab-agent/one-read.unl';
-    await newLab(r.client, path);
-    for (const name of ['a', 'b', 'c']) {
-      now += 10_000; // each step outlasts the 5 s a partial catalogue is kept
-      await r.client.addNode(path, nodeSpec(name, 'vios', 1));
-      await r.client.getLab(path);
-    }
-    assert.equal(listings(), 1);
-    // A catalogue read of its own still sees a fixed template soon.
-    await r.client.listTemplates();
-    assert.equal(listings(), 2);
-  } finally {
-    await r.dispose();
-  }
+  await disposeAfter(
+    rig({ brokenTemplates: ['csr1000vng'] }, {}, () => now),
+    async (r) => {
+      const listings = () => r.fake.seen.filter((e) => e.method === 'GET' && e.path === '/api/list/templates/').length;
+      await r.client.listTemplates();
+      const path = '/lab-agent/one-read.unl';
+      await newLab(r.client, path);
+      for (const name of ['a', 'b', 'c']) {
+        now += 10_000; // each step outlasts the 5 s a partial catalogue is kept
+        await r.client.addNode(path, nodeSpec(name, 'vios', 1));
+        await r.client.getLab(path);
+      }
+      assert.equal(listings(), 1);
+      // A catalogue read of its own still sees a fixed template soon.
+      await r.client.listTemplates();
+      assert.equal(listings(), 2);
+    },
+  );
 });
 
 test('interface names and ids as Node::setEthernets makes them: vMX, vEOS, ASAv', async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const path = '/lab-agent/names.unl';
     await newLab(r.client, path);
     const vmx = await r.client.addNode(path, nodeSpec('mx', 'vmx', 4));
@@ -658,14 +583,11 @@ test('interface names and ids as Node::setEthernets makes them: vMX, vEOS, ASAv'
       ).ethName,
       ['Mgmt0'],
     );
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test("XRv and XRv 9K as Node::setEthernets makes them: management first, XRv 9K's ids 1 and 2 reserved", async () => {
-  const r = await rig();
-  try {
+  await disposeAfter(rig(), async (r) => {
     const path = '/lab-agent/xr.unl';
     await newLab(r.client, path);
     const xrv = await r.client.addNode(path, nodeSpec('xr', 'xrv', 3));
@@ -679,7 +601,7 @@ test("XRv and XRv 9K as Node::setEthernets makes them: management first, XRv 9K'
       ['0:Mgmt0/0/CPU0/0', '1:internal1', '2:internal2', '3:Gi0/0/0/0', '4:Gi0/0/0/1'],
     );
     // Gi0/0/0/0 to Gi0/0/0/0: EVE-NG interface 1 of the XRv, 3 of the XRv 9K.
-    const net = await r.client.addNetwork(path, { name: 'core', type: 'bridge', visibility: true, left: 0, top: 0 });
+    const net = await r.client.addNetwork(path, bridgeSpec('core'));
     await r.client.connectInterface(path, xrv.id, 1, net.id);
     await r.client.connectInterface(path, xr9.id, 3, net.id);
     const stored = must(r.fake.labState(path), 'lab').nodes;
@@ -706,15 +628,12 @@ test("XRv and XRv 9K as Node::setEthernets makes them: management first, XRv 9K'
       Object.values((raw.data as { ethernet: Record<string, { name: string }> }).ethernet).map((e) => e.name),
       ['Mgmt0/0/CPU0/0', 'Internal use', 'Internal use', 'Gi0/0/0/0', 'Gi0/0/0/1'],
     );
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('a node add reads back that node alone, not the node list, also where the add answers no id (UNetLab)', async () => {
   for (const flavour of ['eve-ng', 'unetlab'] as const) {
-    const r = await rig({ flavour, nodeIds: 'per-lab' });
-    try {
+    await disposeAfter(rig({ flavour, nodeIds: 'per-lab' }), async (r) => {
       const path = '/lab-agent/adds.unl';
       await newLab(r.client, path);
       const reads = (pattern: RegExp) => r.fake.seen.filter((e) => e.method === 'GET' && pattern.test(e.path)).length;
@@ -730,28 +649,22 @@ test('a node add reads back that node alone, not the node list, also where the a
       // Where the id guessed belongs to another node (r3), the list settles it: one read of it.
       assert.equal((await add('r6')).id, 5, flavour);
       assert.deepEqual([reads(list), reads(one)], flavour === 'unetlab' ? [1, 7] : [0, 6]);
-    } finally {
-      await r.dispose();
-    }
+    });
   }
 });
 
 test('a node add the server answers 201 without adding the node is refused with its message', async () => {
-  const r = await rig({ maxNodeId: 1 });
-  try {
+  await disposeAfter(rig({ maxNodeId: 1 }), async (r) => {
     const path = '/lab-agent/full.unl';
     await newLab(r.client, path);
     await r.client.addNode(path, nodeSpec('r1', 'vios', 1));
     const e = await rejectsEmu(r.client.addNode(path, nodeSpec('r2', 'vios', 1)), 'refused');
     assert.match(e.message, /did not add node r2.*Max nodes reached/);
-  } finally {
-    await r.dispose();
-  }
+  });
 });
 
 test('one pod per account: the server shares node ids between labs; the adapter refuses to start or stop across labs', async () => {
-  const r = await rig({ nodeIds: 'per-lab' });
-  try {
+  await disposeAfter(rig({ nodeIds: 'per-lab' }), async (r) => {
     const [a, b] = ['/lab-agent/pod-a.unl', '/lab-agent/pod-b.unl'];
     for (const path of [a, b]) {
       await newLab(r.client, path);
@@ -778,7 +691,5 @@ test('one pod per account: the server shares node ids between labs; the adapter 
     // The server: stopping B's node 1 stops A's.
     await call('GET', `/api/labs${b}/nodes/1/stop`);
     assert.equal(node(must(await r.client.getLab(a), 'A'), 'pc').status, 0);
-  } finally {
-    await r.dispose();
-  }
+  });
 });

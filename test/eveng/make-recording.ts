@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeEveServer } from './fake-server';
 import { startCommunityHarness } from './harness/community-harness';
+import type { HarnessAccount, ServedHarness } from './harness/harness-home';
 import { startUnetlabHarness } from './harness/unetlab-harness';
 import {
   fullScenarioAgent,
@@ -41,59 +42,61 @@ async function recordFake(target: string, dataDir: string): Promise<void> {
   }
 }
 
-async function recordUnetlab(target: string, dataDir: string): Promise<void> {
-  const harness = await startUnetlabHarness({ users: [RECORDING_ACCOUNT] });
-  try {
-    const clock = new StepClock();
-    const agent = await fullScenarioAgent(dataDir, harness.url, clock, target);
-    let steps;
-    try {
-      steps = await runFullScenario(agent, clock);
-    } finally {
-      await agent.close();
-    }
-    const runtime = harness.runtimeCalls().map((c) => c.args.join(' '));
-    const outcome = { server: `dainok/unetlab ${harness.commit}`, steps, runtime };
-    writeFileSync(join(target, 'outcome.json'), `${JSON.stringify(outcome, null, 2)}\n`);
-    console.log(JSON.stringify(outcome, null, 2));
-  } finally {
-    await harness.close();
-  }
+/** A server under its harness, as a recording runs it: how it starts, how the outcome names it, the scenario's options. */
+interface HarnessedServer {
+  start(options: { users: HarnessAccount[] }): Promise<ServedHarness>;
+  server(commit: string): string;
+  scenario?: Parameters<typeof runFullScenario>[2];
+  /** Print the tail of the PHP error log (UNetLab's always holds its own templates' parse errors). */
+  printPhpErrors?: boolean;
 }
 
-async function recordCommunity(target: string, dataDir: string): Promise<void> {
-  const harness = await startCommunityHarness({ users: [RECORDING_ACCOUNT] });
+/** The servers by their flag. */
+const HARNESSED = new Map<string, HarnessedServer>([
+  ['--unetlab', { start: startUnetlabHarness, server: (commit) => `dainok/unetlab ${commit}` }],
+  [
+    '--eve-ce',
+    {
+      start: startCommunityHarness,
+      server: (commit) => `laaaaiiit/eve-ktk ${commit} (EVE-NG Community 6.2.0-4)`,
+      scenario: { vmx: true, r2Ram: 1536 },
+      printPhpErrors: true,
+    },
+  ],
+]);
+
+/** The full scenario against a server under its harness; DIR/outcome.json keeps each step's outcome and the runtime calls. */
+async function recordHarnessed(served: HarnessedServer, target: string, dataDir: string): Promise<void> {
+  const harness = await served.start({ users: [RECORDING_ACCOUNT] });
   try {
     const clock = new StepClock();
     const agent = await fullScenarioAgent(dataDir, harness.url, clock, target);
     let steps;
     try {
-      steps = await runFullScenario(agent, clock, { vmx: true, r2Ram: 1536 });
+      steps = await runFullScenario(agent, clock, served.scenario);
     } finally {
       await agent.close();
     }
     const runtime = harness.runtimeCalls().map((c) => c.args.join(' '));
-    const outcome = { server: `laaaaiiit/eve-ktk ${harness.commit} (EVE-NG Community 6.2.0-4)`, steps, runtime };
+    const outcome = { server: served.server(harness.commit), steps, runtime };
     writeFileSync(join(target, 'outcome.json'), `${JSON.stringify(outcome, null, 2)}\n`);
     console.log(JSON.stringify(outcome, null, 2));
-    const errors = harness.phpErrors();
+    const errors = served.printPhpErrors ? harness.phpErrors() : '';
     if (errors) console.error(`PHP error log:\n${errors.slice(-5000)}`);
   } finally {
     await harness.close();
   }
 }
 
-const RECORDERS = { '--unetlab': recordUnetlab, '--eve-ce': recordCommunity };
-
 async function main(): Promise<void> {
   const flag = process.argv[2] ?? '';
-  const recorder = flag in RECORDERS ? RECORDERS[flag as keyof typeof RECORDERS] : undefined;
-  const target = process.argv[recorder ? 3 : 2];
+  const served = HARNESSED.get(flag);
+  const target = process.argv[served ? 3 : 2];
   if (!target) throw new Error('usage: node out/test/eveng/make-recording.js [--unetlab | --eve-ce] DIR');
   rmSync(target, { recursive: true, force: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'eve-recording-'));
   try {
-    await (recorder ?? recordFake)(resolve(target), dataDir);
+    await (served ? recordHarnessed(served, resolve(target), dataDir) : recordFake(resolve(target), dataDir));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

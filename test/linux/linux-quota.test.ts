@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmuError, type EmuNodeSpec } from '../../agent/emulator/backend';
+import { EmuError } from '../../agent/emulator/backend';
 import { LinuxEmulator } from '../../agent/emulator/linux/linux-emulator';
 import { QUOTAS } from '../../agent/emulator/linux/quotas';
+import { nodeSpec } from '../support/emu-node';
 import { namespacesOf, prefixOf, requireLinuxLabs } from './support';
 
 const dataDirs: string[] = [];
@@ -28,21 +29,8 @@ async function openEmulator(nodesPerLab?: number): Promise<LinuxEmulator> {
   return opened;
 }
 
-function host(i: number): EmuNodeSpec {
-  return {
-    name: `h${i}`,
-    template: 'linux',
-    image: '',
-    icon: 'Server.png',
-    cpu: 1,
-    ram: 64,
-    ethernet: 1,
-    console: 'telnet',
-    config: '',
-    left: 0,
-    top: 0,
-  };
-}
+/** A Linux host of its own name. */
+const host = (i: number) => nodeSpec(`h${i}`, 'linux', 1, { icon: 'Server.png', ram: 64, config: '' });
 
 test(`a lab may have ${QUOTAS.nodesPerLab} nodes unless the agent says otherwise`, async () => {
   const emu = await openEmulator();

@@ -10,8 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EmuNodeStatus, type EmulatorClient, type EmuNodeSpec } from '../../agent/emulator/backend';
+import { EmuNodeStatus, type EmulatorClient } from '../../agent/emulator/backend';
 import { LinuxEmulator } from '../../agent/emulator/linux/linux-emulator';
+import { nodeSpec } from '../support/emu-node';
 import { namespacesOf, prefixOf, processesOf, requireLinuxLabs } from './support';
 
 const LAB = '/lab-agent/scale.unl';
@@ -39,21 +40,8 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function router(i: number): EmuNodeSpec {
-  return {
-    name: `r${i}`,
-    template: 'frr',
-    image: '',
-    icon: 'Router.png',
-    cpu: 1,
-    ram: 64,
-    ethernet: 2,
-    console: 'telnet',
-    config: `hostname r${i}\n`,
-    left: 0,
-    top: 0,
-  };
-}
+/** An FRR router of its own name and hostname. */
+const router = (i: number) => nodeSpec(`r${i}`, 'frr', 2, { ram: 64, config: `hostname r${i}\n` });
 
 /** Runs `calls` at once and counts, while they run, the most nodes of the lab starting at the same moment. */
 async function peakStarting(calls: Promise<unknown>[]): Promise<number> {

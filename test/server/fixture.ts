@@ -3,14 +3,16 @@
  * HTTPS on 127.0.0.1 with a logged-in session, and small helpers to address
  * positions in test documents.
  */
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EmulatorKind } from '../../agent/emulator/registry';
 import { startAgent, type RunningAgent } from '../../agent/server';
 import { AgentClient } from '../../common/api/client';
 import type { CompletionItem, CompletionList, TextEdit } from 'vscode-languageserver-protocol';
+import { writeLabState } from '../../common/project-files/state-file';
 import type { AgentSessionSettings } from '../../common/protocol';
 import { LspClient } from '../support/lsp';
 
@@ -59,6 +61,29 @@ export async function startServerOnAgent(
   const session = options.token ? { ...fixture.session, token: options.token } : fixture.session;
   const client = await LspClient.start({ initializationOptions: { session } });
   return { fixture, client };
+}
+
+/** Runs `body` with an API client on the fixture's session, as the extension's own, closed however the body ends. */
+export async function withSessionClient<T>(
+  fixture: AgentFixture,
+  body: (agent: AgentClient) => Promise<T>,
+): Promise<T> {
+  const agent = new AgentClient({
+    baseUrl: fixture.agent.url,
+    token: fixture.session.token,
+    pin: fixture.agent.fingerprint,
+  });
+  try {
+    return await body(agent);
+  } finally {
+    await agent.close();
+  }
+}
+
+/** Deploys the lab `text` of the file at `uri` with the fixture's session and stores its state beside the file, as the extension's push does. */
+export async function deployAndStore(fixture: AgentFixture, uri: string, text: string): Promise<void> {
+  const deployed = await withSessionClient(fixture, (agent) => agent.deployProject({ yaml: text, files: {} }));
+  await writeLabState(fileURLToPath(uri), { state: deployed.state });
 }
 
 export async function stopServerOnAgent({ fixture, client }: ServerOnAgent): Promise<void> {
@@ -111,6 +136,13 @@ export function applyEdits(
   let result = text;
   for (const e of located) result = result.slice(0, e.start) + e.newText + result.slice(e.end);
   return result;
+}
+
+/** The completion item labelled `label`, which must be among `items`. */
+export function byLabel(items: CompletionItem[], label: string): CompletionItem {
+  const item = items.find((i) => i.label === label);
+  assert.ok(item, `${label} among ${items.map((i) => i.label).join()}`);
+  return item;
 }
 
 /** The edit an editor applies for a completion item: its own, or the list's default range with its text. */

@@ -14,7 +14,7 @@ import type {
   WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { LspClient } from '../support/lsp';
-import { applyEdits, editOf, positionOf } from './fixture';
+import { applyEdits, byLabel, editOf, positionOf } from './fixture';
 
 const LAB = `name: campus
 description: two routers and a switch
@@ -77,8 +77,7 @@ test('top-level keys are offered at column 0, without those already written', as
   await client.open(uri, text);
   const list = await complete(uri, text, 'no', 2);
   assert.deepEqual(labels(list).sort(), ['defaults', 'description', 'links', 'networks', 'nodes', 'tests']);
-  const nodes = list.items.find((i) => i.label === 'nodes');
-  assert.ok(nodes);
+  const nodes = byLabel(list.items, 'nodes');
   assert.deepEqual(editOf(list, nodes), {
     range: { start: { line: 1, character: 0 }, end: { line: 1, character: 2 } },
     newText: 'nodes:',
@@ -91,8 +90,7 @@ test('node fields are offered on an empty line of a node, without the ones it se
   assert.ok(!offered.includes('template') && !offered.includes('image'), offered.join());
   for (const field of ['icon', 'cpu', 'ram', 'ethernet', 'console', 'config', 'position'])
     assert.ok(offered.includes(field), field);
-  const icon = list.items.find((i) => i.label === 'icon');
-  assert.ok(icon);
+  const icon = byLabel(list.items, 'icon');
   assert.equal(editOf(list, icon)?.newText, 'icon: ');
 });
 
@@ -102,8 +100,7 @@ test('a half-typed node field is completed in place', async () => {
   await client.open(uri, text);
   const list = await complete(uri, text, 'ima', 3);
   assert.deepEqual(labels(list).includes('image'), true);
-  const image = list.items.find((i) => i.label === 'image');
-  assert.ok(image);
+  const image = byLabel(list.items, 'image');
   assert.deepEqual(editOf(list, image), {
     range: { start: { line: 3, character: 4 }, end: { line: 3, character: 7 } },
     newText: 'image: ',
@@ -142,8 +139,7 @@ test('nothing is offered in a comment after a value', async () => {
 test('endpoint names: nodes, then networks, replacing what is typed', async () => {
   const list = await complete(URI, LAB, 'r2:Gi0/1, s', 11);
   assert.deepEqual(labels(list), ['r1', 'r2', 'sw1', 'mgmt']);
-  const sw1 = list.items.find((i) => i.label === 'sw1');
-  assert.ok(sw1);
+  const sw1 = byLabel(list.items, 'sw1');
   assert.deepEqual(editOf(list, sw1), {
     range: { start: positionOf(LAB, 'r2:Gi0/1, s', 10), end: positionOf(LAB, 'r2:Gi0/1, s', 11) },
     newText: 'sw1',

@@ -16,11 +16,19 @@ import type {
   MarkupContent,
   TextEdit,
 } from 'vscode-languageserver-protocol';
-import { AgentClient } from '../../common/api/client';
-import { writeLabState } from '../../common/project-files/state-file';
 import { LabStateChangedNotification, NodeStatesNotification } from '../../common/protocol';
 import { type LspClient, messageOf } from '../support/lsp';
-import { editOf, fileUri, positionOf, type AgentFixture, startServerOnAgent, stopServerOnAgent } from './fixture';
+import {
+  byLabel,
+  deployAndStore,
+  editOf,
+  fileUri,
+  positionOf,
+  type AgentFixture,
+  startServerOnAgent,
+  stopServerOnAgent,
+  withSessionClient,
+} from './fixture';
 
 const LAB = `name: remote
 nodes:
@@ -69,12 +77,6 @@ async function complete(
   });
   assert.ok(list, `a completion list at ${JSON.stringify(needle)}+${shift}`);
   return list.items.map((item) => ({ ...item, edit: editOf(list, item) }));
-}
-
-function byLabel(items: CompletionItem[], label: string): CompletionItem {
-  const item = items.find((i) => i.label === label);
-  assert.ok(item, `${label} among ${items.map((i) => i.label).join()}`);
-  return item;
 }
 
 /** Labels in the order an editor shows them (sortText, then label). */
@@ -320,13 +322,7 @@ test('the plan lens shows the real plan summary, resolved lazily', async () => {
   assert.deepEqual(plan.range.start, { line: 0, character: 0 });
   const resolved = await client.request<CodeLens>('codeLens/resolve', plan);
 
-  const agent = new AgentClient({
-    baseUrl: fixture.agent.url,
-    token: fixture.session.token,
-    pin: fixture.agent.fingerprint,
-  });
-  const expected = await agent.planProject({ yaml: text, files: {} });
-  await agent.close();
+  const expected = await withSessionClient(fixture, (agent) => agent.planProject({ yaml: text, files: {} }));
   const { create = 0, update = 0 } = expected.summary ?? {};
   assert.ok(create > 0);
   assert.equal(resolved.command?.title, `Plan: +${create} ~${update} −${expected.summary?.delete ?? 0}`);
@@ -334,20 +330,7 @@ test('the plan lens shows the real plan summary, resolved lazily', async () => {
   assert.deepEqual(resolved.command?.arguments, [{ uri: planUri }]);
 });
 
-/** Deploys the lab with the fixture's session and stores its state beside the lab file, as the extension does. */
-async function deployAndStore(labPath: string, text: string): Promise<void> {
-  const agent = new AgentClient({
-    baseUrl: fixture.agent.url,
-    token: fixture.session.token,
-    pin: fixture.agent.fingerprint,
-  });
-  const deployed = await agent.deployProject({ yaml: text, files: {} });
-  await agent.close();
-  await writeLabState(labPath, { state: deployed.state });
-}
-
 test('after a deploy (state stored beside the lab, LabStateChanged) the plan lens says there is nothing to do', async () => {
-  const labPath = join(fixture.labDir, 'deployed.lab.yaml');
   const deployedUri = fileUri(fixture.labDir, 'deployed.lab.yaml');
   const text =
     'name: deployed\nnodes:\n  d1:\n    template: vios\n  d2:\n    template: iol\nlinks:\n  - endpoints: [d1:Gi0/0, d2:e0/0]\n';
@@ -358,7 +341,7 @@ test('after a deploy (state stored beside the lab, LabStateChanged) the plan len
   };
   assert.match((await resolvePlan()) ?? '', /^Plan: \+\d+ ~0 −0$/);
 
-  await deployAndStore(labPath, text);
+  await deployAndStore(fixture, deployedUri, text);
   const refreshes = client.codeLensRefreshes;
   await client.notify(LabStateChangedNotification, { uri: deployedUri });
   await client.waitUntil('a code lens refresh', () => client.codeLensRefreshes > refreshes || undefined);
@@ -366,7 +349,6 @@ test('after a deploy (state stored beside the lab, LabStateChanged) the plan len
 });
 
 test('node lenses say a lab that is not deployed must be deployed first, and offer Start, Stop, Console once it is', async () => {
-  const labPath = join(fixture.labDir, 'node-lenses.lab.yaml');
   const uri = fileUri(fixture.labDir, 'node-lenses.lab.yaml');
   const text = 'name: node-lenses\nnodes:\n  n1:\n    template: vios\n';
   await client.open(uri, text);
@@ -388,7 +370,7 @@ test('node lenses say a lab that is not deployed must be deployed first, and off
   assert.deepEqual(await nodeTitles(), ['Not deployed: Deploy first']);
   assert.equal((await nodeLenses())[0]?.command?.command, 'labAgent.deploy');
 
-  await deployAndStore(labPath, text);
+  await deployAndStore(fixture, uri, text);
   await client.notify(LabStateChangedNotification, { uri });
   await client.waitUntil(
     'the plan of the deployed lab',
@@ -401,12 +383,11 @@ test('node lenses say a lab that is not deployed must be deployed first, and off
 });
 
 test('node lenses follow the node states the client read: Stop and Console when running, Start when stopped', async () => {
-  const labPath = join(fixture.labDir, 'state-lenses.lab.yaml');
   const uri = fileUri(fixture.labDir, 'state-lenses.lab.yaml');
   const text =
     'name: state-lenses\nnodes:\n  a:\n    template: vios\n  b:\n    template: vios\n  c:\n    template: vios\n';
   await client.open(uri, text);
-  await deployAndStore(labPath, text);
+  await deployAndStore(fixture, uri, text);
   await client.notify(LabStateChangedNotification, { uri });
   const byNode = async () => {
     const lenses = await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });

@@ -9,8 +9,6 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CodeLens } from 'vscode-languageserver-protocol';
-import { AgentClient } from '../../common/api/client';
-import { writeLabState } from '../../common/project-files/state-file';
 import {
   LabStateChangedNotification,
   NodeStatesNotification,
@@ -19,7 +17,7 @@ import {
   type LabPlan,
 } from '../../common/protocol';
 import { type LspClient } from '../support/lsp';
-import { fileUri, startServerOnAgent, stopServerOnAgent, type AgentFixture } from './fixture';
+import { deployAndStore, fileUri, startServerOnAgent, stopServerOnAgent, type AgentFixture } from './fixture';
 
 let fixture: AgentFixture;
 let client: LspClient;
@@ -52,14 +50,7 @@ test('after a push, the lens, the topology and the plan document show one fresh 
   assert.equal(plansAsked() - asked, 1, 'one plan for the lens and both views');
 
   // A push (as the client's pushLab does it: apply, store the state beside the lab, LabStateChanged).
-  const agent = new AgentClient({
-    baseUrl: fixture.agent.url,
-    token: fixture.session.token,
-    pin: fixture.agent.fingerprint,
-  });
-  const deployed = await agent.deployProject({ yaml: TEXT, files: {} });
-  await agent.close();
-  await writeLabState(join(fixture.labDir, 'shared.lab.yaml'), { state: deployed.state });
+  await deployAndStore(fixture, uri, TEXT);
   asked = plansAsked();
   await client.notify(LabStateChangedNotification, { uri });
 

@@ -17,6 +17,7 @@ import { seedExampleLabs } from '../eveng/harness/example-labs';
 import { startCommunityHarness, type CommunityHarness } from '../eveng/harness/community-harness';
 import { startUnetlabHarness, type UnetlabHarness } from '../eveng/harness/unetlab-harness';
 import assert from 'node:assert/strict';
+import { rejectsWith } from './rejects';
 import { AgentClient, AgentError, type AgentConnection, type ClientHooks } from '../../common/api/client';
 
 export const TEST_USER = { username: 'lab', password: 'lab' };
@@ -331,16 +332,8 @@ export function labYaml(name: string, extraNodes = ''): string {
 }
 
 /** Awaits a call that must fail with an AgentError of `code`, and returns that error. */
-export async function failsWith(call: Promise<unknown>, code: string): Promise<AgentError> {
-  try {
-    await call;
-  } catch (err) {
-    assert.ok(err instanceof AgentError, `expected an AgentError, got ${String(err)}`);
-    assert.equal(err.code, code, err.message);
-    return err;
-  }
-  assert.fail(`expected ${code}`);
-}
+export const failsWith = (call: Promise<unknown>, code: string): Promise<AgentError> =>
+  rejectsWith(call, AgentError, 'code', code);
 
 /**
  * A fresh data directory, removed when the test (or the file's tests) that made it end, passed or
