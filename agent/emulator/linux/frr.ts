@@ -35,8 +35,11 @@ const SECTION_DAEMONS: [RegExp, string][] = [
   [/^mpls ldp\b/m, 'ldpd'],
   [/^bfd\b/m, 'bfdd'],
 ];
-/** How long a router's daemons may take to start, and then vtysh to answer them (each: starts queue for the CPU). */
-const READY_TIMEOUT_MS = 30_000;
+/**
+ * How long a router's daemons may take to start, and then vtysh to answer them (each): starts under way share
+ * the CPU (on 2 cores, 200 at once take a minute or more each), so this only catches one that hangs.
+ */
+const READY_TIMEOUT_MS = 180_000;
 const VTYSH_TIMEOUT_MS = 10_000;
 /**
  * Boots a router inside its namespace: `boot DAEMON_DIR NS RUN_DIR zebra DAEMON…`. A router forwards (a namespace
