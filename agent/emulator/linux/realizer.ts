@@ -12,7 +12,17 @@ import { Places } from '../../places';
 import type { NodeLimits } from './cgroup';
 import { CommandError, runUntilExit } from './command';
 import { removeRouter } from './frr';
-import { addBridge, addNamespace, addVeths, deleteLink, deleteNamespace, links, setLinksUp, setMaster } from './kernel';
+import {
+  addNamespace,
+  bridgeCommand,
+  deleteLink,
+  deleteNamespace,
+  IpBatch,
+  links,
+  masterCommand,
+  setLinksUp,
+  vethCommands,
+} from './kernel';
 import { INTERFACE_NAMES, type LinuxLab, type LinuxNode } from './linux-lab';
 import type { LinuxNames } from './names';
 import type { NodeKind } from './node-kind';
@@ -47,6 +57,8 @@ export class Realizer {
   private readonly kinds: NodeKinds;
   /** Places for kernel steps (KERNEL_STEPS_AT_ONCE): node starts and an apply's calls run side by side, their kernel steps 16 at a time. */
   private readonly kernel = new Places(KERNEL_STEPS_AT_ONCE);
+  /** Each realized lab's fabric commands (its namespace's name: the key). */
+  private readonly fabrics = new Map<string, IpBatch>();
 
   constructor(
     private readonly names: LinuxNames,
@@ -116,10 +128,22 @@ export class Realizer {
     });
     await mapBounded(namespaces, namespaces.length, (ns) => this.removeNamespace(ns));
     await this.removeNamespace(this.fabricNs(lab));
+    this.fabrics.delete(this.fabricNs(lab));
+  }
+
+  /** The lab's fabric commands, batched across the calls under way (kernel.ts IpBatch). */
+  private fabric(lab: StoredLab): IpBatch {
+    const ns = this.fabricNs(lab);
+    let batch = this.fabrics.get(ns);
+    if (!batch) {
+      batch = new IpBatch(ns, (work) => this.kernel.run(work));
+      this.fabrics.set(ns, batch);
+    }
+    return batch;
   }
 
   async addNetwork(lab: StoredLab, networkId: number): Promise<void> {
-    await this.kernel.run(() => addBridge(this.fabricNs(lab), this.names.bridge(networkId)));
+    await this.fabric(lab).run([bridgeCommand(this.names.bridge(networkId))]);
   }
 
   async deleteNetwork(lab: StoredLab, networkId: number): Promise<void> {
@@ -139,9 +163,8 @@ export class Realizer {
   async addInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
     const ns = this.nodeNs(lab, node);
     const indexes = Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
-    await this.kernel.run(async () => {
-      await addVeths(
-        this.fabricNs(lab),
+    await this.fabric(lab).run(
+      vethCommands(
         ns,
         indexes.map((index) => {
           const networkId = node.links[index] ?? 0;
@@ -151,13 +174,15 @@ export class Realizer {
             ...(networkId ? { bridge: this.names.bridge(networkId) } : {}),
           };
         }),
-      );
-      if (node.status === EmuNodeStatus.running)
-        await setLinksUp(
+      ),
+    );
+    if (node.status === EmuNodeStatus.running)
+      await this.kernel.run(() =>
+        setLinksUp(
           ns,
           indexes.map((index) => INTERFACE_NAMES.nameAt(index)),
-        );
-    });
+        ),
+      );
   }
 
   async removeInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
@@ -190,13 +215,9 @@ export class Realizer {
   }
 
   async connect(lab: StoredLab, node: StoredNode, index: number, networkId: number): Promise<void> {
-    await this.kernel.run(() =>
-      setMaster(
-        this.fabricNs(lab),
-        this.names.fabricPort(node.id, index),
-        networkId ? this.names.bridge(networkId) : undefined,
-      ),
-    );
+    await this.fabric(lab).run([
+      masterCommand(this.names.fabricPort(node.id, index), networkId ? this.names.bridge(networkId) : undefined),
+    ]);
   }
 
   /** Boots a node; throws EmuError('refused') with the reason when it cannot, leaving it stopped. */
