@@ -23,7 +23,7 @@ import {
 import { EVE_NG_FLAGS, EVE_NG_USAGE, eveNgFromFlags } from './emulator/eveng/command-line';
 import { DEFAULT_WORKER_HEAP_MB, DEFAULT_WORKER_SECONDS, MIN_WORKER_HEAP_MB } from './http/validate-workers';
 import { DEFAULT_LABS_PER_USER } from './domain/lab-owners';
-import { QUOTAS } from './emulator/linux/quotas';
+import { defaultConcurrentStarts, QUOTAS } from './emulator/linux/quotas';
 
 /** The most --max-nodes-per-lab takes: 10,000 routers would need about 250 GiB. */
 const MAX_NODES_PER_LAB = 10_000;
@@ -55,6 +55,9 @@ Options:
                         labs one user may own, whatever the emulator (default ${DEFAULT_LABS_PER_USER})
   --max-nodes-per-lab N linux: nodes one lab may have (default ${QUOTAS.nodesPerLab}); a router
                         holds about 25 MiB
+  --concurrent-starts N linux: node starts under way at once on this agent; more wait their
+                        turn (default 16 per CPU or one per 64 MiB of memory, whichever
+                        is fewer: here ${defaultConcurrentStarts()})
   --boot-ms N           how long a simulated node takes to boot, in ms (default ${DEFAULT_BOOT_MS})
   --write-delay-ms N    how long each write to the simulated emulator takes, in ms
                         (default ${DEFAULT_WRITE_DELAY_MS}); slow writes let an apply be watched
@@ -93,6 +96,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
         'stop-labs-on-exit': { type: 'boolean' },
         'max-labs-per-user': { type: 'string' },
         'max-nodes-per-lab': { type: 'string' },
+        'concurrent-starts': { type: 'string' },
         help: { type: 'boolean' },
         ...EVE_NG_FLAGS,
       },
@@ -121,6 +125,8 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
   if (labsPerUser === 0) throw new UsageError('--max-labs-per-user must be at least 1.');
   const nodesPerLab = integer('--max-nodes-per-lab', v['max-nodes-per-lab'], MAX_NODES_PER_LAB);
   if (nodesPerLab === 0) throw new UsageError('--max-nodes-per-lab must be at least 1.');
+  const concurrentStarts = integer('--concurrent-starts', v['concurrent-starts'], QUOTAS.concurrentStarts.max);
+  if (concurrentStarts === 0) throw new UsageError('--concurrent-starts must be at least 1.');
   if (v.user) throw new UsageError(NO_PASSWORDS_IN_ARGV);
   if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host must not be empty.');
   if (v['data-dir'] !== undefined && v['data-dir'].trim() === '') throw new UsageError('--data-dir must not be empty.');
@@ -148,6 +154,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
     ...(v['stop-labs-on-exit'] ? { stopLabsOnExit: true } : {}),
     ...(labsPerUser !== undefined ? { labsPerUser } : {}),
     ...(nodesPerLab !== undefined ? { nodesPerLab } : {}),
+    ...(concurrentStarts !== undefined ? { concurrentStarts } : {}),
     ...(eveNg ? { eveNg } : {}),
     log: (message) => console.error(`[agent] ${message}`),
   };

@@ -102,6 +102,8 @@ export interface AgentOptions {
   stopLabsOnExit?: boolean;
   /** Linux: nodes one lab may have (default QUOTAS.nodesPerLab, decisions §11). */
   nodesPerLab?: number;
+  /** Linux: node starts under way at once (default defaultConcurrentStarts(), quotas.ts). */
+  concurrentStarts?: number;
   /** Labs one user may own, whatever the emulator (default DEFAULT_LABS_PER_USER, decisions §11). */
   labsPerUser?: number;
 }
@@ -249,6 +251,7 @@ async function startLocked(options: AgentOptions, dataDir: string, unlock: () =>
     writeDelayMs: options.writeDelayMs ?? DEFAULT_WRITE_DELAY_MS,
     stopLabsOnExit: options.stopLabsOnExit,
     nodesPerLab: options.nodesPerLab,
+    concurrentStarts: options.concurrentStarts,
   });
   const ctx: AgentContext = {
     clock,

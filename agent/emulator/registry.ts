@@ -23,6 +23,8 @@ export interface BackendSettings {
   stopLabsOnExit?: boolean;
   /** Linux: nodes one lab may have (default QUOTAS.nodesPerLab). */
   nodesPerLab?: number;
+  /** Linux: node starts under way at once (default defaultConcurrentStarts()). */
+  concurrentStarts?: number;
 }
 
 export interface OpenedBackend {
@@ -52,6 +54,7 @@ const OPENERS = {
       log: s.log,
       stopLabsOnExit: s.stopLabsOnExit,
       nodesPerLab: s.nodesPerLab,
+      concurrentStarts: s.concurrentStarts,
     });
     return { backend: linux, description: linux.description, problems: 'problems' in linux ? linux.problems : [] };
   },

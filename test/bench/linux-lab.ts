@@ -27,6 +27,7 @@
 import { freemem } from 'node:os';
 import type { AgentClient } from '../../common/api/client';
 import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
+import { QUOTAS } from '../../agent/emulator/linux/quotas';
 import { probeLinuxHost, type LinuxHost } from '../../agent/emulator/linux/system';
 import { namespacesOf, prefixOf, processesOf, requireLinuxLabs } from '../linux/support';
 import {
@@ -204,7 +205,12 @@ async function benchSize(
 async function main(): Promise<void> {
   await requireLinuxLabs();
   const host: LinuxHost = await probeLinuxHost();
-  const agent = await startAgentProcess({ emulator: 'linux' });
+  // A lab bigger than the agent's default limit needs the flag, as an operator would give it.
+  const biggest = Math.max(...SIZES);
+  const agent = await startAgentProcess({
+    emulator: 'linux',
+    args: biggest > QUOTAS.nodesPerLab ? ['--max-nodes-per-lab', String(biggest)] : [],
+  });
   const prefix = prefixOf(agent.dataDir);
   const baselinePrefix = `lbb${process.pid}-`;
   let client: AgentClient | undefined;

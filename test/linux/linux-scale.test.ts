@@ -48,7 +48,7 @@ async function peakStarting(calls: Promise<unknown>[]): Promise<number> {
   let peak = 0;
   let done = false;
   const all = Promise.all(calls).finally(() => (done = true));
-  // Bounded by the calls: each start gives up within FRR's 15 s readiness limit.
+  // Bounded by the calls: each start gives up within FRR's readiness limits.
   while (!done) {
     peak = Math.max(peak, emu?.starts.busy ?? 0);
     await new Promise((resolve) => setTimeout(resolve, 5));

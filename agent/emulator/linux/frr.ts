@@ -35,8 +35,25 @@ const SECTION_DAEMONS: [RegExp, string][] = [
   [/^mpls ldp\b/m, 'ldpd'],
   [/^bfd\b/m, 'bfdd'],
 ];
-const READY_TIMEOUT_MS = 15_000;
+/**
+ * How long a router's daemons may take to start, and then vtysh to answer them (each): starts under way share
+ * the CPU (on 2 cores, 200 at once take a minute or more each), so this only catches one that hangs.
+ */
+const READY_TIMEOUT_MS = 180_000;
 const VTYSH_TIMEOUT_MS = 10_000;
+/**
+ * Boots a router inside its namespace: `boot DAEMON_DIR NS RUN_DIR zebra DAEMON…`. A router forwards (a namespace
+ * starts with forwarding off). `-d` returns once the daemon has read its config; `-P 0`: no TCP vty (vtysh talks
+ * to the daemons over their unix sockets). Any step failing fails the boot with its exit code.
+ */
+const BOOT_SCRIPT = [
+  'bin=$1 ns=$2 dir=$3; shift 3',
+  'sysctl -q -w net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 || exit',
+  'boot() { "$bin/$1" -d -N "$ns" -P 0 -f "$dir/frr.conf" -i "$dir/$1.pid"; }',
+  'boot "$1" || exit; shift',
+  'pids=; for d; do boot "$d" & pids="$pids $!"; done',
+  'for p in $pids; do wait "$p" || exit; done',
+].join('\n');
 
 export function runDirOf(ns: string): string {
   return join(FRR_RUN_DIR, ns);
@@ -183,37 +200,28 @@ export async function startRouter(
   if (host.frrUser) {
     for (const path of [dir, conf, join(dir, 'vtysh.conf')]) chownSync(path, host.frrUser.uid, host.frrUser.gid);
   }
-  // A router forwards: the namespace starts with forwarding off.
-  await mustRun('ip', [
-    'netns',
-    'exec',
-    ns,
-    'sysctl',
-    '-q',
-    '-w',
-    'net.ipv4.ip_forward=1',
-    'net.ipv6.conf.all.forwarding=1',
-  ]);
-  for (const daemon of daemonsFor(config, host)) {
-    // -P 0: no TCP vty (vtysh talks to the daemons over their unix sockets).
-    const argv = [
-      `${FRR_DAEMON_DIR}/${daemon}`,
-      '-d',
-      '-N',
+  // One process chain boots the router (a chain each for sysctl and every daemon cost 4 chains of 5 programs, run one
+  // after another): it joins the cgroup, enters the namespace and a UTS namespace named for the router, turns forwarding
+  // on, starts zebra, then the other daemons side by side (they connect to zebra, which listens once its `-d` returns).
+  const [file, ...args] = cgroups.joinArgv(ns, [
+    'ip',
+    ...inNamespaceAs(ns, hostname, [
+      'sh',
+      '-c',
+      BOOT_SCRIPT,
+      'boot',
+      FRR_DAEMON_DIR,
       ns,
-      '-P',
-      '0',
-      '-f',
-      conf,
-      '-i',
-      join(dir, `${daemon}.pid`),
-    ];
-    const [file, ...args] = cgroups.joinArgv(ns, ['ip', ...inNamespaceAs(ns, hostname, argv)]);
-    await mustRun(file, args);
-  }
+      dir,
+      ...daemonsFor(config, host),
+    ]),
+  ]);
+  await mustRun(file, args, { timeoutMs: READY_TIMEOUT_MS });
+  // Each daemon's `-d` returned once it had read its config: vtysh answers at the first try but for a rare race.
+  // A try may take the time left (killing a slow vtysh under load only wastes what it has done).
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    const answer = await vtysh(ns, hostname, [probe], 5000);
+    const answer = await vtysh(ns, hostname, [probe], Math.max(1000, deadline - Date.now()));
     if (answer.code === 0) return answer.stdout;
     if (Date.now() > deadline)
       throw new Error(`FRR in ${ns} did not answer vtysh within ${READY_TIMEOUT_MS / 1000} s: ${answer.stderr.trim()}`);

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mustRun, runProcess } from './command';
+import { CommandError, mustRun, runProcess, type CommandResult } from './command';
 
 export interface LiveLink {
   ifname: string;
@@ -97,25 +97,16 @@ export async function deleteNamespace(ns: string): Promise<void> {
     await mustRun('ip', ['netns', 'del', ns]);
 }
 
+/**
+ * The `ip` command (without `ip`) that makes a bridge: no STP and no forward delay, so a link forwards
+ * the moment it is up, as a cable would; made up in the same command.
+ */
+export function bridgeCommand(name: string): string {
+  return `link add ${name} up type bridge stp_state 0 forward_delay 0 mcast_snooping 0`;
+}
+
 export async function addBridge(ns: string, name: string): Promise<void> {
-  // No STP and no forward delay: a link forwards the moment it is up, as a cable would.
-  // Made up in the same call: each `ip` run costs a process, and many at once queue on the kernel's lock.
-  await mustRun('ip', [
-    '-n',
-    ns,
-    'link',
-    'add',
-    name,
-    'up',
-    'type',
-    'bridge',
-    'stp_state',
-    '0',
-    'forward_delay',
-    '0',
-    'mcast_snooping',
-    '0',
-  ]);
+  await mustRun('ip', ['-n', ns, ...bridgeCommand(name).split(' ')]);
 }
 
 export async function deleteLink(ns: string, name: string): Promise<void> {
@@ -138,16 +129,20 @@ export interface VethPair {
  */
 export async function addVeths(fabric: string, nodeNs: string, pairs: readonly VethPair[]): Promise<void> {
   if (!pairs.length) return;
-  const lines = pairs.flatMap(({ port, ifname, bridge }) => [
-    `link add ${port} up type veth peer name ${ifname} netns ${nodeNs}`,
-    ...(bridge ? [`link set ${port} master ${bridge}`] : []),
-  ]);
-  await mustRun('ip', ['-n', fabric, '-batch', '-'], { input: `${lines.join('\n')}\n` });
+  await mustRun('ip', ['-n', fabric, '-batch', '-'], { input: `${vethCommands(nodeNs, pairs).join('\n')}\n` });
 }
 
-/** Puts a fabric port on a bridge, or takes it off any (bridge undefined). */
-export async function setMaster(fabric: string, port: string, bridge: string | undefined): Promise<void> {
-  await mustRun('ip', ['-n', fabric, 'link', 'set', port, ...(bridge ? ['master', bridge] : ['nomaster'])]);
+/** The `ip -batch` lines of addVeths. */
+export function vethCommands(nodeNs: string, pairs: readonly VethPair[]): string[] {
+  return pairs.flatMap(({ port, ifname, bridge }) => [
+    `link add ${port} up type veth peer name ${ifname} netns ${nodeNs}`,
+    ...(bridge ? [masterCommand(port, bridge)] : []),
+  ]);
+}
+
+/** The `ip` command (without `ip`) that puts a fabric port on a bridge, or takes it off any (bridge undefined). */
+export function masterCommand(port: string, bridge: string | undefined): string {
+  return `link set ${port} ${bridge ? `master ${bridge}` : 'nomaster'}`;
 }
 
 /** Sets the interfaces up, by one `ip -batch` (a process for each costs more than what it asks). */
@@ -197,4 +192,79 @@ export function inNamespaceAs(ns: string, hostname: string, argv: readonly strin
     hostname,
     ...argv,
   ];
+}
+
+/** Lines one `ip -batch` of an IpBatch takes at most (the rest wait for the next). */
+const BATCH_LINES = 512;
+const BATCH_TIMEOUT_MS = 60_000;
+
+interface BatchEntry {
+  lines: string[];
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * `ip` commands for one namespace from many callers at once, run by as few `ip -batch` processes
+ * as possible: while one runs, what arrives waits and goes in the next. An apply wires hundreds of
+ * ports on a lab's fabric side by side, and every `ip` run costs a process (about 50 ms under load)
+ * and queues on the kernel's lock, where a line of a batch costs a fraction of that. A failing line
+ * stops the batch (no -force): its caller gets the error, those before it are done, those after it
+ * run in the next batch. `place` runs each batch (the realizer's kernel places).
+ */
+export class IpBatch {
+  private readonly queue: BatchEntry[] = [];
+  private running = false;
+
+  constructor(
+    private readonly ns: string,
+    private readonly place: (work: () => Promise<CommandResult>) => Promise<CommandResult>,
+  ) {}
+
+  run(lines: readonly string[]): Promise<void> {
+    if (!lines.length) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ lines: [...lines], resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length) {
+        const batch: BatchEntry[] = [];
+        let count = 0;
+        while (this.queue.length && (batch.length === 0 || count + this.queue[0].lines.length <= BATCH_LINES)) {
+          const entry = this.queue.shift() as BatchEntry;
+          batch.push(entry);
+          count += entry.lines.length;
+        }
+        const args = ['-n', this.ns, '-batch', '-'];
+        const input = `${batch.flatMap((e) => e.lines).join('\n')}\n`;
+        const result = await this.place(() => runProcess('ip', args, { input, timeoutMs: BATCH_TIMEOUT_MS }));
+        if (result.code === 0) {
+          for (const entry of batch) entry.resolve();
+          continue;
+        }
+        const failed = Number(/Command failed -:(\d+)/.exec(result.stderr)?.[1]);
+        let line = 0;
+        for (const [index, entry] of batch.entries()) {
+          line += entry.lines.length;
+          // Without a line number (killed at its time limit) no entry is known to be done.
+          if (failed > 0 && line < failed) {
+            entry.resolve();
+            continue;
+          }
+          entry.reject(new CommandError(`ip ${args.join(' ')} (${entry.lines.join('; ')})`, result));
+          if (failed > 0) {
+            this.queue.unshift(...batch.slice(index + 1));
+            break;
+          }
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
 }

@@ -23,7 +23,6 @@ import {
 } from '../backend';
 import { ICONS, linuxTemplates, NETWORK_TYPES } from './catalogue';
 import type { LinuxLab, LinuxNode } from './linux-lab';
-import { QUOTAS } from './quotas';
 import type { Realizer } from './realizer';
 import type { LinuxHost } from './system';
 import type { Places } from '../../places';
@@ -39,7 +38,7 @@ export interface LinuxLabs {
   readonly realizer: Realizer;
   /** Packet capture, when the machine can capture. */
   readonly capture: EmulatorCapture | undefined;
-  /** Places for node starts on this agent (QUOTAS.concurrentStarts): a start beyond them waits for one. */
+  /** Places for node starts on this agent (--concurrent-starts): a start beyond them waits for one. */
   readonly starts: Places;
   /** Nodes one lab may have on this agent. */
   readonly nodesPerLab: number;
@@ -72,8 +71,11 @@ export interface LinuxLabs {
 
 /** One agent session's view of the Linux emulator (the machine has no emulator sessions to expire). */
 export class LinuxClient implements EmulatorClient {
-  /** An apply, start or stop runs this many calls side by side: as many as nodes may start at once. */
-  readonly maxConcurrentWrites = QUOTAS.concurrentStarts;
+  /**
+   * An apply, start or stop runs this many calls side by side: as many as nodes may start at once
+   * (their kernel steps take the realizer's fewer places).
+   */
+  readonly maxConcurrentWrites: number;
   /** Deleting a lab kills its nodes' processes and removes their namespaces, side by side (realizer.ts). */
   readonly deleteLabRemovesNodes = true;
 
@@ -81,6 +83,7 @@ export class LinuxClient implements EmulatorClient {
 
   constructor(private readonly emu: LinuxLabs) {
     this.capture = emu.capture;
+    this.maxConcurrentWrites = emu.starts.size;
   }
 
   private writable(path: string): LinuxLab {

@@ -36,7 +36,7 @@ import { INTERFACE_NAMES, type LinuxLab, type LinuxNode } from './linux-lab';
 import { LinuxNames, loadAgentId } from './names';
 import { ObjectJournal } from './object-journal';
 import { PtyConsole } from './pty-console';
-import { QUOTAS } from './quotas';
+import { defaultConcurrentStarts, QUOTAS } from './quotas';
 import { Places } from '../../places';
 import { Realizer } from './realizer';
 import { type SandboxSetup } from './sandbox';
@@ -45,6 +45,8 @@ import { probeLinuxHost, type LinuxHost } from './system';
 
 const STORE_FILE = 'linux-labs.json';
 const SECCOMP_FILE = 'linux-seccomp.bpf';
+/** Running configs read at once (a vtysh each, CPU work): as many as exec-many runs commands. */
+const CONFIG_READS_AT_ONCE = 16;
 /** Folders no node sees (besides /run, which holds /run/netns and FRR's run folders): FRR's own configs, state and logs. */
 const MASKED = ['/etc/frr', '/var/lib/frr', '/var/log/frr'];
 
@@ -55,6 +57,8 @@ export interface LinuxEmulatorOptions {
   stopLabsOnExit?: boolean;
   /** Nodes one lab may have (default QUOTAS.nodesPerLab). */
   nodesPerLab?: number;
+  /** Node starts under way at once (default defaultConcurrentStarts(), quotas.ts). */
+  concurrentStarts?: number;
 }
 
 /** What a node's console and running config look like at the moment. */
@@ -75,8 +79,8 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   /** Reads of a whole lab, of one node and of a router's running config (test/linux/linux-scale.test.ts counts them). */
   readonly reads = { labs: 0, nodes: 0, runningConfigs: 0 };
   private closed = false;
-  /** Places for node starts (QUOTAS.concurrentStarts): more wait their turn. */
-  readonly starts = new Places(QUOTAS.concurrentStarts);
+  /** Places for node starts (--concurrent-starts): more wait their turn. */
+  readonly starts: Places;
   readonly nodesPerLab: number;
   readonly cgroups: NodeCgroups;
   readonly captures: LinuxCaptures;
@@ -89,6 +93,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   ) {
     this.names = new LinuxNames(loadAgentId(options.dataDir));
     this.nodesPerLab = options.nodesPerLab ?? QUOTAS.nodesPerLab;
+    this.starts = new Places(options.concurrentStarts ?? defaultConcurrentStarts());
     this.journal = new ObjectJournal(options.dataDir, options.log);
     this.cgroups = new NodeCgroups(host.cgroups);
     this.captures = new LinuxCaptures(this.names, this.cgroups, options.log);
@@ -322,9 +327,9 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
     const namespaces = new Set(await listNamespaces());
     const ports = new Map<string, number>();
     for (const port of await links(this.realizer.fabricNs(lab))) ports.set(port.ifname, this.networkOf(port.master));
-    // Running configs are read side by side (one vtysh each), as many at once as node starts.
+    // Running configs are read side by side (one vtysh each), as many at once as exec-many runs commands.
     const configs = read.runningConfigs ?? true;
-    const nodes = await mapBounded(lab.nodes, QUOTAS.concurrentStarts, (node) =>
+    const nodes = await mapBounded(lab.nodes, CONFIG_READS_AT_ONCE, (node) =>
       this.nodeAsSeen(lab, node, namespaces, ports, configs),
     );
     return {

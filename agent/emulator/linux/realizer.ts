@@ -8,10 +8,21 @@
 import { EmuError, EmuNodeStatus } from '../backend';
 import type { StoredLab, StoredNode } from '../lab-store';
 import { mapBounded } from '../../bounded';
+import { Places } from '../../places';
 import type { NodeLimits } from './cgroup';
 import { CommandError, runUntilExit } from './command';
 import { removeRouter } from './frr';
-import { addBridge, addNamespace, addVeths, deleteLink, deleteNamespace, links, setLinksUp, setMaster } from './kernel';
+import {
+  addNamespace,
+  bridgeCommand,
+  deleteLink,
+  deleteNamespace,
+  IpBatch,
+  links,
+  masterCommand,
+  setLinksUp,
+  vethCommands,
+} from './kernel';
 import { INTERFACE_NAMES, type LinuxLab, type LinuxNode } from './linux-lab';
 import type { LinuxNames } from './names';
 import type { NodeKind } from './node-kind';
@@ -20,7 +31,12 @@ import type { ObjectJournal } from './object-journal';
 import type { SandboxSetup } from './sandbox';
 import type { LinuxHost } from './system';
 
-/** Kernel steps (a namespace's removal) under way at once: each takes the rtnl lock. */
+/**
+ * Kernel steps (making or removing a namespace, its ports, links up, bridges) under way at once, whatever
+ * the number of node starts: each takes the kernel's rtnl lock, so more only queue there, and an `ip`
+ * queued there spends its own time limit waiting (the bench's baseline, with all 200 at once, saw one
+ * `ip -batch` wait 15 s at load 23).
+ */
 const KERNEL_STEPS_AT_ONCE = 16;
 
 /** Processes (and threads) a node may have at once: a fork bomb stops here. */
@@ -39,6 +55,10 @@ function refused(e: unknown, what: string): EmuError {
 
 export class Realizer {
   private readonly kinds: NodeKinds;
+  /** Places for kernel steps (KERNEL_STEPS_AT_ONCE): node starts and an apply's calls run side by side, their kernel steps 16 at a time. */
+  private readonly kernel = new Places(KERNEL_STEPS_AT_ONCE);
+  /** Each realized lab's fabric commands (its namespace's name: the key). */
+  private readonly fabrics = new Map<string, IpBatch>();
 
   constructor(
     private readonly names: LinuxNames,
@@ -72,16 +92,18 @@ export class Realizer {
   private async createNodeNamespace(ns: string, node: LinuxNode): Promise<void> {
     this.journal.record(ns);
     await this.setup.cgroups.remove(ns);
-    await deleteNamespace(ns);
-    await this.setup.cgroups.create(ns, limitsOf(node));
-    await this.kindOf(node).createNamespace(ns, node);
+    await this.kernel.run(async () => {
+      await deleteNamespace(ns);
+      await this.setup.cgroups.create(ns, limitsOf(node));
+      await this.kindOf(node).createNamespace(ns, node);
+    });
   }
 
   /** Kills every process of the namespace's cgroup (wherever they went) and in it, then removes both. */
   private async removeNamespace(ns: string): Promise<void> {
     await removeRouter(ns);
     await this.setup.cgroups.kill(ns);
-    await deleteNamespace(ns);
+    await this.kernel.run(() => deleteNamespace(ns));
     await this.setup.cgroups.remove(ns);
     this.journal.forget(ns);
   }
@@ -104,16 +126,28 @@ export class Realizer {
       await removeRouter(ns);
       await this.setup.cgroups.kill(ns);
     });
-    await mapBounded(namespaces, KERNEL_STEPS_AT_ONCE, (ns) => this.removeNamespace(ns));
+    await mapBounded(namespaces, namespaces.length, (ns) => this.removeNamespace(ns));
     await this.removeNamespace(this.fabricNs(lab));
+    this.fabrics.delete(this.fabricNs(lab));
+  }
+
+  /** The lab's fabric commands, batched across the calls under way (kernel.ts IpBatch). */
+  private fabric(lab: StoredLab): IpBatch {
+    const ns = this.fabricNs(lab);
+    let batch = this.fabrics.get(ns);
+    if (!batch) {
+      batch = new IpBatch(ns, (work) => this.kernel.run(work));
+      this.fabrics.set(ns, batch);
+    }
+    return batch;
   }
 
   async addNetwork(lab: StoredLab, networkId: number): Promise<void> {
-    await addBridge(this.fabricNs(lab), this.names.bridge(networkId));
+    await this.fabric(lab).run([bridgeCommand(this.names.bridge(networkId))]);
   }
 
   async deleteNetwork(lab: StoredLab, networkId: number): Promise<void> {
-    await deleteLink(this.fabricNs(lab), this.names.bridge(networkId));
+    await this.kernel.run(() => deleteLink(this.fabricNs(lab), this.names.bridge(networkId)));
   }
 
   /** The node's namespace with its interfaces (down) wired to their networks. */
@@ -129,28 +163,31 @@ export class Realizer {
   async addInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
     const ns = this.nodeNs(lab, node);
     const indexes = Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
-    await addVeths(
-      this.fabricNs(lab),
-      ns,
-      indexes.map((index) => {
-        const networkId = node.links[index] ?? 0;
-        return {
-          port: this.names.fabricPort(node.id, index),
-          ifname: INTERFACE_NAMES.nameAt(index),
-          ...(networkId ? { bridge: this.names.bridge(networkId) } : {}),
-        };
-      }),
+    await this.fabric(lab).run(
+      vethCommands(
+        ns,
+        indexes.map((index) => {
+          const networkId = node.links[index] ?? 0;
+          return {
+            port: this.names.fabricPort(node.id, index),
+            ifname: INTERFACE_NAMES.nameAt(index),
+            ...(networkId ? { bridge: this.names.bridge(networkId) } : {}),
+          };
+        }),
+      ),
     );
     if (node.status === EmuNodeStatus.running)
-      await setLinksUp(
-        ns,
-        indexes.map((index) => INTERFACE_NAMES.nameAt(index)),
+      await this.kernel.run(() =>
+        setLinksUp(
+          ns,
+          indexes.map((index) => INTERFACE_NAMES.nameAt(index)),
+        ),
       );
   }
 
   async removeInterfaces(lab: StoredLab, node: StoredNode, from: number, to: number): Promise<void> {
     for (let index = from; index < to; index++)
-      await deleteLink(this.fabricNs(lab), this.names.fabricPort(node.id, index));
+      await this.kernel.run(() => deleteLink(this.fabricNs(lab), this.names.fabricPort(node.id, index)));
   }
 
   /**
@@ -178,11 +215,9 @@ export class Realizer {
   }
 
   async connect(lab: StoredLab, node: StoredNode, index: number, networkId: number): Promise<void> {
-    await setMaster(
-      this.fabricNs(lab),
-      this.names.fabricPort(node.id, index),
-      networkId ? this.names.bridge(networkId) : undefined,
-    );
+    await this.fabric(lab).run([
+      masterCommand(this.names.fabricPort(node.id, index), networkId ? this.names.bridge(networkId) : undefined),
+    ]);
   }
 
   /** Boots a node; throws EmuError('refused') with the reason when it cannot, leaving it stopped. */
@@ -190,9 +225,11 @@ export class Realizer {
     const ns = this.nodeNs(lab, node);
     try {
       this.setup.cgroups.setLimits(ns, limitsOf(node));
-      await setLinksUp(
-        ns,
-        node.links.map((_, index) => INTERFACE_NAMES.nameAt(index)),
+      await this.kernel.run(() =>
+        setLinksUp(
+          ns,
+          node.links.map((_, index) => INTERFACE_NAMES.nameAt(index)),
+        ),
       );
       await this.kindOf(node).start(ns, node);
     } catch (e) {
