@@ -7,7 +7,7 @@ import type { CaptureEnd } from '../../common/api/contract';
 import type { CaptureSpec } from '../emulator/backend';
 import { ApiError } from '../http/api-error';
 import { OneTimeTickets } from '../console/tickets';
-import type { CaptureSummaries } from './summaries-stream';
+import type { CaptureSummaries } from './capture-summaries';
 
 /** Captures held at once (tickets not yet used count too). */
 export const CAPTURE_QUOTAS = { perUser: 4, perAgent: 16 };

@@ -8,7 +8,7 @@ import {
   type EmulatorCapture,
   type PacketSummarizer,
 } from '../emulator/backend';
-import { CaptureSummaries } from '../capture/summaries-stream';
+import { CaptureSummaries } from '../capture/capture-summaries';
 import { ApiError, invalidRequest } from '../http/api-error';
 import { optionalBoolean, optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
 import { requireLab } from '../domain/lab-guards';

@@ -596,7 +596,7 @@ export interface PacketSummary {
 }
 
 /** Why a summaries stream ended (its last line, decisions §14). */
-export type SummariesEnd = 'complete' | 'lagging' | 'failed';
+type SummariesEnd = 'complete' | 'lagging' | 'failed';
 
 /** The last line of a summaries stream. */
 export interface SummariesEndLine {

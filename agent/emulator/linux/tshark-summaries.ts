@@ -30,7 +30,7 @@ import type { LinuxNames } from './names';
 
 const TSHARK = 'tshark';
 /** pcapng bytes queued for tshark at most before the summaries give up (decisions §14: 4 MiB). */
-export const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 /** Summaries held for a reader that is slow or not there yet, before tshark's output is no longer read. */
 const HELD_SUMMARIES = 256;
 /** tshark keeps state per conversation: enough for long captures, bounded all the same. */
