@@ -13,6 +13,7 @@ import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 import { eventually } from './eventually';
 import { linuxAgentOrSkip, logInToLinuxAgent } from './frr-lab';
+import { onScreen, topologyAttributes, topologyViewport } from './topology-page';
 
 const FOLDER = 'ospf-capture';
 const ITEM = '#menu [role="menuitem"]:has-text("Capture Packets on r1:eth1")';
@@ -123,6 +124,19 @@ describe('Packet capture from the topology view (Linux emulator agent)', functio
       frame: 'webview',
     });
     assert.ok(problem.attributes && 'hidden' in problem.attributes, 'no problem is shown (no "tshark was not found")');
+    // The topology view, squeezed beside and above the list, still shows the whole lab: Fit follows
+    // a new size of its drawing (it used to keep the wide view, which left the narrow area blank).
+    await eventually(
+      'the five nodes inside the squeezed drawing',
+      async () => {
+        const size = (await topologyAttributes('body[data-drawing-size]'))['data-drawing-size'];
+        const [width, height] = size.split('x').map(Number);
+        const view = await topologyViewport();
+        const ends = [onScreen({ x: 60, y: 200 }, view), onScreen({ x: 700, y: 200 }, view)];
+        return width > 0 && ends.every((p) => p.x >= 0 && p.x <= width && p.y >= 0 && p.y <= height) ? true : undefined;
+      },
+      15_000,
+    );
     await screenshot('capture-list', 'iframe.webview.ready');
     const stopped = await askRunner({ action: 'click', selector: '#stop', frame: 'webview' });
     assert.ok(stopped.ok, `Stop failed: ${stopped.error}`);
