@@ -21,6 +21,7 @@ import { handleStreamUpgrade, upgradeRequired } from './console/stream';
 import { ConsoleTickets } from './console/tickets';
 import { Captures } from './capture/captures';
 import { streamCapture } from './capture/capture-stream';
+import { streamCaptureSummaries } from './capture/summaries-stream';
 import { startCapture } from './handlers/capture';
 import type { AgentContext } from './context';
 import { ExecLimits } from './console/exec-limits';
@@ -183,8 +184,8 @@ interface HttpState {
 
 /** Operations the contract marks `auth: false`; the compiler checks that each operation has exactly one handler. */
 type PublicOperation = { [K in OperationId]: (typeof OPERATIONS)[K]['auth'] extends false ? K : never }[OperationId];
-/** The capture stream answers with a pcapng body of its own, not an envelope (capture-stream.ts). */
-type SessionOperation = Exclude<OperationId, PublicOperation | 'streamCapture'>;
+/** The capture streams answer with bodies of their own, not envelopes (capture-stream.ts, summaries-stream.ts). */
+type SessionOperation = Exclude<OperationId, PublicOperation | 'streamCapture' | 'streamCaptureSummaries'>;
 const isPublic = (op: OperationId): op is PublicOperation => !OPERATIONS[op].auth;
 
 const PUBLIC_HANDLERS: Record<PublicOperation, PublicHandler> = { getHealth, login };
@@ -506,6 +507,7 @@ async function handleRequest(
       if (operationId !== 'logout' && operationId !== 'getCapabilities') await session.emulator.status();
       // The capture stream writes its own answer: a pcapng body.
       if (operationId === 'streamCapture') return await streamCapture(ctx, session, params.ticket, res);
+      if (operationId === 'streamCaptureSummaries') return streamCaptureSummaries(ctx, session, params.ticket, res);
       data = await SESSION_HANDLERS[operationId]({ ...input, session });
     }
     sendData(res, data, closing(http));

@@ -12,6 +12,7 @@ import type { AgentContext } from '../context';
 import { EmuError, type CaptureStop, type PacketCapture } from '../emulator/backend';
 import { ApiError } from '../http/api-error';
 import type { LoginSession } from '../sessions';
+import type { CaptureOrder } from './captures';
 
 /** Once a capture has ended, a client that does not take the rest within this long is cut off. */
 const FLUSH_MS = 10_000;
@@ -29,37 +30,40 @@ export async function streamCapture(
   res: ServerResponse,
 ): Promise<void> {
   const order = ctx.captures.redeem(ticket, session.token);
+  const { summaries } = order;
+  summaries?.opened();
   const emulator = session.emulator.capture;
-  if (!emulator) throw new ApiError('operation_not_allowed', 'This emulator does not capture packets.');
   let capture: PacketCapture;
   try {
-    capture = await emulator.start(order.lab, order.spec);
+    if (!emulator) throw new ApiError('operation_not_allowed', 'This emulator does not capture packets.');
+    try {
+      capture = await emulator.start(order.lab, order.spec);
+    } catch (e) {
+      if (e instanceof EmuError && (e.kind === 'refused' || e.kind === 'not_found'))
+        throw new ApiError(
+          'node_not_running',
+          `The capture cannot start: ${e.message} Start the node, then the capture.`,
+        );
+      throw e;
+    }
   } catch (e) {
-    if (e instanceof EmuError && (e.kind === 'refused' || e.kind === 'not_found'))
-      throw new ApiError(
-        'node_not_running',
-        `The capture cannot start: ${e.message} Start the node, then the capture.`,
-      );
+    summaries?.finish(`The capture did not start: ${(e as Error).message}`);
     throw e;
   }
+  // The dissector runs before the first byte is sent, so that it reads them all.
+  await summaries?.begin();
   res.writeHead(200, {
     'Content-Type': PCAPNG_MEDIA_TYPE,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
     Trailer: CAPTURE_END_TRAILER,
   });
-  pump(ctx, order.username, capture, res, order.durationMs, order.maxBytes);
+  pump(ctx, order, capture, res);
 }
 
 /** Copies the capture's blocks to the response within the limits, until either side ends. */
-function pump(
-  ctx: AgentContext,
-  username: string,
-  capture: PacketCapture,
-  res: ServerResponse,
-  durationMs: number,
-  maxBytes: number,
-): void {
+function pump(ctx: AgentContext, order: CaptureOrder, capture: PacketCapture, res: ServerResponse): void {
+  const { username, durationMs, maxBytes, summaries } = order;
   const { output } = capture;
   let asked: CaptureEnd | undefined;
   let sent = 0;
@@ -84,7 +88,9 @@ function pump(
     }
     if (!take) return;
     sent += size;
-    if (!res.write(take === 1 ? blocks[0] : Buffer.concat(blocks.slice(0, take), size))) output.pause();
+    const bytes = take === 1 ? blocks[0] : Buffer.concat(blocks.slice(0, take), size);
+    summaries?.feed(bytes);
+    if (!res.write(bytes)) output.pause();
   });
   res.on('drain', () => output.resume());
   output.on('end', () => {
@@ -99,6 +105,7 @@ function pump(
       clearTimeout(cutOff);
       // The client went away: the capture stops at once and what it still holds is dropped.
       if (!res.writableFinished) output.destroy();
+      summaries?.finish();
       resolve();
     }),
   );

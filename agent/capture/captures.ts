@@ -7,6 +7,7 @@ import type { CaptureEnd } from '../../common/api/contract';
 import type { CaptureSpec } from '../emulator/backend';
 import { ApiError } from '../http/api-error';
 import { OneTimeTickets } from '../console/tickets';
+import type { CaptureSummaries } from './capture-summaries';
 
 /** Captures held at once (tickets not yet used count too). */
 export const CAPTURE_QUOTAS = { perUser: 4, perAgent: 16 };
@@ -18,6 +19,8 @@ export interface CaptureOrder {
   spec: CaptureSpec;
   durationMs: number;
   maxBytes: number;
+  /** The packet summaries asked for with the capture. */
+  summaries?: CaptureSummaries;
 }
 
 interface OpenStream {
@@ -29,6 +32,8 @@ interface OpenStream {
 
 export class Captures {
   private readonly tickets: OneTimeTickets<CaptureOrder>;
+  /** The summaries streams' tickets: counted with their capture's, not on their own. */
+  private readonly summaryTickets: OneTimeTickets<CaptureSummaries>;
   private readonly streams = new Set<OpenStream>();
 
   constructor(clock: () => number) {
@@ -36,10 +41,17 @@ export class Captures {
       clock,
       'The capture ticket is unknown, already used, expired (tickets last 30 seconds) or belongs to another session. Start the capture again for a new one.',
     );
+    this.summaryTickets = new OneTimeTickets(
+      clock,
+      'The summaries ticket is unknown, already used, expired (tickets last 30 seconds) or belongs to another session. Start the capture again, with summaries, for a new one.',
+    );
   }
 
-  /** A ticket for the order, or 503 agent_busy when the user or the agent holds as many captures as it may. */
-  issue(sessionToken: string, order: CaptureOrder): string {
+  /**
+   * A ticket for the order (and one for its summaries when it has them), or 503 agent_busy when the
+   * user or the agent holds as many captures as it may.
+   */
+  issue(sessionToken: string, order: CaptureOrder): { ticket: string; summariesTicket?: string } {
     const mine = this.held((username) => username === order.username);
     if (mine >= CAPTURE_QUOTAS.perUser)
       throw new ApiError(
@@ -51,11 +63,18 @@ export class Captures {
         'agent_busy',
         `This agent runs ${CAPTURE_QUOTAS.perAgent} captures, the most it takes at once; try again when one has ended.`,
       );
-    return this.tickets.issue(sessionToken, order);
+    return {
+      ticket: this.tickets.issue(sessionToken, order),
+      summariesTicket: order.summaries && this.summaryTickets.issue(sessionToken, order.summaries),
+    };
   }
 
   redeem(ticket: string, sessionToken: string): CaptureOrder {
     return this.tickets.redeem(ticket, sessionToken);
+  }
+
+  redeemSummaries(ticket: string, sessionToken: string): CaptureSummaries {
+    return this.summaryTickets.redeem(ticket, sessionToken);
   }
 
   /** Counts a running stream until `closed` settles. */

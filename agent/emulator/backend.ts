@@ -4,6 +4,7 @@
  * (simulated/); a real EVE-NG backend implements the same interfaces.
  */
 import type { Duplex, Readable } from 'node:stream';
+import type { SummariesEndLine } from '../../common/api/contract';
 
 /** EVE-NG's node status, as its API numbers it. */
 export const EmuNodeStatus = { stopped: 0, starting: 1, running: 2, stopping: 3 } as const;
@@ -278,6 +279,27 @@ export interface EmulatorCapture {
   /** Throws CaptureFilterError when `filter` does not compile for the lab's interfaces. */
   checkFilter(path: string, spec: CaptureSpec): Promise<void>;
   start(path: string, spec: CaptureSpec): Promise<PacketCapture>;
+  /** Starts a dissector of a capture's pcapng on the agent's machine; absent where there is none (no tshark). */
+  summarize?(): Promise<PacketSummarizer>;
+}
+
+/**
+ * A dissector reading one capture's pcapng stream as it is sent (decisions §14,
+ * summaries). It never slows the stream: `write` only queues, and a dissector
+ * that falls too far behind (or whose reader does) gives up, ending `summaries`
+ * with `lagging`. `summaries` is an object stream of PacketSummary, read as
+ * fast as its reader takes it.
+ */
+export interface PacketSummarizer {
+  readonly summaries: Readable;
+  /** Bytes of the pcapng stream, in the order sent. */
+  write(bytes: Buffer): void;
+  /** The stream has ended: the dissector finishes what it has, then `summaries` ends. */
+  end(): void;
+  /** Nobody will read: the dissector stops now. */
+  stop(): void;
+  /** Why `summaries` ended, once it has. */
+  readonly outcome: SummariesEndLine | undefined;
 }
 
 /** A capture filter the capture tool could not compile; the message is the tool's. */

@@ -1,8 +1,16 @@
 /** startCapture (decisions §14): checks what to capture and hands out a one-time ticket for the stream. */
 import { CAPTURE_LIMITS, operationPath, type CaptureStartData } from '../../common/api/contract';
-import { CaptureFilterError, EmuNodeStatus, type CaptureTarget, type EmuLab } from '../emulator/backend';
+import {
+  CaptureFilterError,
+  EmuNodeStatus,
+  type CaptureTarget,
+  type EmuLab,
+  type EmulatorCapture,
+  type PacketSummarizer,
+} from '../emulator/backend';
+import { CaptureSummaries } from '../capture/capture-summaries';
 import { ApiError, invalidRequest } from '../http/api-error';
-import { optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
+import { optionalBoolean, optionalInteger, optionalString, rejectLocalPaths, type Body } from '../http/fields';
 import { requireLab } from '../domain/lab-guards';
 import { labOf } from '../domain/project-input';
 import { readProjectInput } from '../http/project-payload';
@@ -67,6 +75,18 @@ function resolveTargets(live: EmuLab, targets: string[]): CaptureTarget[] {
   });
 }
 
+/** With `summaries: true`, how the agent's dissector starts; refused where the agent has none. */
+function readSummaries(body: Body, emulator: EmulatorCapture): (() => Promise<PacketSummarizer>) | undefined {
+  const asked = optionalBoolean(body, 'summaries') ?? false;
+  if (!asked) return undefined;
+  if (!emulator.summarize)
+    throw new ApiError(
+      'operation_not_allowed',
+      'This agent does not summarize packets (the capabilities have no "capture_summaries" feature): it has no tshark. Capture without "summaries" and decode the pcapng where you read it.',
+    );
+  return () => (emulator.summarize as () => Promise<PacketSummarizer>)();
+}
+
 export const startCapture: SessionHandler = async ({ ctx, session, body }): Promise<CaptureStartData> => {
   rejectLocalPaths(body);
   const { lab: labField, yaml, files, state, manifest } = body;
@@ -84,6 +104,7 @@ export const startCapture: SessionHandler = async ({ ctx, session, body }): Prom
   const snaplen = boundedInteger(body, 'snaplen', CAPTURE_LIMITS.snaplen, CAPTURE_LIMITS.snaplen.max);
   const durationMs = boundedInteger(body, 'duration_ms', CAPTURE_LIMITS.durationMs, CAPTURE_LIMITS.durationMs.max);
   const maxBytes = boundedInteger(body, 'max_bytes', CAPTURE_LIMITS.maxBytes, CAPTURE_LIMITS.maxBytes.max);
+  const summarize = readSummaries(body, emulator);
   const live = await requireLab(session.emulator, lab);
   const spec = { targets: resolveTargets(live, targets), filter, snaplen };
   try {
@@ -93,12 +114,13 @@ export const startCapture: SessionHandler = async ({ ctx, session, body }): Prom
       throw new ApiError('invalid_filter', `The capture filter does not compile: ${e.message}`);
     throw e;
   }
-  const ticket = ctx.captures.issue(session.token, {
+  const { ticket, summariesTicket } = ctx.captures.issue(session.token, {
     username: session.username,
     lab,
     spec,
     durationMs,
     maxBytes,
+    summaries: summarize && new CaptureSummaries(summarize),
   });
   return {
     ticket,
@@ -112,5 +134,9 @@ export const startCapture: SessionHandler = async ({ ctx, session, body }): Prom
     snaplen,
     duration_ms: durationMs,
     max_bytes: maxBytes,
+    ...(summariesTicket && {
+      summaries_ticket: summariesTicket,
+      summaries: operationPath('streamCaptureSummaries', { ticket: summariesTicket }),
+    }),
   };
 };

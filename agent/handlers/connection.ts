@@ -85,6 +85,8 @@ export const getCapabilities: SessionHandler = async ({ session }): Promise<Capa
   const capabilities = referenceCapabilities();
   // Capture is offered only where the emulator can capture (decisions §14).
   if (session.emulator.capture) capabilities.features.capture = true;
+  // Summaries beside the bytes need a dissector on the agent's machine (tshark).
+  if (session.emulator.capture?.summarize) capabilities.features.capture_summaries = true;
   return {
     ...capabilities,
     emuBaseUrl: status.baseUrl,

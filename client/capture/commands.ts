@@ -3,7 +3,8 @@
  * `node:interface` targets (a link of the topology view, a node's interfaces in
  * the Labs view, or several links picked at once: the agent merges them into
  * one pcapng timeline), writes it to a file under labAgent.capture.folder, and
- * shows it live in Wireshark when asked and installed, else in the packet list.
+ * shows it live in Wireshark when asked and installed, else in the packet list
+ * (rows from the agent's tshark when it sends them, else from a local tshark).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -39,7 +40,8 @@ export function registerCaptureCommands(services: Services, extensionUri: vscode
   const capture = async (arg: unknown): Promise<boolean> => {
     const given = (typeof arg === 'object' && arg !== null ? arg : {}) as CaptureArg;
     const { lab, node } = await resolveLab(arg, services.labParses);
-    const client = allowedClient(services.labAgents.sessionOf(lab.uri), 'capture', lab);
+    const session = services.labAgents.sessionOf(lab.uri);
+    const client = allowedClient(session, 'capture', lab);
     const targets =
       given.targets !== undefined && given.targets.length > 0 && given.pick !== true
         ? given.targets
@@ -55,7 +57,9 @@ export function registerCaptureCommands(services: Services, extensionUri: vscode
     const payload: CapturePayload = { ...(await consolePayload(lab, {})), targets };
     const filter = (config.get<string>('filter') ?? '').trim();
     if (filter !== '') payload.filter = filter;
-    const recording = await CaptureRecording.start(client, payload, file);
+    // The packet list takes its rows from the agent's tshark when it offers them (decisions §14).
+    const summaries = viewer.kind === 'list' && session.capabilities?.features?.capture_summaries === true;
+    const recording = await CaptureRecording.start(client, payload, file, { summaries });
     const title = `${lab.name}: ${targets.join(', ')}`;
     services.log.info(`Capture ${title} started, writing ${file}`);
     void recording.ended.then((ending) => services.log.info(`Capture ${title}: ${endingText(ending)}`));

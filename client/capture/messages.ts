@@ -14,12 +14,14 @@ export type PacketHostMessage =
   /** One line about the capture: running, stopped, and why; `running` shows or hides Stop. */
   | { type: 'status'; text: string; running: boolean }
   /** What keeps packets from showing (no tshark, a bad display filter); empty: nothing. */
-  | { type: 'problem'; text: string };
+  | { type: 'problem'; text: string }
+  /** What the filter box does (a Wireshark display filter, or a text match over the agent's rows). */
+  | { type: 'filterHint'; text: string };
 
 /** Webview → host. */
 export type PacketWebviewMessage =
   | { type: 'ready' }
   | { type: 'stop' }
-  /** A Wireshark display filter (`ospf`, `icmp && ip.src == 10.0.0.1`); empty: every packet. */
+  /** A Wireshark display filter (`ospf`, `icmp && ip.src == 10.0.0.1`) or a text (filterHint says which); empty: every packet. */
   | { type: 'filter'; filter: string }
   | { type: 'revealFile' };

@@ -1,15 +1,23 @@
 /**
  * The live packet list of one capture: a webview panel with the newest rows
- * as tshark decodes them from the capture's file (time, interface, source,
- * destination, protocol, summary), Stop, Pause scrolling and a display filter.
+ * (time, interface, source, destination, protocol, summary), Stop, Pause
+ * scrolling and a filter. The rows come from the agent's tshark when the agent
+ * sends summaries beside the bytes (no Wireshark needed here), else from a
+ * local tshark reading the capture's file.
+ *
+ * The filter: with a local tshark it is a Wireshark display filter, run by that
+ * tshark over the file from its first packet; without one, over the agent's
+ * rows, it is a text match (rows whose columns hold the text, among the newest
+ * ROW_CAP held and those that come). The filter box says which.
  * At any rate of packets the host sends rows in batches, at most ROW_CAP a
  * batch, and the page keeps the newest ROW_CAP: every packet stays in the file.
  * Closing the panel stops the capture; the file is kept.
  */
 import * as vscode from 'vscode';
+import { readAgentSummaries } from './agent-summaries';
 import { decodeCapture } from './decoder';
 import type { PacketHostMessage, PacketWebviewMessage } from './messages';
-import { NewestRows, type PacketRow } from './packet-rows';
+import { NewestRows, rowMatches, type PacketRow } from './packet-rows';
 import type { CaptureEnding, CaptureRecording } from './recording';
 import { endingText } from './ending';
 
@@ -19,6 +27,10 @@ const FLUSH_MS = 200;
 export class PacketPanel {
   private rows = new NewestRows<PacketRow>();
   private decoder: { stop(): void } | undefined;
+  /** The agent's summaries while they come: the newest rows are kept for a new text filter. */
+  private agent: { reader: { stop(): void }; held: NewestRows<PacketRow> } | undefined;
+  /** The filter over the agent's rows; undefined while a local tshark makes the rows. */
+  private textFilter: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private ready = false;
   private disposed = false;
@@ -39,13 +51,47 @@ export class PacketPanel {
     panel.onDidDispose(() => this.dispose());
     panel.webview.onDidReceiveMessage((message: PacketWebviewMessage) => this.onMessage(message));
     void recording.ended.then((ending) => this.ended(ending));
+    if (recording.summaries) this.agent = this.readAgent(recording.summaries);
     this.decode('');
+  }
+
+  /** What the filter box does, said in its placeholder. */
+  private get filterHint(): string {
+    return this.agent !== undefined && this.tshark === undefined
+      ? "Text filter over the agent's rows (e.g. ospf or 10.0.1.1), Enter to apply; a local tshark gives Wireshark display filters"
+      : 'Display filter (Wireshark syntax, e.g. ospf or icmp), Enter to apply';
+  }
+
+  private readAgent(body: NonNullable<CaptureRecording['summaries']>) {
+    const held = new NewestRows<PacketRow>();
+    const reader = readAgentSummaries(body, {
+      row: (row) => {
+        held.push(row);
+        if (this.textFilter === undefined || !rowMatches(row, this.textFilter)) return;
+        this.rows.push(row);
+        this.schedule();
+      },
+      ended: (problem) => {
+        this.flush();
+        if (problem === undefined) return;
+        // The agent's summaries stopped (too far behind, tshark failed): the local tshark takes over, or the list says why.
+        this.agent = undefined;
+        const filter = this.textFilter;
+        if (this.tshark !== undefined) {
+          if (filter !== undefined) this.decode(filter);
+        } else
+          this.setProblem(`The agent's packet summaries stopped: ${problem} The capture file: ${this.recording.file}`);
+        this.post({ type: 'filterHint', text: this.filterHint });
+      },
+    });
+    return { reader, held };
   }
 
   private onMessage(message: PacketWebviewMessage): void {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.post({ type: 'filterHint', text: this.filterHint });
         this.post(this.status);
         this.post({ type: 'problem', text: this.problem });
         this.flush();
@@ -63,11 +109,23 @@ export class PacketPanel {
     }
   }
 
-  /** (Re)starts tshark with a display filter: it reads the file from its first packet. */
+  /**
+   * Applies a filter: over the agent's rows when they come and no local tshark is needed (no
+   * filter) or there is none (a text filter); else (re)starts the local tshark with it as a
+   * display filter, reading the file from its first packet.
+   */
   private decode(filter: string): void {
     this.decoder?.stop();
+    this.decoder = undefined;
     this.rows = new NewestRows<PacketRow>();
     this.setProblem('');
+    if (this.agent !== undefined && (filter.trim() === '' || this.tshark === undefined)) {
+      this.textFilter = filter;
+      for (const row of this.agent.held.peek()) if (rowMatches(row, filter)) this.rows.push(row);
+      this.flush();
+      return;
+    }
+    this.textFilter = undefined;
     if (this.tshark === undefined) {
       this.setProblem(
         `tshark was not found: install Wireshark/tshark (or set labAgent.capture.tsharkPath) to see packets here. The capture is still written to ${this.recording.file}.`,
@@ -122,6 +180,7 @@ export class PacketPanel {
     this.disposed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.decoder?.stop();
+    this.agent?.reader.stop();
     this.recording.stop();
     void this.recording.ended.then(() => this.recording.close());
   }
@@ -145,7 +204,7 @@ function pageHtml(webview: vscode.Webview, dist: vscode.Uri): string {
 <header>
 <button type="button" id="stop" title="Stop the capture (the file is kept)">Stop</button>
 <label><input type="checkbox" id="pause"> Pause scrolling</label>
-<input type="text" id="filter" placeholder="Display filter (Wireshark syntax, e.g. ospf or icmp), Enter to apply" aria-label="Display filter" spellcheck="false">
+<input type="text" id="filter" aria-label="Filter" spellcheck="false">
 <button type="button" id="file" title="Show the capture file">File</button>
 </header>
 <div id="status" role="status" aria-live="polite"></div>

@@ -1,8 +1,10 @@
 /**
- * The rows of the live packet list: one per packet as tshark decodes it, and
- * the window of the newest rows the list shows. The list keeps at most
- * ROW_CAP rows however fast packets come; every packet is in the file. Pure.
+ * The rows of the live packet list: one per packet as tshark decodes it (the
+ * agent's, sent beside the bytes, or the local one), and the window of the
+ * newest rows the list shows. The list keeps at most ROW_CAP rows however fast
+ * packets come; every packet is in the file. Pure.
  */
+import type { PacketSummary } from '../../common/api/contract';
 
 /** Rows the live list holds; older ones are only in the file. */
 export const ROW_CAP = 2000;
@@ -41,6 +43,31 @@ export function parsePacketRow(line: string): PacketRow | undefined {
   return { no: number, time, interface: iface, source, destination, protocol, summary: info.join('\t') };
 }
 
+/** The row of one line of the agent's summaries stream (decisions §14); undefined for one that is not a packet. */
+export function agentRow(line: unknown): PacketRow | undefined {
+  const s = line as Partial<PacketSummary> | null;
+  if (typeof s !== 'object' || s === null || !Number.isSafeInteger(s.no) || (s.no as number) < 1) return undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return {
+    no: s.no as number,
+    time: text(s.time),
+    interface: text(s.interface),
+    source: text(s.source),
+    destination: text(s.destination),
+    protocol: text(s.protocol),
+    summary: text(s.info),
+  };
+}
+
+/** The text filter (used without a local tshark): the row's columns hold `text`, in any case. */
+export function rowMatches(row: PacketRow, text: string): boolean {
+  const wanted = text.trim().toLowerCase();
+  if (wanted === '') return true;
+  return [String(row.no), row.interface, row.source, row.destination, row.protocol, row.summary].some((cell) =>
+    cell.toLowerCase().includes(wanted),
+  );
+}
+
 /** The newest `cap` items pushed, and how many were pushed in all. */
 export class NewestRows<T> {
   private items: T[] = [];
@@ -60,6 +87,11 @@ export class NewestRows<T> {
     const rows = this.items.length > this.cap ? this.items.slice(-this.cap) : this.items;
     this.items = [];
     return rows;
+  }
+
+  /** The newest items (at most `cap`), oldest first, left in place. */
+  peek(): T[] {
+    return this.items.length > this.cap ? this.items.slice(-this.cap) : [...this.items];
   }
 
   get total(): number {

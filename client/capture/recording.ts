@@ -11,7 +11,7 @@
  */
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { AgentClient } from '../../common/api/client';
 import { CAPTURE_END_TRAILER, type CapturePayload, type CaptureStartData } from '../../common/api/contract';
 
@@ -26,7 +26,7 @@ const CATCH_UP_CHUNK = 1 << 20;
 export type CaptureEnding =
   { by: 'user' } | { by: 'agent'; reason: string } | { by: 'lost'; error: unknown } | { by: 'error'; error: unknown };
 
-type CaptureCalls = Pick<AgentClient, 'startCapture' | 'streamCapture'>;
+type CaptureCalls = Pick<AgentClient, 'startCapture' | 'streamCapture' | 'streamCaptureSummaries'>;
 
 export class CaptureRecording {
   /** Bytes of the stream in the file (written and readable). */
@@ -41,6 +41,8 @@ export class CaptureRecording {
   private constructor(
     readonly file: string,
     readonly started: CaptureStartData,
+    /** The agent's packet summaries (decisions §14), when asked for and offered; read them or destroy them. */
+    readonly summaries: Readable | undefined,
     private readonly writer: FileHandle,
     private readonly reader: FileHandle,
     body: AsyncIterable<Buffer> & { destroy(): void },
@@ -51,22 +53,43 @@ export class CaptureRecording {
 
   /**
    * Starts a capture and opens its stream; the file is created (with its folders) only once the
-   * agent has accepted, and never overwrites one. Errors of the agent throw (AgentError).
+   * agent has accepted, and never overwrites one. Errors of the agent throw (AgentError). With
+   * `summaries` (the agent has `capture_summaries`), the agent's summaries stream is opened too;
+   * one that cannot be opened leaves `summaries` undefined and the capture as it is.
    */
-  static async start(client: CaptureCalls, payload: CapturePayload, file: string): Promise<CaptureRecording> {
-    const started = await client.startCapture(payload);
+  static async start(
+    client: CaptureCalls,
+    payload: CapturePayload,
+    file: string,
+    options: { summaries?: boolean } = {},
+  ): Promise<CaptureRecording> {
+    const started = await client.startCapture(options.summaries === true ? { ...payload, summaries: true } : payload);
     if (typeof started.ticket !== 'string')
       throw new Error('The agent accepted the capture but sent no ticket to stream it with.');
-    const reply = await client.streamCapture({ ticket: started.ticket });
+    const summaries =
+      typeof started.summaries_ticket === 'string'
+        ? await client
+            .streamCaptureSummaries({ ticket: started.summaries_ticket })
+            .then((reply) => reply.body)
+            .catch(() => undefined)
+        : undefined;
+    let reply;
+    try {
+      reply = await client.streamCapture({ ticket: started.ticket });
+    } catch (err) {
+      summaries?.destroy();
+      throw err;
+    }
     let writer: FileHandle | undefined;
     try {
       await mkdir(dirname(file), { recursive: true });
       writer = await open(file, 'wx');
       const reader = await open(file, 'r');
-      return new CaptureRecording(file, started, writer, reader, reply.body, reply.trailers);
+      return new CaptureRecording(file, started, summaries, writer, reader, reply.body, reply.trailers);
     } catch (err) {
       // Closing the stream stops the capture on the agent.
       reply.body.destroy();
+      summaries?.destroy();
       await writer?.close();
       throw new Error(`Cannot write the capture file ${file}: ${(err as Error).message}`, { cause: err });
     }

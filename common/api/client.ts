@@ -197,8 +197,25 @@ export class AgentClient implements OperationMethods {
    * arrives, and the `capture-end` trailer once it has ended by itself. The options' timeout
    * covers the response head; destroying the body stops the capture. A refusal → AgentError.
    */
-  async streamCapture(request: { ticket: string }, options?: CallOptions): Promise<StreamReply> {
-    const op = 'streamCapture';
+  streamCapture(request: { ticket: string }, options?: CallOptions): Promise<StreamReply> {
+    return this.openStream('streamCapture', request, options);
+  }
+
+  /**
+   * Opens the summaries stream of a `summaries_ticket` from startCapture (decisions §14): on 200
+   * one JSON object a line, a packet's summary each and a last line saying why it ended.
+   * Destroying the body stops the summaries, not the capture. A refusal → AgentError.
+   */
+  streamCaptureSummaries(request: { ticket: string }, options?: CallOptions): Promise<StreamReply> {
+    return this.openStream('streamCaptureSummaries', request, options);
+  }
+
+  /** A GET whose 200 body is streamed as it arrives; any other answer is an envelope, thrown. */
+  private async openStream(
+    op: 'streamCapture' | 'streamCaptureSummaries',
+    request: { ticket: string },
+    options: CallOptions | undefined,
+  ): Promise<StreamReply> {
     const transport = this.transportFor(op);
     const exchange: Exchange = {
       method: 'GET',

@@ -18,6 +18,8 @@ export const STREAM_UPGRADE = 'emu-telnet';
 export const PCAPNG_MEDIA_TYPE = 'application/x-pcapng';
 /** The trailer that says why a capture ended by itself (decisions §14). */
 export const CAPTURE_END_TRAILER = 'capture-end';
+/** The media type of a capture's summaries stream: one JSON object a line (decisions §14). */
+export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 /** Bounds of a capture request (decisions §14). */
 export const CAPTURE_LIMITS = {
   targets: 16,
@@ -209,6 +211,8 @@ export interface CapturePayload {
   snaplen?: number;
   duration_ms?: number;
   max_bytes?: number;
+  /** Also summarize each packet with the agent's tshark (`features.capture_summaries`). */
+  summaries?: boolean;
   dir?: string;
   out?: string;
 }
@@ -569,10 +573,39 @@ export interface CaptureStartData {
   snaplen?: number;
   duration_ms?: number;
   max_bytes?: number;
+  /** With `summaries: true`: the summaries stream's own one-time ticket, and its path. */
+  summaries_ticket?: string;
+  summaries?: string;
 }
 
 /** Why a capture ended by itself (the `Capture-End` trailer, decisions §14). */
 export type CaptureEnd = 'duration' | 'max_bytes' | 'node_stopped' | 'agent_stopping' | 'failed';
+
+/** One line of the summaries stream for one packet, as the agent's tshark dissects it (decisions §14). */
+export interface PacketSummary {
+  /** The packet's number in the pcapng stream, from 1. */
+  no: number;
+  /** Seconds since the epoch, with the capture's nanoseconds (tshark's `frame.time_epoch`). */
+  time: string;
+  /** The target the packet was seen on, `r1:eth1`. */
+  interface: string;
+  source: string;
+  destination: string;
+  protocol: string;
+  info: string;
+}
+
+/** Why a summaries stream ended (its last line, decisions §14). */
+type SummariesEnd = 'complete' | 'lagging' | 'failed';
+
+/** The last line of a summaries stream. */
+export interface SummariesEndLine {
+  end: SummariesEnd;
+  /** Packets summarized, i.e. the summary lines sent. */
+  packets: number;
+  /** Why, in words, when `end` is not `complete`. */
+  message?: string;
+}
 
 // ---------------------------------------------------------------- operations
 
@@ -645,6 +678,13 @@ export const OPERATIONS = {
   // Added to v1 (versioning rules 2–3; decisions §14).
   startCapture: { method: 'POST', path: '/api/v1/capture/start', auth: true, timeoutMs: 30000, retry: false },
   streamCapture: { method: 'GET', path: '/api/v1/capture/stream/{ticket}', auth: true, timeoutMs: 15000, retry: false },
+  streamCaptureSummaries: {
+    method: 'GET',
+    path: '/api/v1/capture/summaries/{ticket}',
+    auth: true,
+    timeoutMs: 15000,
+    retry: false,
+  },
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationId = keyof typeof OPERATIONS;
@@ -681,6 +721,7 @@ export interface OperationTypes {
   streamConsole: { req: { ticket: string }; res: never };
   startCapture: { req: CapturePayload; res: CaptureStartData };
   streamCapture: { req: { ticket: string }; res: never };
+  streamCaptureSummaries: { req: { ticket: string }; res: never };
 }
 
 /** Fills `{id}` / `{ticket}` in an operation's path, URL-encoding each value. */

@@ -13,7 +13,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-export type JsonOperationId = Exclude<OperationId, 'streamConsole' | 'streamCapture'>;
+export type JsonOperationId = Exclude<OperationId, 'streamConsole' | 'streamCapture' | 'streamCaptureSummaries'>;
 export type Req<K extends OperationId> = OperationTypes[K]['req'];
 export type Res<K extends OperationId> = OperationTypes[K]['res'];
 
@@ -25,4 +25,5 @@ export type OperationMethods = {
 } & {
   streamConsole(request: Req<'streamConsole'>, options?: CallOptions): Promise<Duplex>;
   streamCapture(request: Req<'streamCapture'>, options?: CallOptions): Promise<StreamReply>;
+  streamCaptureSummaries(request: Req<'streamCaptureSummaries'>, options?: CallOptions): Promise<StreamReply>;
 };

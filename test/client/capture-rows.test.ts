@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { captureFileName, captureFolder } from '../../client/capture/capture-file';
-import { NewestRows, parsePacketRow, ROW_CAP } from '../../client/capture/packet-rows';
+import { agentRow, NewestRows, parsePacketRow, ROW_CAP, rowMatches } from '../../client/capture/packet-rows';
 
 const at = new Date('2026-11-26T19:30:05.123Z');
 
@@ -69,4 +69,58 @@ test('the row window holds a bounded array however many rows pass', () => {
   }
   assert.ok(largest <= 10, `held ${largest} rows for a cap of 8`);
   assert.deepEqual(rows.take(), [9992, 9993, 9994, 9995, 9996, 9997, 9998, 9999]);
+});
+
+test("a line of the agent's summaries is a row; other lines (the last one, junk) are not", () => {
+  const line = {
+    no: 3,
+    time: '1795751985.797578837',
+    interface: 'r1:eth1',
+    source: '10.0.1.10',
+    destination: '10.0.2.10',
+    protocol: 'ICMP',
+    info: 'Echo (ping) request',
+  };
+  assert.deepEqual(agentRow(line), {
+    no: 3,
+    time: '1795751985.797578837',
+    interface: 'r1:eth1',
+    source: '10.0.1.10',
+    destination: '10.0.2.10',
+    protocol: 'ICMP',
+    summary: 'Echo (ping) request',
+  });
+  assert.equal(agentRow({ end: 'complete', packets: 3 }), undefined);
+  assert.equal(agentRow({ no: 0 }), undefined);
+  assert.equal(agentRow(null), undefined);
+  assert.equal(agentRow('x'), undefined);
+  // Missing or wrong columns are empty, never a crash.
+  assert.deepEqual(agentRow({ no: 1, info: 5 }), {
+    no: 1,
+    time: '',
+    interface: '',
+    source: '',
+    destination: '',
+    protocol: '',
+    summary: '',
+  });
+});
+
+test('the text filter matches a column in any case; empty matches every row', () => {
+  const row = agentRow({ no: 12, interface: 'r1:eth1', source: '10.0.1.1', protocol: 'OSPF', info: 'Hello Packet' });
+  assert.ok(row);
+  assert.ok(rowMatches(row, ''));
+  assert.ok(rowMatches(row, 'ospf'));
+  assert.ok(rowMatches(row, ' hello '));
+  assert.ok(rowMatches(row, '10.0.1.1'));
+  assert.ok(rowMatches(row, 'R1:ETH1'));
+  assert.equal(rowMatches(row, 'icmp'), false);
+});
+
+test('peek shows the newest rows and leaves them for the next take', () => {
+  const rows = new NewestRows<number>(4);
+  for (let i = 1; i <= 6; i++) rows.push(i);
+  assert.deepEqual(rows.peek(), [3, 4, 5, 6]);
+  assert.deepEqual(rows.take(), [3, 4, 5, 6]);
+  assert.deepEqual(rows.peek(), []);
 });

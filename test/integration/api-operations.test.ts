@@ -253,9 +253,21 @@ test('destroy removes the lab', async () => {
   covered.add('destroyProject');
 });
 
-test('the simulated emulator offers no capture: the flag is left out and startCapture is refused', async () => {
+test('the simulated emulator offers no capture: the flags are left out and startCapture is refused', async () => {
   const caps = await client.getCapabilities();
   assert.equal(caps.features?.capture, undefined);
+  assert.equal(caps.features?.capture_summaries, undefined, 'no summaries without capture');
+  await assert.rejects(
+    client.startCapture({ yaml, state, targets: ['r1:eth0'], summaries: true }),
+    (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'operation_not_allowed');
+      return true;
+    },
+  );
+  await assert.rejects(client.streamCaptureSummaries({ ticket: 'a'.repeat(64) }), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'browser_token_invalid');
+    return true;
+  });
   await assert.rejects(client.startCapture({ yaml, state, targets: ['r1:eth0'] }), (e: Error & { code?: string }) => {
     assert.equal(e.code, 'operation_not_allowed');
     return true;
@@ -275,8 +287,8 @@ test('logout ends the session and the client forgets its token', async () => {
 });
 
 test('every operation of the contract was exercised', () => {
-  // The capture operations (decisions §14) run where the emulator captures: test/linux/linux-capture.test.ts.
-  const capture = ['startCapture', 'streamCapture'];
+  // The capture operations (decisions §14) run where the emulator captures: test/linux/linux-capture*.test.ts.
+  const capture = ['startCapture', 'streamCapture', 'streamCaptureSummaries'];
   assert.deepEqual(
     [...covered].sort(),
     Object.keys(OPERATIONS)

@@ -26,7 +26,7 @@ function call(client: AgentClient, op: JsonOperationId): Promise<unknown> {
 }
 
 const JSON_OPERATIONS = (Object.keys(OPERATIONS) as OperationId[]).filter(
-  (op): op is JsonOperationId => op !== 'streamConsole' && op !== 'streamCapture',
+  (op): op is JsonOperationId => op !== 'streamConsole' && op !== 'streamCapture' && op !== 'streamCaptureSummaries',
 );
 
 test('every operation refuses data that is not an object: 5, null, a string, an array', async (t) => {

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentClient, AgentError } from '../../common/api/client';
 import type { CapturePayload } from '../../common/api/contract';
+import { readAgentSummaries } from '../../client/capture/agent-summaries';
 import { decodeCapture } from '../../client/capture/decoder';
 import type { PacketRow } from '../../client/capture/packet-rows';
 import { CaptureRecording } from '../../client/capture/recording';
@@ -127,6 +128,30 @@ test('a capture stopped by the user: the live decoder saw OSPF hellos, and tshar
   assert.ok(hellos.length >= 2, `${hellos.length} OSPF hellos in the file`);
   assert.ok(hellos.every(([iface]) => iface === 'r1:eth1'));
   assert.equal(readFileSync(file).length, recording.bytes);
+});
+
+test("with the agent's summaries, the rows come from the agent: the file's packets, numbered as the file, no local tshark run", async () => {
+  const file = newFile();
+  const recording = await CaptureRecording.start(client, payload({ targets: ['r1:eth1'], duration_ms: 3000 }), file, {
+    summaries: true,
+  });
+  assert.ok(recording.summaries, 'the agent offers summaries and the stream is open');
+  const rows: PacketRow[] = [];
+  const ended = new Promise<string | undefined>((resolve) => {
+    readAgentSummaries(recording.summaries as NonNullable<typeof recording.summaries>, {
+      row: (row) => rows.push(row),
+      ended: resolve,
+    });
+  });
+  assert.deepEqual(await recording.ended, { by: 'agent', reason: 'duration' });
+  assert.equal(await ended, undefined, 'the summaries are complete');
+  await recording.close();
+  const fromFile = tsharkFile(file, ['frame.number', 'frame.interface_name', '_ws.col.Protocol'], 'frame');
+  assert.ok(rows.some((r) => r.protocol === 'OSPF' && /Hello/.test(r.summary)));
+  assert.deepEqual(
+    rows.map((r) => [String(r.no), r.interface, r.protocol]),
+    fromFile,
+  );
 });
 
 test('a capture the agent ends (duration) gives its Capture-End reason; a late, slow reader gets every byte from the file', async () => {

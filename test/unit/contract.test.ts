@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OPERATIONS, operationPath, STATUS_OF_CODE } from '../../common/api/contract';
 
-test('the operation table has the 28 operations of the contract and the 2 of capture (decisions §14)', () => {
-  assert.equal(Object.keys(OPERATIONS).length, 30);
+test('the operation table has the 28 operations of the contract and the 3 of capture (decisions §14)', () => {
+  assert.equal(Object.keys(OPERATIONS).length, 31);
 });
 
 test('path parameters are filled and encoded', () => {

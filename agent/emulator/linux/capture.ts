@@ -42,6 +42,7 @@ import { runProcess } from './command';
 import type { LinuxNames } from './names';
 import type { LinuxLab, LinuxNode } from './linux-lab';
 import type { Realizer } from './realizer';
+import type { LinuxSummarizers } from './tshark-summaries';
 
 const DUMPCAP = 'dumpcap';
 /** After SIGTERM, dumpcap gets this long to write its statistics before it is killed. */
@@ -299,8 +300,11 @@ export interface CaptureHost {
   isRunning(lab: LinuxLab, node: LinuxNode): Promise<boolean>;
 }
 
-/** The capture of one agent session (the same for every session: the machine has one set of labs). */
-export function captureClient(host: CaptureHost): EmulatorCapture {
+/**
+ * The capture of one agent session (the same for every session: the machine has one set of labs),
+ * with packet summaries when tshark is installed (tshark-summaries.ts).
+ */
+export function captureClient(host: CaptureHost, summarizers?: LinuxSummarizers): EmulatorCapture {
   const siteOf = (lab: LinuxLab, spec: CaptureSpec): CaptureSite => {
     for (const target of spec.targets) {
       const node = host.node(lab, target.nodeId);
@@ -330,5 +334,6 @@ export function captureClient(host: CaptureHost): EmulatorCapture {
         }
         return host.captures.start(site, spec);
       }),
+    ...(summarizers && { summarize: () => summarizers.start() }),
   };
 }

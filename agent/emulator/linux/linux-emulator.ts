@@ -25,6 +25,7 @@ import { UnavailableEmulator } from '../unavailable-emulator';
 import { LabStore, pruneHiddenNetworks } from '../lab-store';
 import { linuxTemplates } from './catalogue';
 import { captureClient, LinuxCaptures, probeDumpcap } from './capture';
+import { LinuxSummarizers, probeTshark } from './tshark-summaries';
 import { NodeCgroups } from './cgroup';
 import { links, linksNamed, listNamespaces, namespaceExists } from './kernel';
 import { LabTurns } from './lab-turns';
@@ -84,7 +85,8 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   readonly nodesPerLab: number;
   readonly cgroups: NodeCgroups;
   readonly captures: LinuxCaptures;
-  /** Packet capture (capture.ts), when dumpcap is installed. */
+  readonly summarizers: LinuxSummarizers;
+  /** Packet capture (capture.ts), when dumpcap is installed; with summaries when tshark is too. */
   capture: EmulatorCapture | undefined;
 
   private constructor(
@@ -97,6 +99,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
     this.journal = new ObjectJournal(options.dataDir, options.log);
     this.cgroups = new NodeCgroups(host.cgroups);
     this.captures = new LinuxCaptures(this.names, this.cgroups, options.log);
+    this.summarizers = new LinuxSummarizers(this.names, this.cgroups, options.log);
     const seccompFile = join(resolve(options.dataDir), SECCOMP_FILE);
     writeFileSync(seccompFile, denyListProgram(), { mode: 0o600 });
     const setup: SandboxSetup = {
@@ -117,7 +120,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
     const host = await probeLinuxHost();
     if (host.problems.length) return new UnavailableEmulator('linux', host.problems);
     const emu = new LinuxEmulator(host, options);
-    if (await probeDumpcap()) emu.capture = captureClient(emu);
+    if (await probeDumpcap()) emu.capture = captureClient(emu, (await probeTshark()) ? emu.summarizers : undefined);
     const labs = [...emu.store.labs.values()];
     const removed = await cleanLeftovers(emu.names, emu.journal, emu.cgroups, labNamespaces(labs, emu.realizer));
     if (removed.length)
@@ -161,7 +164,7 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
   async close(how: { stopLabs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.captures.closeAll();
+    await Promise.all([this.captures.closeAll(), this.summarizers.closeAll()]);
     // Let changes under way finish, so nothing is half-made while it is removed.
     await this.turns.settled();
     for (const runtime of this.runtimes.values()) runtime.console?.close();

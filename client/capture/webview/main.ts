@@ -94,6 +94,9 @@ function main(): void {
     } else if (message.type === 'problem') {
       problem.textContent = message.text;
       problem.hidden = message.text === '';
+    } else if (message.type === 'filterHint') {
+      filter.placeholder = message.text;
+      filter.title = message.text;
     }
   });
   counted();

@@ -56,6 +56,8 @@ export class CanvasGraph implements Drawing {
   private readonly canvas: HTMLCanvasElement;
   private readonly context: CanvasRenderingContext2D;
   private readonly resizing: ResizeObserver;
+  /** The view is where Fit put it: nothing moved it since. */
+  private fitted = false;
   private readonly nodes = new Map<string, NodeRecord>();
   private links: LinkRecord[] = [];
   private readonly linkById = new Map<string, LinkRecord>();
@@ -84,7 +86,8 @@ export class CanvasGraph implements Drawing {
     if (!context) throw new Error('this page cannot draw on a canvas');
     this.context = context;
     container.append(this.canvas);
-    this.resizing = new ResizeObserver(() => this.redraw());
+    // A new size keeps a fitted view fitted (a panel squeezed beside another), else the view as it is.
+    this.resizing = new ResizeObserver(() => (this.fitted ? this.fit() : this.redraw()));
     this.resizing.observe(container);
     this.canvas.addEventListener('pointerdown', (event) => this.onPress(event));
     this.canvas.addEventListener('pointermove', (event) => this.onMove(event));
@@ -179,6 +182,7 @@ export class CanvasGraph implements Drawing {
     const { width, height } = this.size();
     const view = fitView(this.nodes.values(), width, height, MIN_ZOOM);
     if (view) this.setView(view);
+    this.fitted = true;
   }
 
   restyle(palette: Palette): void {
@@ -231,6 +235,7 @@ export class CanvasGraph implements Drawing {
   }
 
   private setView(view: View): void {
+    this.fitted = false;
     this.zoom = view.zoom;
     this.pan = view.pan;
     this.redraw();

@@ -37,6 +37,14 @@ export class TopologyGraph implements Drawing {
    * together to keep its names readable); what the user drags is read back in model units.
    */
   private spread = 1;
+  /**
+   * The view is where Fit put it (the user has not panned or zoomed since), so a new size of the
+   * drawing (the panel squeezed beside or above another, a narrow layout) fits it again rather
+   * than leaving the lab outside the smaller area.
+   */
+  private fitted = false;
+  private fitting = false;
+  private readonly resizing: ResizeObserver;
 
   constructor(container: HTMLElement, palette: Palette, events: GraphEvents) {
     this.cy = cytoscape({
@@ -66,7 +74,16 @@ export class TopologyGraph implements Drawing {
       events.moved(node.id(), x, y);
       this.markCrowdedLinks(node.connectedEdges());
     });
-    this.cy.on('viewport', () => events.viewChanged());
+    this.cy.on('viewport', () => {
+      if (!this.fitting) this.fitted = false;
+      events.viewChanged();
+    });
+    this.resizing = new ResizeObserver(() => {
+      // Cytoscape measures its container only on a window resize; a container that changes alone is measured here.
+      this.cy.resize();
+      if (this.fitted) this.fit();
+    });
+    this.resizing.observe(container);
   }
 
   restyle(palette: Palette): void {
@@ -155,7 +172,14 @@ export class TopologyGraph implements Drawing {
       height,
       this.cy.minZoom(),
     );
-    if (view) this.cy.viewport(view);
+    this.fitting = true;
+    try {
+      if (view) this.cy.viewport(view);
+    } finally {
+      this.fitting = false;
+    }
+    // An empty drawing area (a hidden panel) has no view to keep: the first real size fits.
+    this.fitted = true;
     this.markCrowdedLinks(this.cy.edges());
   }
 
@@ -190,6 +214,7 @@ export class TopologyGraph implements Drawing {
   }
 
   destroy(): void {
+    this.resizing.disconnect();
     this.cy.destroy();
   }
 

@@ -4,6 +4,8 @@
  * sample is deployed and started; a right click on the r1–r2 link (r1:eth1 -- r2:eth0) in the view's element list
  * offers "Capture Packets on r1:eth1"; the live packet list shows OSPF hellos as they arrive
  * (`capture-list.png`); Stop ends the capture, and the .pcapng file under captures/ holds them.
+ * The list's rows come from the agent's tshark (summaries beside the bytes): the step points
+ * labAgent.capture.tsharkPath at a program that does not exist, so no local decoding can fill it.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
@@ -12,6 +14,7 @@ import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channe
 import { eventually } from './eventually';
 import { linuxAgentOrSkip } from './frr-lab';
 import { logInToLinuxAgent } from './log-in';
+import { onScreen, topologyAttributes, topologyViewport } from './topology-page';
 
 const FOLDER = 'ospf-capture';
 const ITEM = '#menu [role="menuitem"]:has-text("Capture Packets on r1:eth1")';
@@ -54,6 +57,9 @@ describe('Packet capture from the topology view (Linux emulator agent)', functio
   });
 
   after(async () => {
+    await vscode.workspace
+      .getConfiguration('labAgent.capture')
+      .update('tsharkPath', undefined, vscode.ConfigurationTarget.Workspace);
     if (deployed) await vscode.commands.executeCommand(LabCommand.destroy, { uri: labUri.toString(), confirmed: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -72,7 +78,11 @@ describe('Packet capture from the topology view (Linux emulator agent)', functio
     assert.strictEqual(started?.started, 5, `start: ${JSON.stringify(started)}`);
   });
 
-  it("captures from the link's menu in the topology view: OSPF hellos arrive in the live list, Stop ends it", async () => {
+  it("captures from the link's menu in the topology view: the agent's OSPF hellos arrive in the live list, Stop ends it", async () => {
+    // No tshark on this side: the rows can only be the agent's.
+    await vscode.workspace
+      .getConfiguration('labAgent.capture')
+      .update('tsharkPath', '/nonexistent/tshark', vscode.ConfigurationTarget.Workspace);
     await vscode.commands.executeCommand(LabCommand.showTopology, { uri: labUri.toString() });
     // The link r1:eth1 -- r2:eth0 is the lab's second link; its menu offers capture once r1 runs.
     await eventually(
@@ -103,6 +113,31 @@ describe('Packet capture from the topology view (Linux emulator agent)', functio
     });
     assert.ok(rows.ok, `the packet list: ${rows.error}`);
     assert.match(rows.text ?? '', /r1:eth1|eth1/, `no interface column:\n${rows.text}`);
+    const filter = await askRunner({ action: 'attributes', selector: '#filter', frame: 'webview' });
+    assert.match(
+      filter.attributes?.placeholder ?? '',
+      /^Text filter over the agent's rows/,
+      'the filter box says what it does',
+    );
+    const problem = await askRunner({
+      action: 'attributes',
+      selector: 'body:has(#packets) #problem',
+      frame: 'webview',
+    });
+    assert.ok(problem.attributes && 'hidden' in problem.attributes, 'no problem is shown (no "tshark was not found")');
+    // The topology view, squeezed beside and above the list, still shows the whole lab: Fit follows
+    // a new size of its drawing (it used to keep the wide view, which left the narrow area blank).
+    await eventually(
+      'the five nodes inside the squeezed drawing',
+      async () => {
+        const size = (await topologyAttributes('body[data-drawing-size]'))['data-drawing-size'];
+        const [width, height] = size.split('x').map(Number);
+        const view = await topologyViewport();
+        const ends = [onScreen({ x: 60, y: 200 }, view), onScreen({ x: 700, y: 200 }, view)];
+        return width > 0 && ends.every((p) => p.x >= 0 && p.x <= width && p.y >= 0 && p.y <= height) ? true : undefined;
+      },
+      15_000,
+    );
     await screenshot('capture-list', 'iframe.webview.ready');
     const stopped = await askRunner({ action: 'click', selector: '#stop', frame: 'webview' });
     assert.ok(stopped.ok, `Stop failed: ${stopped.error}`);
