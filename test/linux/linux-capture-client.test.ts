@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentClient, AgentError } from '../../common/api/client';
+import { type AgentClient, AgentError } from '../../common/api/client';
 import type { CapturePayload } from '../../common/api/contract';
 import { readAgentSummaries } from '../../client/capture/agent-summaries';
 import { decodeCapture } from '../../client/capture/decoder';
@@ -22,18 +22,8 @@ import type { PacketRow } from '../../client/capture/packet-rows';
 import { CaptureRecording } from '../../client/capture/recording';
 import { startTestAgent, type TestAgent } from '../support/agent';
 import { endingText } from '../../client/capture/ending';
-import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
-import { deleteNamespace } from '../../agent/emulator/linux/kernel';
-import {
-  eventually,
-  KILL_USER,
-  namespacesOf,
-  ospfSample,
-  prefixOf,
-  processesOf,
-  requireLinuxLabs,
-  spawnLinuxAgent,
-} from './support';
+import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
+import { destroyAndStop, killUserClient, withKillableAgents } from './killed-agent';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -218,7 +208,6 @@ test('refusals: a missing interface and a bad capture filter are AgentErrors wit
 });
 
 test('the agent killed mid-capture: the recording ends as a lost connection, the decoder ends, the file keeps what arrived', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lab-agent-capture-dead-'));
   const lab = [
     'name: capdead',
     'defaults: {template: linux, ethernet: 1}',
@@ -230,11 +219,9 @@ test('the agent killed mid-capture: the recording ends as a lost connection, the
     '',
   ].join('\n');
   const labFiles = { 'a.sh': 'ip address add 10.9.0.1/24 dev eth0\n', 'b.sh': 'ip address add 10.9.0.2/24 dev eth0\n' };
-  const agents: ReturnType<typeof spawnLinuxAgent>[] = [];
-  try {
-    const first = await (agents[agents.length] = spawnLinuxAgent(dataDir));
-    const doomed = new AgentClient({ baseUrl: first.url, pin: first.pin });
-    await doomed.login(KILL_USER);
+  await withKillableAgents('capture-dead', async (agents) => {
+    const first = await agents.spawn();
+    const doomed = await killUserClient(first);
     const labState = (await doomed.deployProject({ yaml: lab, files: labFiles })).state;
     await doomed.execProject({ yaml: lab, files: labFiles, state: labState, action: 'start' });
     const file = newFile();
@@ -269,27 +256,6 @@ test('the agent killed mid-capture: the recording ends as a lost connection, the
     assert.ok(echoes.length >= 6, `${echoes.length} ICMP packets in the file`);
     assert.equal(readFileSync(file).length, recording.bytes, 'every byte that arrived is in the file');
     // The next start of the agent removes what the killed one left; then the lab goes.
-    const second = await (agents[agents.length] = spawnLinuxAgent(dataDir));
-    const again = new AgentClient({ baseUrl: second.url, pin: second.pin });
-    await again.login(KILL_USER);
-    await again.destroyProject({ yaml: lab, files: labFiles, state: labState });
-    await again.close();
-    second.child.kill('SIGTERM');
-    await new Promise((done) => second.child.once('exit', done));
-    assert.deepEqual(await namespacesOf(prefixOf(dataDir)), [], second.said());
-  } finally {
-    for (const started of await Promise.allSettled(agents))
-      if (
-        started.status === 'fulfilled' &&
-        started.value.child.exitCode === null &&
-        started.value.child.signalCode === null
-      )
-        started.value.child.kill('SIGKILL');
-    if (existsSync(join(dataDir, 'linux-agent-id'))) {
-      for (const ns of await namespacesOf(prefixOf(dataDir))) await deleteNamespace(ns);
-      const cgroups = new NodeCgroups(existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1);
-      for (const name of cgroups.list(prefixOf(dataDir))) await cgroups.remove(name);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    await destroyAndStop(await agents.spawn(), { yaml: lab, files: labFiles, state: labState }, agents.prefix());
+  });
 });

@@ -7,27 +7,18 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import { AgentClient } from '../../common/api/client';
+import { type AgentClient } from '../../common/api/client';
 import { CAPTURE_END_TRAILER, type CapturePayload } from '../../common/api/contract';
-import { deleteNamespace, processAlive } from '../../agent/emulator/linux/kernel';
-import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
+import { processAlive } from '../../agent/emulator/linux/kernel';
 import { failsWith, startTestAgent, type TestAgent } from '../support/agent';
-import {
-  eventually,
-  KILL_USER,
-  namespacesOf,
-  ospfSample,
-  prefixOf,
-  processesOf,
-  requireLinuxLabs,
-  spawnLinuxAgent,
-} from './support';
+import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
+import { agentCgroups, destroyAndStop, killUserClient, twoHostLab, withKillableAgents } from './killed-agent';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -39,21 +30,7 @@ const payload = () => ({ ...sample, state });
 const work = mkdtempSync(join(tmpdir(), 'lab-agent-capture-'));
 
 /** The cgroups of this agent's capture processes (lab-<agent>-cap<id>), and their member processes. */
-function captureCgroups(of = prefix): { name: string; pids: number[] }[] {
-  const root = '/sys/fs/cgroup';
-  const dirs = existsSync(join(root, 'cgroup.controllers')) ? [root] : [join(root, 'pids')];
-  return dirs.flatMap((dir) =>
-    readdirSync(dir)
-      .filter((name) => name.startsWith(`${of}cap`))
-      .map((name) => ({
-        name,
-        pids: readFileSync(join(dir, name, 'cgroup.procs'), 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map(Number),
-      })),
-  );
-}
+const captureCgroups = (of = prefix) => agentCgroups(of, 'cap');
 
 interface Streamed {
   status: number;
@@ -342,16 +319,11 @@ test('an interface of a stopped node is refused; stopping a node ends its captur
 });
 
 test('kill -9 of the agent mid-capture: the capture process dies with it, and the next start removes its cgroup', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lab-agent-capture-kill-'));
-  const children: ChildProcess[] = [];
-  try {
-    const first = await spawnLinuxAgent(dataDir);
-    children.push(first.child);
-    const killedPrefix = prefixOf(dataDir);
-    const lab =
-      'name: capkill\ndefaults:\n  template: linux\nnodes:\n  a: {ethernet: 1}\n  b: {ethernet: 1}\nlinks:\n  - endpoints: [a:eth0, b:eth0]\n';
-    const other = new AgentClient({ baseUrl: first.url, pin: first.pin });
-    await other.login(KILL_USER);
+  await withKillableAgents('capture-kill', async (agents) => {
+    const first = await agents.spawn();
+    const killedPrefix = agents.prefix();
+    const lab = twoHostLab('capkill');
+    const other = await killUserClient(first);
     const deployed = await other.deployProject({ yaml: lab });
     await other.execProject({ yaml: lab, state: deployed.state, action: 'start' });
     const started = await other.startCapture({ yaml: lab, state: deployed.state, targets: ['a:eth0'] });
@@ -383,24 +355,8 @@ test('kill -9 of the agent mid-capture: the capture process dies with it, and th
       10_000,
     );
     assert.equal(captureCgroups(killedPrefix).length, 1, 'its cgroup is left behind');
-    const second = await spawnLinuxAgent(dataDir);
-    children.push(second.child);
+    const second = await agents.spawn();
     assert.deepEqual(captureCgroups(killedPrefix), [], 'the next start removed it');
-    const again = new AgentClient({ baseUrl: second.url, pin: second.pin });
-    await again.login(KILL_USER);
-    await again.destroyProject({ yaml: lab, state: deployed.state });
-    await again.close();
-    second.child.kill('SIGTERM');
-    const code = await new Promise((done) => second.child.once('exit', done));
-    assert.deepEqual(await namespacesOf(killedPrefix), [], `the agent (exit ${String(code)}) said:\n${second.said()}`);
-  } finally {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    // Whatever a failed run left behind goes too (a passing run left nothing).
-    if (existsSync(join(dataDir, 'linux-agent-id'))) {
-      for (const ns of await namespacesOf(prefixOf(dataDir))) await deleteNamespace(ns);
-      const cgroups = new NodeCgroups(existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1);
-      for (const name of cgroups.list(prefixOf(dataDir))) await cgroups.remove(name);
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    await destroyAndStop(second, { yaml: lab, state: deployed.state }, killedPrefix);
+  });
 });
