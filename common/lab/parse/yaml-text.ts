@@ -46,7 +46,7 @@ const TAB_MESSAGE =
  * block scalars (docs/lab-format.md), so that it needs no context: a tab there
  * belongs after the text's indentation of spaces.
  */
-export function setAsideTabbedLines(src: string): { text: string; lines: { start: number; end: number }[] } {
+function setAsideTabbedLines(src: string): { text: string; lines: { start: number; end: number }[] } {
   let tab = src.indexOf('\t');
   if (tab < 0) return { text: src, lines: [] };
   const lines: { start: number; end: number }[] = [];
