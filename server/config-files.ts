@@ -1,14 +1,15 @@
 /**
  * The startup configs of the open labs: read through a cache per lab (a
- * config is read again only when its size or modification time changed), and
- * watched, so that creating, changing or deleting one re-validates and
+ * config is read again only when the watcher heard of a change in its
+ * directory, or when its size or modification time changed where it is not
+ * watched), and watched, so that creating, changing or deleting one re-validates and
  * re-plans the labs that name it without an edit of the lab file. Each
  * directory that holds (or will hold) a named config is watched once, with
  * Node's own watcher (inotify on Linux): the nearest existing directory when
  * the config's own does not exist yet, so that creating it is seen too.
  */
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigFileCache } from '../common/project-files/config-cache';
 import { configNames, isInsideFolder } from '../common/project-files/payload';
 import type { LabDocument } from '../common/lab/model/types';
@@ -42,7 +43,8 @@ export class ConfigFiles {
   cacheOf(uri: string): ConfigFileCache {
     let cache = this.caches.get(uri);
     if (!cache) {
-      cache = new ConfigFileCache();
+      // A config in a directory this lab watches is trusted until the watcher hears of a change there.
+      cache = new ConfigFileCache((path) => this.watched.get(dirname(path))?.labs.has(uri) === true);
       this.caches.set(uri, cache);
     }
     return cache;
@@ -84,7 +86,7 @@ export class ConfigFiles {
       this.log.warn(`cannot watch ${dir} for config changes: ${(error as Error).message}`);
       return;
     }
-    watcher.on('error', () => this.drop(dir));
+    watcher.on('error', () => this.lost(dir));
     this.watched.set(dir, { watcher, labs: new Set([uri]) });
   }
 
@@ -92,6 +94,8 @@ export class ConfigFiles {
     const known = this.watched.get(dir);
     if (!known) return;
     known.labs.delete(uri);
+    // Changes there are no longer heard for this lab: what it read there must be checked on disk again.
+    this.caches.get(uri)?.forgetWatched();
     if (known.labs.size === 0) this.drop(dir);
   }
 
@@ -100,13 +104,28 @@ export class ConfigFiles {
     this.watched.delete(dir);
   }
 
+  /**
+   * The watcher of `dir` failed, or the directory itself was moved or deleted (its watcher follows the old
+   * directory, not a new one made in its place): its labs watch afresh at their next build.
+   */
+  private lost(dir: string): void {
+    for (const uri of this.watched.get(dir)?.labs ?? []) {
+      this.caches.get(uri)?.forgetWatched();
+      this.dirsOf.get(uri)?.delete(dir);
+    }
+    this.drop(dir);
+  }
+
   private saw(dir: string, name: string | Buffer | null): void {
     const labs = this.watched.get(dir)?.labs;
     if (!labs) return;
+    // Linux names the directory itself when it is moved or deleted.
+    const itself = name === null || name.toString() === basename(dir);
     for (const uri of labs) {
-      if (name) this.caches.get(uri)?.forget(join(dir, name.toString()));
+      this.caches.get(uri)?.forget(itself ? dir : join(dir, name.toString()));
       this.due.add(uri);
     }
+    if (itself) this.lost(dir);
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       const due = [...this.due];

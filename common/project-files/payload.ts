@@ -17,7 +17,8 @@ const CONFIG_READ_TIMEOUT_MS = 5000;
 /**
  * Throws UserFileError when a config the lab names is refused (not a regular
  * file, too large, too slow) or the state file is corrupt or refused. With a
- * cache, configs whose size and modification time did not change are not read again.
+ * cache, configs whose size and modification time did not change are not read again,
+ * and those the cache's watcher has heard nothing of are not even looked at (config-cache.ts).
  */
 export async function buildProjectPayload(
   labPath: string,
@@ -104,10 +105,15 @@ async function readInsideFolder(
   cache: ConfigFileCache | undefined,
 ): Promise<string | undefined> {
   if (!isInsideFolder(folder, name)) return undefined;
+  const path = resolve(folder, name);
+  // Read while watched, and no change heard of since: no need to look at the disk.
+  const unchanged = cache?.unchanged(path);
+  if (unchanged && unchanged.bytes <= maxBytes) return unchanged.content;
+  const mark = cache?.mark() ?? 0;
   let realFile: string;
   try {
     // Resolve symlinks too: a link inside the folder must not expose a file outside it.
-    const [realFolder, resolved] = await Promise.all([realpath(folder), realpath(resolve(folder, name))]);
+    const [realFolder, resolved] = await Promise.all([realpath(folder), realpath(path)]);
     if (!isInside(realFolder, resolved)) return undefined;
     realFile = resolved;
   } catch {
@@ -132,7 +138,7 @@ async function readInsideFolder(
       limitReason,
     });
     // Stored with the size and time seen before the read: a change during it shows at the next stat.
-    cache?.store(realFile, size, mtimeMs, content);
+    cache?.store(realFile, size, mtimeMs, content, path, mark);
     return content;
   } catch (err) {
     // Gone since realpath: left out like any missing file.

@@ -5,8 +5,8 @@
  * document or the agent's catalogue; `ethernet` raised for an interface past
  * the node's count; a startup config that does not exist created with a
  * minimal config (the catalogue offers none: `hostname <node>`, which FRR and
- * IOS alike read); a link that repeats an earlier one removed. The closest
- * comes first and is the preferred fix.
+ * IOS alike read); a link that repeats an earlier one removed; a line's tabs
+ * in indentation replaced by spaces. The closest comes first and is the preferred fix.
  */
 import {
   CodeActionKind,
@@ -98,6 +98,8 @@ export class CodeActionService {
         return this.canCreateFiles() ? createConfig(file, diagnostic) : [];
       case 'interface-in-use':
         return removeDuplicateLink(file, diagnostic, start);
+      case 'tab-indentation':
+        return indentWithSpaces(file, diagnostic, start);
       default:
         return [];
     }
@@ -226,4 +228,38 @@ function removeDuplicateLink(file: LabFile, diagnostic: Diagnostic, start: numbe
   const to = lineEnd < 0 ? text.length : lineEnd + 1;
   const range = file.toLspRange({ start: from, end: to });
   return [fix(file, diagnostic, `Remove the duplicate link ${own.replace(' ', ' – ')}`, range, '', true)];
+}
+
+/**
+ * A line set aside for a tab in its indentation, indented with spaces instead: as far as the line
+ * above it with content, or two further when that line opens a block (ends with `:`). A tab's width
+ * is the editor's to choose, so the line above says best where the line was meant to be.
+ */
+function indentWithSpaces(file: LabFile, diagnostic: Diagnostic, lineStart: number): CodeAction[] {
+  const text = file.model.text;
+  let first = lineStart;
+  while (text[first] === ' ' || text[first] === '\t') first++;
+  if (!text.slice(lineStart, first).includes('\t')) return [];
+  const spaces = ' '.repeat(indentAfter(text, lineStart));
+  const range = file.toLspRange({ start: lineStart, end: first });
+  return [fix(file, diagnostic, `Indent with ${spaces.length} spaces instead of tabs`, range, spaces, true)];
+}
+
+/** The indentation of a line after the lines before `lineStart` (tabbed lines, blank lines and comments skipped). */
+function indentAfter(text: string, lineStart: number): number {
+  for (let end = lineStart - 1; end > 0;) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text
+      .slice(start, end)
+      .replace(/\s+#.*$/, '')
+      .trimEnd();
+    end = start - 1;
+    const indent = /^ */.exec(line)?.[0].length ?? 0;
+    if (line.length === indent || line[indent] === '#' || line[indent] === '\t') continue;
+    // `- key: …`: the item's keys line up with its first key, after the dash.
+    const column = /^- +/.exec(line.slice(indent));
+    const key = indent + (column ? column[0].length : 0);
+    return line.endsWith(':') ? key + 2 : key;
+  }
+  return 0;
 }

@@ -195,13 +195,14 @@ const FRAME_MS = 16;
 /** The largest growth exponent of keystroke → diagnostics p95 from 2,000 to 10,000 nodes (#29): nearly flat. */
 const MAX_GROWTH_EXPONENT = 0.2;
 
-/** Rounds of the tab-in-indentation keystrokes (a full reparse each, before #29, at 10,000 nodes: seconds). */
+/** Rounds of the tab-in-indentation keystrokes (before its line was set aside, #29, a full reparse each: seconds). */
 const TAB_ROUNDS = 2;
 
 /**
  * A tab typed at the start of the second line of the first node (a tab in
- * indentation: a syntax error whose recovery reads the rest of the lab
- * differently), then the keystrokes with it in place, each one character later.
+ * indentation: that line is set aside, docs/lab-format.md; a YAML parser alone
+ * reads the rest of the lab differently), then the keystrokes with it in
+ * place, each one character later.
  */
 function withTabTyped(text: string, keys: Keystroke[]): Keystroke[] {
   const at = text.indexOf('\n', text.indexOf('\nnodes:') + 1 + '\nnodes:'.length) + 1;

@@ -31,12 +31,18 @@ before(async () => {
 });
 after(() => stopServerOnAgent({ fixture, client }));
 
-/** Opens `text` under a new name; resolves with its diagnostics once the agent's findings are in. */
-async function diagnose(text: string): Promise<{ uri: string; diagnostics: Diagnostic[] }> {
+/**
+ * Opens `text` under a new name; resolves with its diagnostics once the agent's findings are in
+ * (a text with syntax errors is not sent to the agent: its local diagnostics are all there is).
+ */
+async function diagnose(text: string, syntaxErrors = false): Promise<{ uri: string; diagnostics: Diagnostic[] }> {
   const uri = fileUri(fixture.labDir, `fix-${++opened}.lab.yaml`);
   await client.open(uri, text);
   // The local checks publish at once; the agent's validate follows the pause, published with them.
-  const diagnostics = await client.waitForDiagnostics(uri, () => true, { after: 1, timeoutMs: 20_000 });
+  const diagnostics = await client.waitForDiagnostics(uri, () => true, {
+    after: syntaxErrors ? 0 : 1,
+    timeoutMs: 20_000,
+  });
   return { uri, diagnostics };
 }
 
@@ -108,6 +114,20 @@ for (const sample of [
     title: 'Change network to lan1',
   },
   {
+    what: 'a tab in place of the indentation of a node line',
+    broken: VALID.replace('    template: vios\n  edge1', '\ttemplate: vios\n  edge1'),
+    fixed: VALID,
+    code: 'tab-indentation',
+    title: 'Indent with 4 spaces instead of tabs',
+  },
+  {
+    what: 'a tab typed before the indentation of a link',
+    broken: VALID.replace('  - endpoints', '\t  - endpoints'),
+    fixed: VALID,
+    code: 'tab-indentation',
+    title: 'Indent with 2 spaces instead of tabs',
+  },
+  {
     what: 'a link written twice',
     broken: `${VALID}  - endpoints: [edge1:Gi0/0, core1:Gi0/0]\n`,
     fixed: VALID,
@@ -116,7 +136,7 @@ for (const sample of [
   },
 ]) {
   test(`quick fix: ${sample.what}`, async () => {
-    const { uri, diagnostics } = await diagnose(sample.broken);
+    const { uri, diagnostics } = await diagnose(sample.broken, sample.code === 'tab-indentation');
     const diagnostic = diagnostics.find((d) => d.code === sample.code);
     assert.ok(diagnostic, `a ${sample.code} diagnostic among ${JSON.stringify(diagnostics.map((d) => d.code))}`);
     const actions = await client.request<CodeAction[]>('textDocument/codeAction', {

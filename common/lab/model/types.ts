@@ -125,6 +125,8 @@ export interface LabTest {
 export interface SyntaxError {
   message: string;
   range: Range;
+  /** A line set aside for a tab in its indentation (its range: the whole line); other syntax errors have none. */
+  code?: 'tab-indentation';
 }
 
 /**

@@ -337,7 +337,7 @@ function keptAround(
     else if (region.start >= to)
       after.push({
         region: shiftRange(region, delta),
-        errors: errors.map((e) => ({ message: e.message, range: shiftRange(e.range, delta) })),
+        errors: errors.map((e) => ({ ...e, range: shiftRange(e.range, delta) })),
       });
   }
   return { before, after };

@@ -31,6 +31,7 @@ type Path = (string | number)[];
 export const NONE: readonly LocalDiagnostic[] = [];
 
 export function syntaxFinding(error: SyntaxError): LocalDiagnostic {
+  if (error.code) return { range: error.range, message: error.message, severity: 'error', code: error.code };
   return { range: error.range, message: `YAML syntax: ${error.message}`, severity: 'error', code: 'yaml-syntax' };
 }
 
