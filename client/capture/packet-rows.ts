@@ -5,6 +5,7 @@
  * packets come; every packet is in the file. Pure.
  */
 import type { PacketSummary } from '../../common/api/contract';
+import { PACKET_FIELDS } from '../../common/packet-fields';
 
 /** Rows the live list holds; older ones are only in the file. */
 export const ROW_CAP = 2000;
@@ -21,16 +22,8 @@ export interface PacketRow {
   summary: string;
 }
 
-/** The tshark fields of a row, in the order parsePacketRow reads them (`-T fields -e …`). */
-export const TSHARK_FIELDS = [
-  'frame.number',
-  'frame.time_epoch',
-  'frame.interface_name',
-  '_ws.col.Source',
-  '_ws.col.Destination',
-  '_ws.col.Protocol',
-  '_ws.col.Info',
-] as const;
+/** The tshark fields of a row, in the order parsePacketRow reads them (`-T fields -e …`): the agent's too. */
+export const TSHARK_FIELDS = Object.values(PACKET_FIELDS);
 
 /** One line of `tshark -T fields -E separator=/t`; undefined for a line that is not a packet. */
 export function parsePacketRow(line: string): PacketRow | undefined {

@@ -27,6 +27,7 @@ import type { PacketSummarizer } from '../backend';
 import type { NodeCgroups, NodeLimits } from './cgroup';
 import { runProcess } from './command';
 import type { LinuxNames } from './names';
+import { PACKET_FIELDS } from '../../../common/packet-fields';
 
 const TSHARK = 'tshark';
 /** pcapng bytes queued for tshark at most before the summaries give up (decisions §14: 4 MiB). */
@@ -38,16 +39,6 @@ const TSHARK_LIMITS: NodeLimits = { pids: 16, memoryMiB: 256, cpus: 1 };
 /** After its input ends, tshark gets this long to print the rest before it is killed. */
 const FINISH_GRACE_MS = 10_000;
 const STDERR_CHARS = 2000;
-/** The fields of a summary, in tshark's names (`-e`), and as ek prints them (dots become underscores). */
-const FIELDS = {
-  no: 'frame.number',
-  time: 'frame.time_epoch',
-  interface: 'frame.interface_name',
-  source: '_ws.col.Source',
-  destination: '_ws.col.Destination',
-  protocol: '_ws.col.Protocol',
-  info: '_ws.col.Info',
-} as const;
 
 /** tshark's version when it is installed. */
 export async function probeTshark(): Promise<string | undefined> {
@@ -68,7 +59,7 @@ export class LinuxSummarizers {
   async start(): Promise<PacketSummarizer> {
     const cgroup = `${this.names.prefix}sum${randomBytes(4).toString('hex')}`;
     await this.cgroups.create(cgroup, TSHARK_LIMITS);
-    const tsharkArgs = ['-n', '-l', '-r', '-', '-T', 'ek', ...Object.values(FIELDS).flatMap((f) => ['-e', f])];
+    const tsharkArgs = ['-n', '-l', '-r', '-', '-T', 'ek', ...Object.values(PACKET_FIELDS).flatMap((f) => ['-e', f])];
     const argv = this.cgroups.joinArgv(cgroup, [
       'setpriv',
       '--reuid=nobody',
@@ -230,15 +221,15 @@ function summaryOf(line: string): PacketSummary | undefined {
     const value = layers[name.replace(/\./g, '_')];
     return Array.isArray(value) ? value.map(String).join(',') : '';
   };
-  const no = Number(field(FIELDS.no));
+  const no = Number(field(PACKET_FIELDS.no));
   if (!Number.isSafeInteger(no) || no < 1) return undefined;
   return {
     no,
-    time: field(FIELDS.time),
-    interface: field(FIELDS.interface),
-    source: field(FIELDS.source),
-    destination: field(FIELDS.destination),
-    protocol: field(FIELDS.protocol),
-    info: field(FIELDS.info),
+    time: field(PACKET_FIELDS.time),
+    interface: field(PACKET_FIELDS.interface),
+    source: field(PACKET_FIELDS.source),
+    destination: field(PACKET_FIELDS.destination),
+    protocol: field(PACKET_FIELDS.protocol),
+    info: field(PACKET_FIELDS.info),
   };
 }
