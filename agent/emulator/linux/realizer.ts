@@ -101,8 +101,18 @@ export class Realizer {
 
   /** Kills every process of the namespace's cgroup (wherever they went) and in it, then removes both. */
   private async removeNamespace(ns: string): Promise<void> {
+    await this.killProcesses(ns);
+    await this.dropNamespace(ns);
+  }
+
+  /** Stops the namespace's router, if any, and kills every process of its cgroup. */
+  private async killProcesses(ns: string): Promise<void> {
     await removeRouter(ns);
     await this.setup.cgroups.kill(ns);
+  }
+
+  /** Removes the namespace (a kernel step) and its cgroup once its processes are gone. */
+  private async dropNamespace(ns: string): Promise<void> {
     await this.kernel.run(() => deleteNamespace(ns));
     await this.setup.cgroups.remove(ns);
     this.journal.forget(ns);
@@ -122,11 +132,8 @@ export class Realizer {
    */
   async unrealizeLab(lab: LinuxLab): Promise<void> {
     const namespaces = lab.nodes.map((node) => this.nodeNs(lab, node));
-    await mapBounded(namespaces, namespaces.length, async (ns) => {
-      await removeRouter(ns);
-      await this.setup.cgroups.kill(ns);
-    });
-    await mapBounded(namespaces, namespaces.length, (ns) => this.removeNamespace(ns));
+    await mapBounded(namespaces, namespaces.length, (ns) => this.killProcesses(ns));
+    await mapBounded(namespaces, namespaces.length, (ns) => this.dropNamespace(ns));
     await this.removeNamespace(this.fabricNs(lab));
     this.fabrics.delete(this.fabricNs(lab));
   }
