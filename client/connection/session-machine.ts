@@ -192,8 +192,10 @@ export function transition(state: MachineState, event: SessionEvent): Transition
     case 'probeFailed': {
       if (info.state !== 'unreachable') return stay;
       const failedProbes = state.failedProbes + 1;
+      // The same info when the probe failed the same way: the views reload only on a change they show.
+      const same = info.problem === event.message;
       return {
-        state: { ...state, failedProbes, info: { ...info, problem: event.message } },
+        state: { ...state, failedProbes, info: same ? info : { ...info, problem: event.message } },
         effects: [{ type: 'probe', afterMs: probeDelayMs(failedProbes) }],
       };
     }

@@ -11,12 +11,11 @@ import { isLabActionAllowed } from '../model/capabilities';
 import { consoleRows, consolesSettling } from '../model/console-rows';
 import { describeError } from '../model/errors';
 import type { LabRowData } from '../model/lab-rows';
-import { rowsFingerprint, type TreeRow } from '../model/tree-row';
+import type { TreeRow } from '../model/tree-row';
 import { loadLab, observationPayload, type LabContext } from '../labs/lab-context';
-import { findLabFiles } from '../labs/workspace-labs';
 import type { Session } from '../connection/session';
 import type { Services } from '../services';
-import { LiveTree } from './agent-tree';
+import { LiveTree, type AgentRows } from './agent-tree';
 import { messageRow, treeItemOf } from './row-item';
 import { LabCommand } from '../../common/commands';
 
@@ -38,37 +37,29 @@ class ConsolesTree extends LiveTree<Row> {
     return treeItemOf(row, attach);
   }
 
-  async getChildren(row?: Row): Promise<Row[]> {
-    if (row !== undefined) return row.children ?? [];
-    if (!this.services.agents.all().some((s) => s.current.state === 'connected')) return [];
-    try {
-      const files = await findLabFiles();
-      const bound = files.map((uri) => this.services.labAgents.bindingOf(uri).agent);
-      // Labs under a collapsed agent are off screen: their agent is not asked for their consoles.
-      const groups = await Promise.all(files.map((uri, i) => this.labGroup(uri, !this.collapsedAgents.has(bound[i]))));
-      this.setMessage(undefined);
-      const rows = this.grouped(
-        (agent) => groups.flatMap((g, i) => (g !== undefined && bound[i] === agent ? [g.row] : [])),
-        () => ({ uri: '' }),
-      );
-      this.loaded(
-        rowsFingerprint(rows),
-        groups.some((g) => g?.settling === true),
-      );
-      return rows;
-    } catch (err) {
-      return this.failed('Loading consoles', err);
-    }
+  protected readonly what = 'Loading consoles';
+
+  protected override hasRows(): boolean {
+    return this.services.agents.all().some((s) => s.current.state === 'connected');
   }
 
-  private async labGroup(uri: vscode.Uri, onScreen: boolean): Promise<{ row: Row; settling: boolean } | undefined> {
+  protected agentData(): LabRowData {
+    return { uri: '' };
+  }
+
+  protected async agentRows(_agent: string, files: vscode.Uri[]): Promise<AgentRows<Row>> {
+    const groups = (await Promise.all(files.map((uri) => this.labGroup(uri)))).filter((g) => g !== undefined);
+    return { rows: groups.map((g) => g.row), settling: groups.some((g) => g.settling) };
+  }
+
+  private async labGroup(uri: vscode.Uri): Promise<{ row: Row; settling: boolean } | undefined> {
     const lab = await loadLab(uri, this.services.labParses).catch(() => undefined);
     if (lab === undefined) return undefined;
     const session = this.services.labAgents.sessionIfAny(uri);
     if (session === undefined || !isLabActionAllowed(session.capabilities, 'consoles', lab.mode)) return undefined;
     const id = `${uri.toString()}#consoles`;
     const data = { uri: uri.toString() };
-    const read = onScreen ? await this.consolesOf(session, lab, uri, id, data) : { children: [], settling: false };
+    const read = await this.consolesOf(session, lab, uri, id, data);
     const row: Row = {
       id,
       label: lab.name,

@@ -17,11 +17,11 @@ import {
   type LabLiveView,
   type LabRowData,
 } from '../model/lab-rows';
-import { rowsFingerprint, type TreeRow } from '../model/tree-row';
+import type { TreeRow } from '../model/tree-row';
 import { loadLab, observationPayload } from '../labs/lab-context';
-import { findLabFiles, watchLabFiles } from '../labs/workspace-labs';
+import { watchLabFiles } from '../labs/workspace-labs';
 import type { Services } from '../services';
-import { LiveTree } from './agent-tree';
+import { LiveTree, type AgentRows } from './agent-tree';
 import { messageRow } from './row-item';
 import { LabCommand } from '../../common/commands';
 import type { ProjectStatusData } from '../../common/api/contract';
@@ -54,35 +54,26 @@ class LabsTree extends LiveTree<Row> {
 
   // No click command: a click expands the lab to its nodes; "Open Lab File" is in the menu.
 
-  async getChildren(row?: Row): Promise<Row[]> {
-    if (row !== undefined) return row.children ?? [];
-    try {
-      const files = await findLabFiles();
-      const bound = files.map((uri) => this.services.labAgents.bindingOf(uri).agent);
-      // Labs under a collapsed agent are off screen: listed from their files, their agent not asked.
-      const results = await Promise.all(
-        files.map((uri, i) => this.labRowFor(uri, !this.collapsedAgents.has(bound[i]))),
-      );
-      const rows = this.grouped(
-        (agent) => results.filter((_, i) => bound[i] === agent).map((r) => r.row),
-        () => ({ uri: '' }),
-        bound,
-      );
-      const several = this.services.agents.names().length > 1;
-      // With several agents, each agent's row says its state; alone, the message line does.
-      this.setMessage(several ? undefined : LIVE_STATE_GONE[this.services.session.current.state]);
-      if (this.services.agents.all().some((s) => s.current.state === 'connected'))
-        this.loaded(
-          rowsFingerprint(rows),
-          results.some((r) => r.settling),
-        );
-      return rows;
-    } catch (err) {
-      return this.failed('Loading labs', err);
-    }
+  protected readonly what = 'Loading labs';
+
+  protected override showsUnconfiguredAgents(): boolean {
+    return true;
   }
 
-  private async labRowFor(uri: vscode.Uri, onScreen: boolean): Promise<{ row: Row; settling: boolean }> {
+  protected override flatMessage(): string | undefined {
+    return LIVE_STATE_GONE[this.services.session.current.state];
+  }
+
+  protected agentData(): LabRowData {
+    return { uri: '' };
+  }
+
+  protected async agentRows(_agent: string, files: vscode.Uri[]): Promise<AgentRows<Row>> {
+    const results = await Promise.all(files.map((uri) => this.labRowFor(uri)));
+    return { rows: results.map((r) => r.row), settling: results.some((r) => r.settling) };
+  }
+
+  private async labRowFor(uri: vscode.Uri): Promise<{ row: Row; settling: boolean }> {
     const relativePath = vscode.workspace.asRelativePath(uri);
     let lab;
     try {
@@ -105,7 +96,6 @@ class LabsTree extends LiveTree<Row> {
       mode: lab.mode,
     };
     const live: LabLiveView = {};
-    if (!onScreen) return { row: labRow(info, live, undefined), settling: false };
     const session = this.services.labAgents.sessionIfAny(uri);
     if (session === undefined) live.error = this.services.labAgents.bindingOf(uri).problem;
     const caps = session?.capabilities;

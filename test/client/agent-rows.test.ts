@@ -1,7 +1,7 @@
 /** The sidebar views group rows under their agent, and stay flat with the default agent alone. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupByAgent, type AgentGroup } from '../../client/model/agent-rows';
+import { agentOfRow, agentRow, groupByAgent, isFlat, type AgentGroup } from '../../client/model/agent-rows';
 import type { TreeRow } from '../../client/model/tree-row';
 
 function row(id: string, children?: TreeRow<{ uri: string }>[]): TreeRow<{ uri: string }> {
@@ -59,5 +59,21 @@ test('the default agent alone but a lab bound to an agent that is not configured
   assert.deepEqual(
     rows.map((r) => r.id),
     ['agent:default', 'agent:eve'],
+  );
+});
+
+test('an agent row without its rows leaves them to be asked for when it is expanded, and names its agent', () => {
+  const linux = agentRow({ agent: 'linux', state: 'connected', baseUrl: 'https://127.0.0.1:8788' }, { uri: '' });
+  assert.equal(linux.children, undefined);
+  assert.equal(linux.collapsible, 'expanded');
+  assert.equal(agentOfRow(linux), 'linux');
+  assert.equal(agentOfRow(row('a.lab.yaml')), undefined);
+  assert.equal(isFlat([{ agent: 'default', state: 'connected' }]), true);
+  assert.equal(
+    isFlat([
+      { agent: 'default', state: 'connected' },
+      { agent: 'eve', state: undefined },
+    ]),
+    false,
   );
 });

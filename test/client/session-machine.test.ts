@@ -112,6 +112,16 @@ test('unreachable: probes with back-off while the agent stays away, then recover
   assert.deepEqual(run([unreachable], back.state).effects, ['probe 1000']);
 });
 
+test('a probe that fails as the one before leaves what the session shows as it was: the views do not reload', () => {
+  const away = run([...connected, unreachable, { type: 'probeFailed', message: 'still down' }]).state;
+  const again = transition(away, { type: 'probeFailed', message: 'still down' }).state;
+  assert.equal(again.info, away.info, 'the same failure made a new info, which reloads every view');
+  assert.equal(again.failedProbes, away.failedProbes + 1);
+  const other = transition(again, { type: 'probeFailed', message: 'timed out' }).state;
+  assert.notEqual(other.info, again.info);
+  assert.equal(other.info.problem, 'timed out');
+});
+
 test('the probe back-off is bounded', () => {
   assert.equal(probeDelayMs(0), 1000);
   assert.equal(probeDelayMs(3), 8000);
