@@ -32,6 +32,10 @@ export async function streamCapture(
   const order = ctx.captures.redeem(ticket, session.token);
   const { summaries } = order;
   summaries?.opened();
+  // A client that left while the capture started (or before: the emulator's status is read first)
+  // is seen as soon as it has started, not when its duration runs out.
+  let gone = res.socket?.destroyed !== false;
+  res.once('close', () => (gone = true));
   const emulator = session.emulator.capture;
   let capture: PacketCapture;
   try {
@@ -52,6 +56,12 @@ export async function streamCapture(
   }
   // The dissector runs before the first byte is sent, so that it reads them all.
   await summaries?.begin();
+  if (gone || res.socket?.destroyed !== false) {
+    capture.stop();
+    capture.output.destroy();
+    summaries?.finish();
+    return;
+  }
   res.writeHead(200, {
     'Content-Type': PCAPNG_MEDIA_TYPE,
     'Cache-Control': 'no-store',
