@@ -107,7 +107,7 @@ test('a capture stopped by the user: the live decoder saw OSPF hellos, and tshar
   for (const row of live.rows) {
     assert.equal(row.interface, 'r1:eth1');
     assert.equal(row.protocol, 'OSPF');
-    assert.match(row.summary, /Hello/);
+    assert.match(row.info, /Hello/);
     assert.match(row.source, /^10\.0\.\d+\.\d+$/);
   }
   live.decoder.stop();
@@ -137,7 +137,7 @@ test("with the agent's summaries, the rows come from the agent: the file's packe
   assert.equal(await ended, undefined, 'the summaries are complete');
   await recording.close();
   const fromFile = tsharkFile(file, ['frame.number', 'frame.interface_name', '_ws.col.Protocol'], 'frame');
-  assert.ok(rows.some((r) => r.protocol === 'OSPF' && /Hello/.test(r.summary)));
+  assert.ok(rows.some((r) => r.protocol === 'OSPF' && /Hello/.test(r.info)));
   assert.deepEqual(
     rows.map((r) => [String(r.no), r.interface, r.protocol]),
     fromFile,

@@ -33,7 +33,7 @@ function rowElement(row: PacketRow): HTMLTableRowElement {
     row.source,
     row.destination,
     row.protocol,
-    row.summary,
+    row.info,
   ];
   for (const text of cells) {
     const td = document.createElement('td');
