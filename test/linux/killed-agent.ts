@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
-import { deleteNamespace } from '../../agent/emulator/linux/kernel';
+import { deleteNamespace, processAlive } from '../../agent/emulator/linux/kernel';
 import { AgentClient } from '../../common/api/client';
 import type { ProjectPayload } from '../../common/api/contract';
-import { KILL_USER, namespacesOf, prefixOf, spawnLinuxAgent } from './support';
+import { eventually, KILL_USER, namespacesOf, prefixOf, spawnLinuxAgent } from './support';
 
 type SpawnedAgent = Awaited<ReturnType<typeof spawnLinuxAgent>>;
 
@@ -90,4 +91,66 @@ export async function destroyAndStop(next: SpawnedAgent, lab: ProjectPayload, pr
   next.child.kill('SIGTERM');
   const code = await new Promise((done) => next.child.once('exit', done));
   assert.deepEqual(await namespacesOf(prefix), [], `the agent (exit ${String(code)}) said:\n${next.said()}`);
+}
+
+/**
+ * kill -9 of an agent while it captures a:eth0 of a two-host lab (with summaries for `sum`): the
+ * processes of `kind` die with it, their cgroup is left behind, and the next start removes it.
+ * `running` tells when all of them run (`what` names them); `whileRunning` checks them before the kill.
+ */
+export async function killMidCapture(
+  kind: 'cap' | 'sum',
+  what: string,
+  running: (pids: number[]) => boolean,
+  whileRunning: (pids: number[]) => void = () => undefined,
+): Promise<void> {
+  await withKillableAgents(`${kind}-kill`, async (agents) => {
+    const first = await agents.spawn();
+    const prefix = agents.prefix();
+    const lab = twoHostLab(`${kind}kill`);
+    const other = await killUserClient(first);
+    const deployed = await other.deployProject({ yaml: lab });
+    await other.execProject({ yaml: lab, state: deployed.state, action: 'start' });
+    const started = await other.startCapture({
+      yaml: lab,
+      state: deployed.state,
+      targets: ['a:eth0'],
+      ...(kind === 'sum' ? { summaries: true } : {}),
+    });
+    const streams = [started.stream, ...(kind === 'sum' ? [started.summaries] : [])].map(
+      (path) =>
+        new Promise<void>((resolve) => {
+          const req = httpsRequest(
+            new URL(path ?? '', first.url),
+            { rejectUnauthorized: false, headers: { authorization: `Bearer ${other.token}` } },
+            (res) => {
+              res.resume();
+              res.on('close', resolve);
+            },
+          );
+          req.on('error', () => resolve());
+          req.end();
+        }),
+    );
+    const [cgroup] = await eventually(
+      () => Promise.resolve(agentCgroups(prefix, kind)),
+      (c) => c.length === 1 && running(c[0].pids),
+      `${what} to run`,
+      10_000,
+    );
+    whileRunning(cgroup.pids);
+    first.child.kill('SIGKILL');
+    await Promise.all(streams);
+    await other.close();
+    await eventually(
+      () => Promise.resolve(cgroup.pids.filter(processAlive)),
+      (alive) => alive.length === 0,
+      `${what} to die with the agent`,
+      10_000,
+    );
+    assert.equal(agentCgroups(prefix, kind).length, 1, 'its cgroup is left behind');
+    const second = await agents.spawn();
+    assert.deepEqual(agentCgroups(prefix, kind), [], 'the next start removed it');
+    await destroyAndStop(second, { yaml: lab, state: deployed.state }, prefix);
+  });
 }
