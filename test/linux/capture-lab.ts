@@ -1,18 +1,19 @@
 /**
  * What the capture tests on the Linux emulator share: an agent of their own with the OSPF sample
- * deployed and started, ready once its probe says so; after, the check that it left nothing
- * (namespaces, FRR processes, capture and summaries cgroups); and tshark's reading of a file.
+ * deployed and started, ready once its probe says so; the cgroups its capture (`cap`: dumpcap) and
+ * summaries (`sum`: tshark) processes run in, and waits for them to run or go; after, the check
+ * that it left nothing (namespaces, FRR processes, those cgroups); and tshark's reading of a file.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
+import { processAlive } from '../../agent/emulator/linux/kernel';
 import type { AgentClient } from '../../common/api/client';
 import type { ProjectPayload } from '../../common/api/contract';
 import { startTestAgent, type TestAgent } from '../support/agent';
-import { agentCgroups } from './killed-agent';
 import { eventually, namespacesOf, prefixOf, processesOf, requireLinuxLabs } from './support';
 
 /** A console command on a node of the sample, and what its output shows once the lab is ready. */
@@ -72,8 +73,65 @@ export async function startCaptureLab(
   return { agent, client, prefix, state };
 }
 
-/** Stops the agent (which removes its labs); none of its namespaces, processes or capture cgroups is left. */
-export async function stopCaptureLab(agent: TestAgent | undefined, prefix: string): Promise<void> {
+/** The cgroups of an agent's processes of one kind (`cap`: dumpcap, `sum`: tshark), with their members. */
+export function agentCgroups(prefix: string, kind: 'cap' | 'sum'): { name: string; pids: number[] }[] {
+  const root = '/sys/fs/cgroup';
+  const dirs = existsSync(join(root, 'cgroup.controllers')) ? [root] : [join(root, 'pids')];
+  return dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => name.startsWith(`${prefix}${kind}`))
+      .map((name) => ({
+        name,
+        pids: readFileSync(join(dir, name, 'cgroup.procs'), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map(Number),
+      })),
+  );
+}
+
+/** Waits until one cgroup of `kind` runs and `running` holds of its processes (`what` names them); that cgroup. */
+export async function cgroupRunning(
+  prefix: string,
+  kind: 'cap' | 'sum',
+  what: string,
+  running: (pids: number[]) => boolean = (pids) => pids.length > 0,
+): Promise<{ name: string; pids: number[] }> {
+  const [cgroup] = await eventually(
+    () => Promise.resolve(agentCgroups(prefix, kind)),
+    (c) => c.length === 1 && running(c[0].pids),
+    `${what} to run`,
+    10_000,
+  );
+  return cgroup;
+}
+
+/** Waits until the agent has no cgroup of `kind` left: its processes gone, the cgroup removed. */
+export async function cgroupsGone(prefix: string, kind: 'cap' | 'sum', what: string, limitMs = 10_000): Promise<void> {
+  await eventually(
+    () => Promise.resolve(agentCgroups(prefix, kind)),
+    (left) => left.length === 0,
+    what,
+    limitMs,
+  );
+}
+
+/** Waits until none of `pids` is alive. */
+export async function processesGone(pids: number[], what: string): Promise<void> {
+  await eventually(
+    () => Promise.resolve(pids.filter(processAlive)),
+    (alive) => alive.length === 0,
+    what,
+    10_000,
+  );
+}
+
+/**
+ * Removes the test's work folder and stops the agent (which removes its labs); none of its
+ * namespaces, processes or capture cgroups is left.
+ */
+export async function stopCaptureLab(agent: TestAgent | undefined, prefix: string, work: string): Promise<void> {
+  rmSync(work, { recursive: true, force: true });
   if (!agent) return;
   await agent.stop();
   assert.deepEqual(await namespacesOf(prefix), []);

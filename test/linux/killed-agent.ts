@@ -1,41 +1,25 @@
 /**
  * What the tests of a Linux agent killed with -9 mid-capture share: agents spawned as their own
- * processes on one data directory (so one can be killed), the cgroups each capture process runs
- * in, and the next agent's start that must remove what the killed one left, then the lab.
+ * processes on one data directory (so one can be killed), the scenario of a kill while a capture
+ * runs, and the next agent's start that must remove what the killed one left, then the lab.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { NodeCgroups } from '../../agent/emulator/linux/cgroup';
-import { deleteNamespace, processAlive } from '../../agent/emulator/linux/kernel';
+import { deleteNamespace } from '../../agent/emulator/linux/kernel';
 import { AgentClient } from '../../common/api/client';
 import type { ProjectPayload } from '../../common/api/contract';
-import { eventually, KILL_USER, namespacesOf, prefixOf, spawnLinuxAgent } from './support';
+import { KILL_USER, namespacesOf, prefixOf, spawnLinuxAgent } from './support';
+import { agentCgroups, cgroupRunning, processesGone } from './capture-lab';
 
 type SpawnedAgent = Awaited<ReturnType<typeof spawnLinuxAgent>>;
 
 /** Two Linux hosts, a and b, linked on eth0. */
 export function twoHostLab(name: string): string {
   return `name: ${name}\ndefaults:\n  template: linux\nnodes:\n  a: {ethernet: 1}\n  b: {ethernet: 1}\nlinks:\n  - endpoints: [a:eth0, b:eth0]\n`;
-}
-
-/** The cgroups of an agent's processes of one kind (`cap`: dumpcap, `sum`: tshark), with their members. */
-export function agentCgroups(prefix: string, kind: 'cap' | 'sum'): { name: string; pids: number[] }[] {
-  const root = '/sys/fs/cgroup';
-  const dirs = existsSync(join(root, 'cgroup.controllers')) ? [root] : [join(root, 'pids')];
-  return dirs.flatMap((dir) =>
-    readdirSync(dir)
-      .filter((name) => name.startsWith(`${prefix}${kind}`))
-      .map((name) => ({
-        name,
-        pids: readFileSync(join(dir, name, 'cgroup.procs'), 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map(Number),
-      })),
-  );
 }
 
 /** Agents spawned on one data directory, one after the other; `spawn` gives the next. */
@@ -132,22 +116,12 @@ export async function killMidCapture(
           req.end();
         }),
     );
-    const [cgroup] = await eventually(
-      () => Promise.resolve(agentCgroups(prefix, kind)),
-      (c) => c.length === 1 && running(c[0].pids),
-      `${what} to run`,
-      10_000,
-    );
+    const cgroup = await cgroupRunning(prefix, kind, what, running);
     whileRunning(cgroup.pids);
     first.child.kill('SIGKILL');
     await Promise.all(streams);
     await other.close();
-    await eventually(
-      () => Promise.resolve(cgroup.pids.filter(processAlive)),
-      (alive) => alive.length === 0,
-      `${what} to die with the agent`,
-      10_000,
-    );
+    await processesGone(cgroup.pids, `${what} to die with the agent`);
     assert.equal(agentCgroups(prefix, kind).length, 1, 'its cgroup is left behind');
     const second = await agents.spawn();
     assert.deepEqual(agentCgroups(prefix, kind), [], 'the next start removed it');

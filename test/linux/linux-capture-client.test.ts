@@ -9,7 +9,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,10 +58,7 @@ before(async () => {
   ({ agent, client, prefix, state } = await startCaptureLab(sample, ['tshark'], R1_FULL));
 });
 
-after(async () => {
-  rmSync(work, { recursive: true, force: true });
-  await stopCaptureLab(agent, prefix);
-});
+after(() => stopCaptureLab(agent, prefix, work));
 
 test('a capture stopped by the user: the live decoder saw OSPF hellos, and tshark reads them from the file', async () => {
   const file = newFile();

@@ -9,7 +9,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentClient } from '../../common/api/client';
@@ -22,8 +22,19 @@ import {
 import { processAlive } from '../../agent/emulator/linux/kernel';
 import { failsWith, type TestAgent } from '../support/agent';
 import { eventually, ospfSample } from './support';
-import { agentCgroups, killMidCapture } from './killed-agent';
-import { H1_REACHES_H2, openPaused, savePcapng, startCaptureLab, stopCaptureLab, tsharkFields } from './capture-lab';
+import { killMidCapture } from './killed-agent';
+import {
+  agentCgroups,
+  cgroupRunning,
+  cgroupsGone,
+  H1_REACHES_H2,
+  openPaused,
+  processesGone,
+  savePcapng,
+  startCaptureLab,
+  stopCaptureLab,
+  tsharkFields,
+} from './capture-lab';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -34,7 +45,7 @@ const payload = (request: Omit<CapturePayload, 'yaml'>): CapturePayload => ({ ..
 const work = mkdtempSync(join(tmpdir(), 'lab-agent-summaries-'));
 
 /** This agent's cgroups of one kind (`cap`: dumpcap, `sum`: tshark), with their member processes. */
-const cgroupsOf = (kind: 'cap' | 'sum', of = prefix) => agentCgroups(of, kind);
+const cgroupsOf = (kind: 'cap' | 'sum') => agentCgroups(prefix, kind);
 
 /** The pid of every live tshark on the machine (the test's own run to their end). */
 function tsharks(): number[] {
@@ -84,10 +95,7 @@ before(async () => {
   ({ agent, client, prefix, state } = await startCaptureLab(sample, ['dumpcap', 'tshark'], H1_REACHES_H2));
 });
 
-after(async () => {
-  rmSync(work, { recursive: true, force: true });
-  await stopCaptureLab(agent, prefix);
-});
+after(() => stopCaptureLab(agent, prefix, work));
 
 test('the Linux emulator with tshark offers summaries beside the bytes', async () => {
   const caps = await client.getCapabilities();
@@ -131,12 +139,7 @@ test("r1:eth1 while h1 pings h2: the agent's summaries are the packets of the pc
     packets.every((p) => /^\d{10}\.\d{9}$/.test(p.time)),
     'times are epoch seconds with nanoseconds',
   );
-  await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (left) => left.length === 0,
-    'tshark and its cgroup to go once the summaries are complete',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'sum', 'tshark and its cgroup to go once the summaries are complete');
 });
 
 test('summaries of a reader that stops reading end with `lagging`; the pcapng stream is not slowed and tshark goes', async () => {
@@ -148,21 +151,11 @@ test('summaries of a reader that stops reading end with `lagging`; the pcapng st
   const chunks: Buffer[] = [];
   capture.body.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<void>((done) => capture.body.on('end', done));
-  await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (c) => c.length === 1 && c[0].pids.length > 0,
-    'tshark to run',
-    10_000,
-  );
+  await cgroupRunning(prefix, 'sum', 'tshark');
   // About 60,000 packets and 60 MB cross h1-r1: far more summary lines than the sockets hold for a paused reader.
   const flood = await ping('h1', '10.0.1.1', 'ping -f -c 30000 -s 1000 -q 10.0.1.1');
   assert.match(flood.output ?? '', /30000 packets transmitted/);
-  await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (left) => left.length === 0,
-    'the lagging tshark and its cgroup to go',
-    20_000,
-  );
+  await cgroupsGone(prefix, 'sum', 'the lagging tshark and its cgroup to go', 20_000);
   assert.equal(cgroupsOf('cap').length, 1, 'the capture still runs');
   // Had the capture waited for the summaries, it would stall with them; it goes on: these echoes reach its stream.
   await ping('h1', '10.0.1.1', 'ping -c 3 -i 0.2 -s 777 10.0.1.1');
@@ -206,12 +199,7 @@ test('summaries of a reader that stops reading end with `lagging`; the pcapng st
     packets.map((_, i) => i + 1),
     'the summaries sent are the first packets, in order',
   );
-  await eventually(
-    () => Promise.resolve(cgroupsOf('cap')),
-    (left) => left.length === 0,
-    'the capture process to go',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'cap', 'the capture process to go');
 });
 
 test('closing the summaries stream stops tshark at once, and the capture goes on', async () => {
@@ -219,33 +207,13 @@ test('closing the summaries stream stops tshark at once, and the capture goes on
   const summaries = await client.streamCaptureSummaries({ ticket: started.summaries_ticket ?? '' });
   const capture = await client.streamCapture({ ticket: started.ticket ?? '' });
   capture.body.resume();
-  const [running] = await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (c) => c.length === 1 && c[0].pids.length === 3,
-    'the shell, cat and tshark to run',
-    10_000,
-  );
+  const running = await cgroupRunning(prefix, 'sum', 'the shell, cat and tshark', (pids) => pids.length === 3);
   summaries.body.destroy();
-  await eventually(
-    () => Promise.resolve(running.pids.filter(processAlive)),
-    (alive) => alive.length === 0,
-    'tshark to stop',
-    10_000,
-  );
-  await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (left) => left.length === 0,
-    'its cgroup to go',
-    10_000,
-  );
+  await processesGone(running.pids, 'tshark to stop');
+  await cgroupsGone(prefix, 'sum', 'its cgroup to go');
   assert.equal(cgroupsOf('cap').length, 1, 'the capture still runs');
   capture.body.destroy();
-  await eventually(
-    () => Promise.resolve(cgroupsOf('cap')),
-    (left) => left.length === 0,
-    'the capture to stop',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'cap', 'the capture to stop');
 });
 
 test('summaries tickets: unknown, another session, used twice; the capture never opened; summaries without asking', async () => {

@@ -7,16 +7,26 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentClient } from '../../common/api/client';
 import { CAPTURE_END_TRAILER, type CapturePayload } from '../../common/api/contract';
 import { failsWith, type TestAgent } from '../support/agent';
-import { eventually, ospfSample } from './support';
-import { agentCgroups, killMidCapture } from './killed-agent';
-import { H1_REACHES_H2, openPaused, savePcapng, startCaptureLab, stopCaptureLab, tsharkFields } from './capture-lab';
+import { ospfSample } from './support';
+import { killMidCapture } from './killed-agent';
+import {
+  agentCgroups,
+  cgroupRunning,
+  cgroupsGone,
+  H1_REACHES_H2,
+  openPaused,
+  savePcapng,
+  startCaptureLab,
+  stopCaptureLab,
+  tsharkFields,
+} from './capture-lab';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -28,7 +38,7 @@ const payload = () => ({ ...sample, state });
 const work = mkdtempSync(join(tmpdir(), 'lab-agent-capture-'));
 
 /** The cgroups of this agent's capture processes (lab-<agent>-cap<id>), and their member processes. */
-const captureCgroups = (of = prefix) => agentCgroups(of, 'cap');
+const captureCgroups = () => agentCgroups(prefix, 'cap');
 
 interface Streamed {
   status: number;
@@ -88,10 +98,7 @@ before(async () => {
   token = client.token;
 });
 
-after(async () => {
-  rmSync(work, { recursive: true, force: true });
-  await stopCaptureLab(agent, prefix);
-});
+after(() => stopCaptureLab(agent, prefix, work));
 
 test('the Linux emulator offers capture', async () => {
   const caps = await client.getCapabilities();
@@ -154,12 +161,7 @@ test('the stream ends when the client closes it, and the capture process goes', 
   const streamed = await capture({ targets: ['r2:eth0'] }, 1500);
   assert.equal(streamed.status, 200);
   assert.equal(streamed.trailer, undefined);
-  await eventually(
-    () => Promise.resolve(captureCgroups()),
-    (left) => left.length === 0,
-    'the capture process and its cgroup to go',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'cap', 'the capture process and its cgroup to go');
 });
 
 test('max_bytes ends the capture before the stream passes it', async () => {
@@ -240,22 +242,12 @@ test('a client that stops reading: the agent stops reading the capture, and the 
   const packets = tshark(received, ['frame.number'], 'icmp').length;
   assert.ok(packets > 0 && packets < 40_000, `${packets} of the 40,000 ICMP packets were captured, the rest dropped`);
   await client.execProject({ ...payload(), action: 'start', node: 'r1' });
-  await eventually(
-    () => Promise.resolve(captureCgroups()),
-    (left) => left.length === 0,
-    'the capture process to go',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'cap', 'the capture process to go');
 });
 
 test('an interface of a stopped node is refused; stopping a node ends its capture with node_stopped', async () => {
   const running = capture({ targets: ['r3:eth0', 'r1:eth1'] });
-  await eventually(
-    () => Promise.resolve(captureCgroups()),
-    (c) => c.length === 1,
-    'the capture to run',
-    10_000,
-  );
+  await cgroupRunning(prefix, 'cap', 'the capture', () => true);
   await client.execProject({ ...payload(), action: 'stop', node: 'r3', stopmode: 1 });
   const streamed = await running;
   assert.equal(streamed.status, 200);
