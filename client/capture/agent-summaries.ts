@@ -7,20 +7,16 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { SummariesEndLine } from '../../common/api/contract';
-import type { DecoderEvents } from './decoder';
+import { firstEnd, type DecoderEvents } from './decoder';
 import { agentRow } from './packet-rows';
 
 /** Reads the summaries stream to its end; stop() closes it (the capture goes on). */
 export function readAgentSummaries(body: Readable, events: DecoderEvents): { stop(): void } {
-  let reported = false;
   let stopped = false;
-  const report = (problem: string | undefined) => {
-    if (reported) return;
-    reported = true;
-    events.ended(problem);
-  };
+  const report = firstEnd(events);
   const lines = createInterface({ input: body, crlfDelay: Infinity });
   lines.on('line', (line) => {
+    if (stopped) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
@@ -41,7 +37,6 @@ export function readAgentSummaries(body: Readable, events: DecoderEvents): { sto
   return {
     stop: () => {
       stopped = true;
-      reported = true;
       body.destroy();
     },
   };

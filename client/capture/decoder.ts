@@ -18,6 +18,19 @@ export interface DecoderEvents {
   ended(problem: string | undefined): void;
 }
 
+/**
+ * `events.ended` for the first of a reading's ends (an error, the close, the last line); later ones
+ * are dropped. After stop() the end is undefined: stopping is not a problem.
+ */
+export function firstEnd(events: DecoderEvents): (problem: string | undefined) => void {
+  let reported = false;
+  return (problem) => {
+    if (reported) return;
+    reported = true;
+    events.ended(problem);
+  };
+}
+
 /** Runs tshark over the whole capture (from its first byte, then live); stop() ends it. */
 export function decodeCapture(
   tshark: string,
@@ -40,12 +53,7 @@ export function decodeCapture(
   });
   const follower = recording.follow(child.stdin);
   let stopped = false;
-  let reported = false;
-  const report = (problem: string | undefined) => {
-    if (reported) return;
-    reported = true;
-    events.ended(problem);
-  };
+  const report = firstEnd(events);
   child.on('error', (err) => report(`Cannot run tshark (${tshark}): ${err.message}`));
   child.on('close', (code) => {
     follower.stop();

@@ -20,6 +20,7 @@ import type { PacketHostMessage, PacketWebviewMessage } from './messages';
 import { NewestRows, rowMatches, type PacketRow } from './packet-rows';
 import type { CaptureEnding, CaptureRecording } from './recording';
 import { endingText } from './ending';
+import { webviewHtml } from '../webview-html';
 
 /** Rows are sent to the page at most this often: a batch per frame is all a person can read. */
 const FLUSH_MS = 200;
@@ -186,22 +187,12 @@ export class PacketPanel {
   }
 }
 
-/** Only the bundle and its stylesheet load (strict CSP: no inline script or style, no other origin). */
+/** The live list's page (client/webview-html.ts). */
 function pageHtml(webview: vscode.Webview, dist: vscode.Uri): string {
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'packets.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'packets-style.css'));
-  const source = webview.cspSource;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src ${source}; style-src ${source};">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Packets</title>
-</head>
-<body>
-<header>
+  return webviewHtml(webview, dist, {
+    bundle: 'packets',
+    title: 'Packets',
+    body: `<header>
 <button type="button" id="stop" title="Stop the capture (the file is kept)">Stop</button>
 <label><input type="checkbox" id="pause"> Pause scrolling</label>
 <input type="text" id="filter" aria-label="Filter" spellcheck="false">
@@ -214,8 +205,6 @@ function pageHtml(webview: vscode.Webview, dist: vscode.Uri): string {
 <thead><tr><th>No.</th><th>Time</th><th>Interface</th><th>Source</th><th>Destination</th><th>Protocol</th><th>Info</th></tr></thead>
 <tbody></tbody>
 </table>
-</main>
-<script src="${script.toString()}"></script>
-</body>
-</html>`;
+</main>`,
+  });
 }

@@ -10,17 +10,11 @@ import { PACKET_FIELDS } from '../../common/packet-fields';
 /** Rows the live list holds; older ones are only in the file. */
 export const ROW_CAP = 2000;
 
-export interface PacketRow {
-  /** tshark's frame number: counts from 1 in the file. */
-  no: number;
-  /** Seconds since the epoch, as tshark prints `frame.time_epoch`. */
-  time: string;
-  interface: string;
-  source: string;
-  destination: string;
-  protocol: string;
-  summary: string;
-}
+/**
+ * A row is a packet summary of the API's (decisions §14) whichever tshark decoded it, the agent's
+ * or the local one: the webview shows one shape.
+ */
+export type PacketRow = PacketSummary;
 
 /** The tshark fields of a row, in the order parsePacketRow reads them (`-T fields -e …`): the agent's too. */
 export const TSHARK_FIELDS = Object.values(PACKET_FIELDS);
@@ -32,8 +26,8 @@ export function parsePacketRow(line: string): PacketRow | undefined {
   const [no, time, iface, source, destination, protocol, ...info] = parts;
   const number = Number(no);
   if (!Number.isSafeInteger(number) || number < 1) return undefined;
-  // The summary is last: a tab inside it stays in it.
-  return { no: number, time, interface: iface, source, destination, protocol, summary: info.join('\t') };
+  // The info column is last: a tab inside it stays in it.
+  return { no: number, time, interface: iface, source, destination, protocol, info: info.join('\t') };
 }
 
 /** The row of one line of the agent's summaries stream (decisions §14); undefined for one that is not a packet. */
@@ -48,7 +42,7 @@ export function agentRow(line: unknown): PacketRow | undefined {
     source: text(s.source),
     destination: text(s.destination),
     protocol: text(s.protocol),
-    summary: text(s.info),
+    info: text(s.info),
   };
 }
 
@@ -56,7 +50,7 @@ export function agentRow(line: unknown): PacketRow | undefined {
 export function rowMatches(row: PacketRow, text: string): boolean {
   const wanted = text.trim().toLowerCase();
   if (wanted === '') return true;
-  return [String(row.no), row.interface, row.source, row.destination, row.protocol, row.summary].some((cell) =>
+  return [String(row.no), row.interface, row.source, row.destination, row.protocol, row.info].some((cell) =>
     cell.toLowerCase().includes(wanted),
   );
 }

@@ -60,12 +60,20 @@ async function interruptDeploy(dataDir: string, yaml: string): Promise<void> {
   await deploying;
 }
 
-test('an agent stopped mid-deploy: exec and pull are refused (423) until a push finishes the deploy', async () => {
+/** Runs `body` on a fresh data directory whose agent was stopped mid-deploy of a chain lab (`yaml`); the directory goes after. */
+async function afterInterruptedDeploy(name: string, body: (dataDir: string, yaml: string) => Promise<void>) {
   const dataDir = makeDataDir();
   try {
-    const yaml = chainLab('interrupted', NODES);
+    const yaml = chainLab(name, NODES);
     await interruptDeploy(dataDir, yaml);
+    await body(dataDir, yaml);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
+test('an agent stopped mid-deploy: exec and pull are refused (423) until a push finishes the deploy', () =>
+  afterInterruptedDeploy('interrupted', async (dataDir, yaml) => {
     const second = await startTestAgent({ dataDir });
     try {
       const again = await second.login();
@@ -105,49 +113,30 @@ test('an agent stopped mid-deploy: exec and pull are refused (423) until a push 
     }
 
     // The push cleared the mark for good: the next run starts with the lab free.
-    const third = await startTestAgent({ dataDir });
-    try {
+    await withTestAgent({ dataDir }, async (third) => {
       const t = await third.login();
       const plain = await third.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t);
       assert.equal(plain.status, 200, 'the push cleared the mark for good');
       const pull = await third.call('POST', '/api/v1/projects/reconcile', { yaml, direction: 'from_emu' }, t);
       assert.equal(pull.status, 200);
-    } finally {
-      await third.stop();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+    });
+  }));
 
-test('deploy with replace also clears an interrupted apply', async () => {
-  const dataDir = makeDataDir();
-  try {
-    const yaml = chainLab('replaced', NODES);
-    await interruptDeploy(dataDir, yaml);
-    const second = await startTestAgent({ dataDir });
-    try {
+test('deploy with replace also clears an interrupted apply', () =>
+  afterInterruptedDeploy('replaced', (dataDir, yaml) =>
+    withTestAgent({ dataDir }, async (second) => {
       const t = await second.login();
       const rebuilt = await second.call('POST', '/api/v1/projects/deploy', { yaml, replace: true }, t);
       assert.equal(rebuilt.status, 200, JSON.stringify(rebuilt.body));
       assert.equal(rebuilt.body.data.nodes, NODES);
       const exec = await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'stop' }, t);
       assert.equal(exec.status, 200);
-    } finally {
-      await second.stop();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+    }),
+  ));
 
-test('destroy clears an interrupted apply', async () => {
-  const dataDir = makeDataDir();
-  try {
-    const yaml = chainLab('halfway', NODES);
-    await interruptDeploy(dataDir, yaml);
-
-    await withTestAgent({ dataDir }, async (second) => {
+test('destroy clears an interrupted apply', () =>
+  afterInterruptedDeploy('halfway', (dataDir, yaml) =>
+    withTestAgent({ dataDir }, async (second) => {
       const t = await second.login();
       assert.equal(
         (await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t)).body.code,
@@ -158,11 +147,8 @@ test('destroy clears an interrupted apply', async () => {
       assert.equal(destroyed.body.data.status, 'destroyed');
       const deployed = await second.call('POST', '/api/v1/projects/deploy', { yaml }, t);
       assert.equal(deployed.status, 200);
-    });
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+    }),
+  ));
 
 test('a lab locked in the emulator is readable but refuses changes with 423 lab_locked', async () => {
   await withTestAgent({}, async (agent) => {

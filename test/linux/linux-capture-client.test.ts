@@ -9,8 +9,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,10 +19,11 @@ import { readAgentSummaries } from '../../client/capture/agent-summaries';
 import { decodeCapture } from '../../client/capture/decoder';
 import type { PacketRow } from '../../client/capture/packet-rows';
 import { CaptureRecording } from '../../client/capture/recording';
-import { startTestAgent, type TestAgent } from '../support/agent';
+import type { TestAgent } from '../support/agent';
 import { endingText } from '../../client/capture/ending';
-import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
+import { ospfSample } from './support';
 import { destroyAndStop, killUserClient, withKillableAgents } from './killed-agent';
+import { R1_FULL, startCaptureLab, stopCaptureLab, tsharkFields } from './capture-lab';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -34,19 +34,6 @@ const work = mkdtempSync(join(tmpdir(), 'lab-agent-capture-client-'));
 let files = 0;
 const payload = (request: Omit<CapturePayload, 'yaml'>): CapturePayload => ({ ...sample, state, ...request });
 const newFile = () => join(work, 'captures', `c${++files}.pcapng`);
-
-/** tshark's fields of every packet of a file, one array per packet. */
-function tsharkFile(file: string, fields: string[], filter: string): string[][] {
-  const out = execFileSync(
-    'tshark',
-    ['-n', '-r', file, '-Y', filter, '-T', 'fields', '-E', 'separator=|', ...fields.flatMap((f) => ['-e', f])],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return out
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => line.split('|'));
-}
 
 /** Resolves with the rows once `enough` holds of them (the decoder keeps running). */
 function decodeUntil(recording: CaptureRecording, filter: string, enough: (rows: PacketRow[]) => boolean) {
@@ -68,30 +55,10 @@ function decodeUntil(recording: CaptureRecording, filter: string, enough: (rows:
 }
 
 before(async () => {
-  await requireLinuxLabs();
-  if (!existsSync('/usr/bin/tshark'))
-    throw new Error("The capture tests need Wireshark's tshark: apt-get install -y tshark (.ci/run installs it).");
-  agent = await startTestAgent({ emulator: 'linux' });
-  prefix = prefixOf(agent.dataDir);
-  client = await agent.loggedIn();
-  state = (await client.deployProject(sample)).state;
-  await client.execProject({ ...sample, state, action: 'start' });
-  // OSPF hellos go every second once FRR is up: r1 has an adjacency with r2 on eth1.
-  await eventually(
-    () => client.execConsole({ ...sample, state, node: 'r1', command: 'show ip ospf neighbor', timeout_ms: 10_000 }),
-    (r) => /\bFull\//.test(r.output ?? ''),
-    'r1 to have a full OSPF neighbour',
-    60_000,
-  );
+  ({ agent, client, prefix, state } = await startCaptureLab(sample, ['tshark'], R1_FULL));
 });
 
-after(async () => {
-  rmSync(work, { recursive: true, force: true });
-  if (!agent) return;
-  await agent.stop();
-  assert.deepEqual(await namespacesOf(prefix), []);
-  assert.deepEqual(processesOf(prefix), []);
-});
+after(() => stopCaptureLab(agent, prefix, work));
 
 test('a capture stopped by the user: the live decoder saw OSPF hellos, and tshark reads them from the file', async () => {
   const file = newFile();
@@ -107,14 +74,14 @@ test('a capture stopped by the user: the live decoder saw OSPF hellos, and tshar
   for (const row of live.rows) {
     assert.equal(row.interface, 'r1:eth1');
     assert.equal(row.protocol, 'OSPF');
-    assert.match(row.summary, /Hello/);
+    assert.match(row.info, /Hello/);
     assert.match(row.source, /^10\.0\.\d+\.\d+$/);
   }
   live.decoder.stop();
   recording.stop();
   assert.deepEqual(await recording.ended, { by: 'user' });
   await recording.close();
-  const hellos = tsharkFile(file, ['frame.interface_name', 'ip.src'], 'ospf.msg == 1');
+  const hellos = tsharkFields(file, ['frame.interface_name', 'ip.src'], 'ospf.msg == 1');
   assert.ok(hellos.length >= 2, `${hellos.length} OSPF hellos in the file`);
   assert.ok(hellos.every(([iface]) => iface === 'r1:eth1'));
   assert.equal(readFileSync(file).length, recording.bytes);
@@ -136,8 +103,8 @@ test("with the agent's summaries, the rows come from the agent: the file's packe
   assert.deepEqual(await recording.ended, { by: 'agent', reason: 'duration' });
   assert.equal(await ended, undefined, 'the summaries are complete');
   await recording.close();
-  const fromFile = tsharkFile(file, ['frame.number', 'frame.interface_name', '_ws.col.Protocol'], 'frame');
-  assert.ok(rows.some((r) => r.protocol === 'OSPF' && /Hello/.test(r.summary)));
+  const fromFile = tsharkFields(file, ['frame.number', 'frame.interface_name', '_ws.col.Protocol'], 'frame');
+  assert.ok(rows.some((r) => r.protocol === 'OSPF' && /Hello/.test(r.info)));
   assert.deepEqual(
     rows.map((r) => [String(r.no), r.interface, r.protocol]),
     fromFile,
@@ -176,7 +143,7 @@ test('a capture the agent ends (duration) gives its Capture-End reason; a late, 
     [...times].sort((a, b) => a - b),
     'in time order',
   );
-  assert.equal(tsharkFile(file, ['frame.number'], 'ospf.msg == 1').length >= 2, true);
+  assert.equal(tsharkFields(file, ['frame.number'], 'ospf.msg == 1').length >= 2, true);
 });
 
 test("a display filter tshark cannot compile ends the decoder with tshark's message; the capture goes on", async () => {
@@ -252,7 +219,7 @@ test('the agent killed mid-capture: the recording ends as a lost connection, the
     live.decoder.stop();
     await recording.close();
     await doomed.close();
-    const echoes = tsharkFile(file, ['icmp.type'], 'icmp');
+    const echoes = tsharkFields(file, ['icmp.type'], 'icmp');
     assert.ok(echoes.length >= 6, `${echoes.length} ICMP packets in the file`);
     assert.equal(readFileSync(file).length, recording.bytes, 'every byte that arrived is in the file');
     // The next start of the agent removes what the killed one left; then the lab goes.

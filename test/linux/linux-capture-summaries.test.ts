@@ -9,10 +9,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
-import type { IncomingMessage } from 'node:http';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentClient } from '../../common/api/client';
@@ -23,9 +20,21 @@ import {
   type SummariesEndLine,
 } from '../../common/api/contract';
 import { processAlive } from '../../agent/emulator/linux/kernel';
-import { failsWith, startTestAgent, type TestAgent } from '../support/agent';
-import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
-import { agentCgroups, destroyAndStop, killUserClient, twoHostLab, withKillableAgents } from './killed-agent';
+import { failsWith, type TestAgent } from '../support/agent';
+import { eventually, ospfSample } from './support';
+import { killMidCapture } from './killed-agent';
+import {
+  agentCgroups,
+  cgroupRunning,
+  cgroupsGone,
+  H1_REACHES_H2,
+  openPaused,
+  processesGone,
+  savePcapng,
+  startCaptureLab,
+  stopCaptureLab,
+  tsharkFields,
+} from './capture-lab';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -36,7 +45,7 @@ const payload = (request: Omit<CapturePayload, 'yaml'>): CapturePayload => ({ ..
 const work = mkdtempSync(join(tmpdir(), 'lab-agent-summaries-'));
 
 /** This agent's cgroups of one kind (`cap`: dumpcap, `sum`: tshark), with their member processes. */
-const cgroupsOf = (kind: 'cap' | 'sum', of = prefix) => agentCgroups(of, kind);
+const cgroupsOf = (kind: 'cap' | 'sum') => agentCgroups(prefix, kind);
 
 /** The pid of every live tshark on the machine (the test's own run to their end). */
 function tsharks(): number[] {
@@ -52,23 +61,8 @@ function tsharks(): number[] {
     });
 }
 
-/** tshark's fields of every packet of a pcapng saved to a file, as the test reads it. */
-function tsharkFile(pcapng: Buffer, fields: string[]): string[][] {
-  const file = join(work, `c${Date.now()}-${Math.random().toString(36).slice(2)}.pcapng`);
-  writeFileSync(file, pcapng);
-  const out = execFileSync('tshark', ['-n', '-r', file, '-T', 'ek', ...fields.flatMap((f) => ['-e', f])], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  return out
-    .split('\n')
-    .map((line) =>
-      line.startsWith('{"timestamp"') ? (JSON.parse(line) as { layers: Record<string, string[]> }) : null,
-    )
-    .filter((p) => p !== null)
-    .map((p) => fields.map((f) => (p.layers[f.replace(/\./g, '_')] ?? []).join(',')));
-}
+/** tshark's fields of every packet of a pcapng stream, as the test reads it from a file. */
+const tsharkFile = (pcapng: Buffer, fields: string[]) => tsharkFields(savePcapng(work, pcapng), fields);
 
 /** Reads a whole stream of the typed client's; `trailer` is the pcapng stream's Capture-End. */
 async function readAll(reply: { body: NodeJS.ReadableStream; trailers: Record<string, string | undefined> }) {
@@ -93,52 +87,15 @@ function linesOf(body: Buffer): { packets: PacketSummary[]; last: SummariesEndLi
   return { packets: lines, last };
 }
 
-/** A GET of the agent whose response is left paused (nobody reads it). */
-function openPaused(path: string, bearer: string, url = agent.url): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      new URL(path, url),
-      { ca: agent.certPem, headers: { authorization: `Bearer ${bearer}` } },
-      (res) => {
-        res.pause();
-        resolve(res);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 function ping(from: string, to: string, command = `ping -c 5 -i 0.2 -W 1 ${to}`) {
   return client.execConsole({ ...sample, state, node: from, command, timeout_ms: 60_000 });
 }
 
 before(async () => {
-  await requireLinuxLabs();
-  for (const tool of ['dumpcap', 'tshark'])
-    if (!existsSync(`/usr/bin/${tool}`))
-      throw new Error(`The summaries tests need Wireshark's ${tool}: apt-get install -y tshark (.ci/run installs it).`);
-  agent = await startTestAgent({ emulator: 'linux' });
-  prefix = prefixOf(agent.dataDir);
-  client = await agent.loggedIn();
-  state = (await client.deployProject(sample)).state;
-  await client.execProject({ ...sample, state, action: 'start' });
-  await eventually(
-    () => ping('h1', '10.0.2.10', 'ping -c 1 -W 1 10.0.2.10'),
-    (r) => / 0% packet loss/.test(r.output ?? ''),
-    'h1 to reach h2 over OSPF',
-    60_000,
-  );
+  ({ agent, client, prefix, state } = await startCaptureLab(sample, ['dumpcap', 'tshark'], H1_REACHES_H2));
 });
 
-after(async () => {
-  rmSync(work, { recursive: true, force: true });
-  if (!agent) return;
-  await agent.stop();
-  assert.deepEqual(await namespacesOf(prefix), []);
-  assert.deepEqual(processesOf(prefix), []);
-  assert.deepEqual([...cgroupsOf('cap'), ...cgroupsOf('sum')], [], 'no capture or summaries cgroup is left');
-});
+after(() => stopCaptureLab(agent, prefix, work));
 
 test('the Linux emulator with tshark offers summaries beside the bytes', async () => {
   const caps = await client.getCapabilities();
@@ -182,38 +139,23 @@ test("r1:eth1 while h1 pings h2: the agent's summaries are the packets of the pc
     packets.every((p) => /^\d{10}\.\d{9}$/.test(p.time)),
     'times are epoch seconds with nanoseconds',
   );
-  await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (left) => left.length === 0,
-    'tshark and its cgroup to go once the summaries are complete',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'sum', 'tshark and its cgroup to go once the summaries are complete');
 });
 
 test('summaries of a reader that stops reading end with `lagging`; the pcapng stream is not slowed and tshark goes', async () => {
   const started = await client.startCapture(payload({ targets: ['r1:eth0'], duration_ms: 120_000, summaries: true }));
-  const paused = await openPaused(started.summaries ?? '', client.token);
+  const paused = await openPaused(agent, started.summaries ?? '', client.token);
   assert.equal(paused.statusCode, 200);
   assert.equal(paused.headers['content-type'], 'application/x-ndjson');
   const capture = await client.streamCapture({ ticket: started.ticket ?? '' });
   const chunks: Buffer[] = [];
   capture.body.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<void>((done) => capture.body.on('end', done));
-  await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (c) => c.length === 1 && c[0].pids.length > 0,
-    'tshark to run',
-    10_000,
-  );
+  await cgroupRunning(prefix, 'sum', 'tshark');
   // About 60,000 packets and 60 MB cross h1-r1: far more summary lines than the sockets hold for a paused reader.
   const flood = await ping('h1', '10.0.1.1', 'ping -f -c 30000 -s 1000 -q 10.0.1.1');
   assert.match(flood.output ?? '', /30000 packets transmitted/);
-  await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (left) => left.length === 0,
-    'the lagging tshark and its cgroup to go',
-    20_000,
-  );
+  await cgroupsGone(prefix, 'sum', 'the lagging tshark and its cgroup to go', 20_000);
   assert.equal(cgroupsOf('cap').length, 1, 'the capture still runs');
   // Had the capture waited for the summaries, it would stall with them; it goes on: these echoes reach its stream.
   await ping('h1', '10.0.1.1', 'ping -c 3 -i 0.2 -s 777 10.0.1.1');
@@ -257,12 +199,7 @@ test('summaries of a reader that stops reading end with `lagging`; the pcapng st
     packets.map((_, i) => i + 1),
     'the summaries sent are the first packets, in order',
   );
-  await eventually(
-    () => Promise.resolve(cgroupsOf('cap')),
-    (left) => left.length === 0,
-    'the capture process to go',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'cap', 'the capture process to go');
 });
 
 test('closing the summaries stream stops tshark at once, and the capture goes on', async () => {
@@ -270,33 +207,13 @@ test('closing the summaries stream stops tshark at once, and the capture goes on
   const summaries = await client.streamCaptureSummaries({ ticket: started.summaries_ticket ?? '' });
   const capture = await client.streamCapture({ ticket: started.ticket ?? '' });
   capture.body.resume();
-  const [running] = await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (c) => c.length === 1 && c[0].pids.length === 3,
-    'the shell, cat and tshark to run',
-    10_000,
-  );
+  const running = await cgroupRunning(prefix, 'sum', 'the shell, cat and tshark', (pids) => pids.length === 3);
   summaries.body.destroy();
-  await eventually(
-    () => Promise.resolve(running.pids.filter(processAlive)),
-    (alive) => alive.length === 0,
-    'tshark to stop',
-    10_000,
-  );
-  await eventually(
-    () => Promise.resolve(cgroupsOf('sum')),
-    (left) => left.length === 0,
-    'its cgroup to go',
-    10_000,
-  );
+  await processesGone(running.pids, 'tshark to stop');
+  await cgroupsGone(prefix, 'sum', 'its cgroup to go');
   assert.equal(cgroupsOf('cap').length, 1, 'the capture still runs');
   capture.body.destroy();
-  await eventually(
-    () => Promise.resolve(cgroupsOf('cap')),
-    (left) => left.length === 0,
-    'the capture to stop',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'cap', 'the capture to stop');
 });
 
 test('summaries tickets: unknown, another session, used twice; the capture never opened; summaries without asking', async () => {
@@ -339,57 +256,14 @@ test('a capture whose stream fails to start ends its summaries with the reason',
   }
 });
 
-test('kill -9 of the agent mid-capture: tshark dies with it, and the next start removes its cgroup', async () => {
-  await withKillableAgents('summaries-kill', async (agents) => {
-    const first = await agents.spawn();
-    const killedPrefix = agents.prefix();
-    const lab = twoHostLab('sumkill');
-    const other = await killUserClient(first);
-    const deployed = await other.deployProject({ yaml: lab });
-    await other.execProject({ yaml: lab, state: deployed.state, action: 'start' });
-    const started = await other.startCapture({
-      yaml: lab,
-      state: deployed.state,
-      targets: ['a:eth0'],
-      summaries: true,
-    });
-    const streams = [started.stream, started.summaries].map(
-      (path) =>
-        new Promise<void>((resolve) => {
-          const req = httpsRequest(
-            new URL(path ?? '', first.url),
-            { rejectUnauthorized: false, headers: { authorization: `Bearer ${other.token}` } },
-            (res) => {
-              res.resume();
-              res.on('close', resolve);
-            },
-          );
-          req.on('error', () => resolve());
-          req.end();
-        }),
-    );
-    const [running] = await eventually(
-      () => Promise.resolve(cgroupsOf('sum', killedPrefix)),
-      (c) => c.length === 1 && c[0].pids.length === 3,
-      'the shell, cat and tshark to run',
-      10_000,
-    );
-    assert.ok(
-      running.pids.some((pid) => tsharks().includes(pid)),
-      'tshark is in the cgroup',
-    );
-    first.child.kill('SIGKILL');
-    await Promise.all(streams);
-    await other.close();
-    await eventually(
-      () => Promise.resolve(running.pids.filter(processAlive)),
-      (alive) => alive.length === 0,
-      'the shell, cat and tshark to die with the agent',
-      10_000,
-    );
-    assert.equal(cgroupsOf('sum', killedPrefix).length, 1, 'its cgroup is left behind');
-    const second = await agents.spawn();
-    assert.deepEqual(cgroupsOf('sum', killedPrefix), [], 'the next start removed it');
-    await destroyAndStop(second, { yaml: lab, state: deployed.state }, killedPrefix);
-  });
-});
+test('kill -9 of the agent mid-capture: tshark dies with it, and the next start removes its cgroup', () =>
+  killMidCapture(
+    'sum',
+    'the shell, cat and tshark',
+    (pids) => pids.length === 3,
+    (pids) =>
+      assert.ok(
+        pids.some((pid) => tsharks().includes(pid)),
+        'tshark is in the cgroup',
+      ),
+  ));

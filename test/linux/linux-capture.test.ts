@@ -7,18 +7,26 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { IncomingMessage } from 'node:http';
 import { type AgentClient } from '../../common/api/client';
 import { CAPTURE_END_TRAILER, type CapturePayload } from '../../common/api/contract';
-import { processAlive } from '../../agent/emulator/linux/kernel';
-import { failsWith, startTestAgent, type TestAgent } from '../support/agent';
-import { eventually, namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs } from './support';
-import { agentCgroups, destroyAndStop, killUserClient, twoHostLab, withKillableAgents } from './killed-agent';
+import { failsWith, type TestAgent } from '../support/agent';
+import { ospfSample } from './support';
+import { killMidCapture } from './killed-agent';
+import {
+  agentCgroups,
+  cgroupRunning,
+  cgroupsGone,
+  H1_REACHES_H2,
+  openPaused,
+  savePcapng,
+  startCaptureLab,
+  stopCaptureLab,
+  tsharkFields,
+} from './capture-lab';
 
 let agent: TestAgent;
 let client: AgentClient;
@@ -30,7 +38,7 @@ const payload = () => ({ ...sample, state });
 const work = mkdtempSync(join(tmpdir(), 'lab-agent-capture-'));
 
 /** The cgroups of this agent's capture processes (lab-<agent>-cap<id>), and their member processes. */
-const captureCgroups = (of = prefix) => agentCgroups(of, 'cap');
+const captureCgroups = () => agentCgroups(prefix, 'cap');
 
 interface Streamed {
   status: number;
@@ -72,29 +80,9 @@ async function capture(request: Omit<CapturePayload, 'yaml'>, stopAfterMs?: numb
   return readStream(started.ticket ?? '', stopAfterMs);
 }
 
-/** tshark's fields of every packet of a pcapng, one array per packet. */
-function tshark(pcapng: Buffer, fields: string[], filter = ''): string[][] {
-  const file = join(work, `c${Date.now()}-${Math.random().toString(36).slice(2)}.pcapng`);
-  writeFileSync(file, pcapng);
-  const out = execFileSync(
-    'tshark',
-    [
-      '-r',
-      file,
-      ...(filter ? ['-Y', filter] : []),
-      '-T',
-      'fields',
-      '-E',
-      'separator=|',
-      ...fields.flatMap((f) => ['-e', f]),
-    ],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return out
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => line.split('|'));
-}
+/** tshark's fields of every packet of a pcapng stream, one array per packet. */
+const tshark = (pcapng: Buffer, fields: string[], filter = '') =>
+  tsharkFields(savePcapng(work, pcapng), fields, filter);
 
 function ping(from: string, to: string, count: number) {
   return client.execConsole({
@@ -106,33 +94,11 @@ function ping(from: string, to: string, count: number) {
 }
 
 before(async () => {
-  await requireLinuxLabs();
-  for (const tool of ['dumpcap', 'tshark'])
-    if (!existsSync(`/usr/bin/${tool}`))
-      throw new Error(`The capture tests need Wireshark's ${tool}: apt-get install -y tshark (.ci/run installs it).`);
-  agent = await startTestAgent({ emulator: 'linux' });
-  prefix = prefixOf(agent.dataDir);
-  client = await agent.loggedIn();
+  ({ agent, client, prefix, state } = await startCaptureLab(sample, ['dumpcap', 'tshark'], H1_REACHES_H2));
   token = client.token;
-  state = (await client.deployProject(sample)).state;
-  await client.execProject({ ...payload(), action: 'start' });
-  // OSPF converges in seconds (1 s hellos): h1 reaches h2 across the three routers.
-  await eventually(
-    () => ping('h1', '10.0.2.10', 1),
-    (r) => / 0% packet loss/.test(r.output ?? ''),
-    'h1 to reach h2 over OSPF',
-    60_000,
-  );
 });
 
-after(async () => {
-  rmSync(work, { recursive: true, force: true });
-  if (!agent) return;
-  await agent.stop();
-  assert.deepEqual(await namespacesOf(prefix), []);
-  assert.deepEqual(processesOf(prefix), []);
-  assert.deepEqual(captureCgroups(), [], 'no capture cgroup is left');
-});
+after(() => stopCaptureLab(agent, prefix, work));
 
 test('the Linux emulator offers capture', async () => {
   const caps = await client.getCapabilities();
@@ -195,12 +161,7 @@ test('the stream ends when the client closes it, and the capture process goes', 
   const streamed = await capture({ targets: ['r2:eth0'] }, 1500);
   assert.equal(streamed.status, 200);
   assert.equal(streamed.trailer, undefined);
-  await eventually(
-    () => Promise.resolve(captureCgroups()),
-    (left) => left.length === 0,
-    'the capture process and its cgroup to go',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'cap', 'the capture process and its cgroup to go');
 });
 
 test('max_bytes ends the capture before the stream passes it', async () => {
@@ -255,18 +216,7 @@ test('a ticket works only for its session, and once', async () => {
 test('a client that stops reading: the agent stops reading the capture, and the packets meanwhile are dropped', async () => {
   const started = await client.startCapture({ ...payload(), targets: ['r1:eth0'], duration_ms: 60_000 });
   const chunks: Buffer[] = [];
-  const paused = await new Promise<IncomingMessage>((resolve, reject) => {
-    const req = httpsRequest(
-      new URL(started.stream ?? '', agent.url),
-      { ca: agent.certPem, headers: { authorization: `Bearer ${token}` } },
-      (res) => {
-        res.pause();
-        resolve(res);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+  const paused = await openPaused(agent, started.stream ?? '', token);
   assert.equal(paused.statusCode, 200);
   // About 57 MB cross h1-r1 while nobody reads the stream.
   const flood = await client.execConsole({
@@ -292,22 +242,12 @@ test('a client that stops reading: the agent stops reading the capture, and the 
   const packets = tshark(received, ['frame.number'], 'icmp').length;
   assert.ok(packets > 0 && packets < 40_000, `${packets} of the 40,000 ICMP packets were captured, the rest dropped`);
   await client.execProject({ ...payload(), action: 'start', node: 'r1' });
-  await eventually(
-    () => Promise.resolve(captureCgroups()),
-    (left) => left.length === 0,
-    'the capture process to go',
-    10_000,
-  );
+  await cgroupsGone(prefix, 'cap', 'the capture process to go');
 });
 
 test('an interface of a stopped node is refused; stopping a node ends its capture with node_stopped', async () => {
   const running = capture({ targets: ['r3:eth0', 'r1:eth1'] });
-  await eventually(
-    () => Promise.resolve(captureCgroups()),
-    (c) => c.length === 1,
-    'the capture to run',
-    10_000,
-  );
+  await cgroupRunning(prefix, 'cap', 'the capture', () => true);
   await client.execProject({ ...payload(), action: 'stop', node: 'r3', stopmode: 1 });
   const streamed = await running;
   assert.equal(streamed.status, 200);
@@ -318,45 +258,5 @@ test('an interface of a stopped node is refused; stopping a node ends its captur
   assert.deepEqual(captureCgroups(), []);
 });
 
-test('kill -9 of the agent mid-capture: the capture process dies with it, and the next start removes its cgroup', async () => {
-  await withKillableAgents('capture-kill', async (agents) => {
-    const first = await agents.spawn();
-    const killedPrefix = agents.prefix();
-    const lab = twoHostLab('capkill');
-    const other = await killUserClient(first);
-    const deployed = await other.deployProject({ yaml: lab });
-    await other.execProject({ yaml: lab, state: deployed.state, action: 'start' });
-    const started = await other.startCapture({ yaml: lab, state: deployed.state, targets: ['a:eth0'] });
-    const stream = new Promise<void>((resolve) => {
-      const req = httpsRequest(
-        new URL(started.stream ?? '', first.url),
-        { rejectUnauthorized: false, headers: { authorization: `Bearer ${other.token}` } },
-        (res) => {
-          res.resume();
-          res.on('close', resolve);
-        },
-      );
-      req.on('error', () => resolve());
-      req.end();
-    });
-    const [running] = await eventually(
-      () => Promise.resolve(captureCgroups(killedPrefix)),
-      (c) => c.length === 1 && c[0].pids.length > 0,
-      'the capture to run',
-      10_000,
-    );
-    first.child.kill('SIGKILL');
-    await stream;
-    await other.close();
-    await eventually(
-      () => Promise.resolve(running.pids.filter(processAlive)),
-      (alive) => alive.length === 0,
-      'the capture process to die with the agent',
-      10_000,
-    );
-    assert.equal(captureCgroups(killedPrefix).length, 1, 'its cgroup is left behind');
-    const second = await agents.spawn();
-    assert.deepEqual(captureCgroups(killedPrefix), [], 'the next start removed it');
-    await destroyAndStop(second, { yaml: lab, state: deployed.state }, killedPrefix);
-  });
-});
+test('kill -9 of the agent mid-capture: the capture process dies with it, and the next start removes its cgroup', () =>
+  killMidCapture('cap', 'the capture process', (pids) => pids.length > 0));

@@ -24,10 +24,9 @@
  * fast as the capture's reader takes the packets: meanwhile the kernel's
  * capture buffer fills and dumpcap counts the packets it drops.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { endianness } from 'node:os';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   CaptureFilterError,
   EmuError,
@@ -37,7 +36,8 @@ import {
   type PacketCapture,
 } from '../backend';
 import { BLOCK, BlockReader, BlockWriter, PacketMerger } from '../pcapng';
-import type { NodeCgroups, NodeLimits } from './cgroup';
+import type { NodeLimits } from './cgroup';
+import { CgroupProcesses, pulledOutput } from './cgroup-processes';
 import { runProcess } from './command';
 import type { LinuxNames } from './names';
 import type { LinuxLab, LinuxNode } from './linux-lab';
@@ -77,15 +77,7 @@ export interface CaptureSite {
 }
 
 /** The running captures of one Linux emulator. */
-export class LinuxCaptures {
-  private readonly running = new Set<DumpcapCapture>();
-
-  constructor(
-    private readonly names: LinuxNames,
-    private readonly cgroups: NodeCgroups,
-    private readonly log: (message: string) => void,
-  ) {}
-
+export class LinuxCaptures extends CgroupProcesses<DumpcapCapture> {
   /** Compiles the filter for the site's first port without capturing (`dumpcap -d`). */
   async checkFilter(site: CaptureSite, filter: string): Promise<void> {
     if (!filter) return;
@@ -107,41 +99,41 @@ export class LinuxCaptures {
   }
 
   /** Starts dumpcap on the site's ports; resolves once it runs. */
-  async start(site: CaptureSite, spec: CaptureSpec): Promise<PacketCapture> {
-    const cgroup = `${this.names.prefix}cap${randomBytes(4).toString('hex')}`;
-    await this.cgroups.create(cgroup, CAPTURE_LIMITS);
-    const argv = this.cgroups.joinArgv(cgroup, [
-      'ip',
-      'netns',
-      'exec',
-      site.fabric,
-      'setpriv',
-      '--pdeathsig',
-      'KILL',
-      '--',
-      DUMPCAP,
-      '-q',
-      '-n',
-      // Before the first -i these are every interface's; after one, only that interface's.
-      '-s',
-      String(spec.snaplen),
-      '-B',
-      String(KERNEL_BUFFER_MIB),
-      ...(spec.filter ? ['-f', spec.filter] : []),
-      ...site.ports.flatMap((port) => ['-i', port]),
-      '-w',
-      '-',
-    ]);
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    const capture = new DumpcapCapture(child, site, spec, () => {
-      this.running.delete(capture);
-      void this.cgroups
-        .remove(cgroup)
-        .catch((e: Error) => this.log(`capture: could not remove ${cgroup}: ${e.message}`));
-      if (capture.endedBy === 'failed') this.log(`capture on ${site.labPath} failed: ${capture.stderr.trim()}`);
+  start(site: CaptureSite, spec: CaptureSpec): Promise<PacketCapture> {
+    return this.spawnInCgroup({
+      kind: 'cap',
+      limits: CAPTURE_LIMITS,
+      argv: [
+        'ip',
+        'netns',
+        'exec',
+        site.fabric,
+        'setpriv',
+        '--pdeathsig',
+        'KILL',
+        '--',
+        DUMPCAP,
+        '-q',
+        '-n',
+        // Before the first -i these are every interface's; after one, only that interface's.
+        '-s',
+        String(spec.snaplen),
+        '-B',
+        String(KERNEL_BUFFER_MIB),
+        ...(spec.filter ? ['-f', spec.filter] : []),
+        ...site.ports.flatMap((port) => ['-i', port]),
+        '-w',
+        '-',
+      ],
+      options: { stdio: ['ignore', 'pipe', 'pipe'] },
+      handle: (child, exited) => {
+        const capture = new DumpcapCapture(child, site, spec, () => {
+          exited();
+          if (capture.endedBy === 'failed') this.log(`capture on ${site.labPath} failed: ${capture.stderr.trim()}`);
+        });
+        return capture;
+      },
     });
-    this.running.add(capture);
-    return capture;
   }
 
   /** A node stopped, was wiped or deleted: its captures end. */
@@ -151,10 +143,8 @@ export class LinuxCaptures {
   }
 
   /** The agent stops: every capture ends, and this resolves when their processes are gone. */
-  async closeAll(): Promise<void> {
-    const all = [...this.running];
-    for (const capture of all) capture.stop('agent_stopping');
-    await Promise.all(all.map((capture) => capture.exited));
+  closeAll(): Promise<void> {
+    return this.stopAll((capture) => capture.stop('agent_stopping'));
   }
 }
 
@@ -179,15 +169,7 @@ class DumpcapCapture implements PacketCapture {
     onExit: () => void,
   ) {
     const stdout = child.stdout as Readable;
-    this.output = new Readable({
-      objectMode: true,
-      highWaterMark: OUTPUT_BATCHES,
-      read: () => stdout.resume(),
-      destroy: (error, done) => {
-        this.stop();
-        done(error);
-      },
-    });
+    this.output = pulledOutput(stdout, OUTPUT_BATCHES, () => this.stop());
     this.merger = new PacketMerger({
       interfaces: spec.targets.length,
       windowMs: spec.targets.length > 1 ? MERGE_WINDOW_MS : 0,

@@ -18,15 +18,14 @@
  * the summaries does not take them, so tshark is paused), it is stopped and the
  * summaries end with `lagging`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { Readable, type Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { PacketSummary, SummariesEndLine } from '../../../common/api/contract';
 import type { PacketSummarizer } from '../backend';
-import type { NodeCgroups, NodeLimits } from './cgroup';
+import type { NodeLimits } from './cgroup';
+import { CgroupProcesses, pulledOutput } from './cgroup-processes';
 import { runProcess } from './command';
-import type { LinuxNames } from './names';
 import { PACKET_FIELDS } from '../../../common/packet-fields';
 
 const TSHARK = 'tshark';
@@ -47,55 +46,40 @@ export async function probeTshark(): Promise<string | undefined> {
 }
 
 /** The running summarizers of one Linux emulator. */
-export class LinuxSummarizers {
-  private readonly running = new Set<TsharkSummarizer>();
-
-  constructor(
-    private readonly names: LinuxNames,
-    private readonly cgroups: NodeCgroups,
-    private readonly log: (message: string) => void,
-  ) {}
-
-  async start(): Promise<PacketSummarizer> {
-    const cgroup = `${this.names.prefix}sum${randomBytes(4).toString('hex')}`;
-    await this.cgroups.create(cgroup, TSHARK_LIMITS);
+export class LinuxSummarizers extends CgroupProcesses<TsharkSummarizer> {
+  start(): Promise<PacketSummarizer> {
     const tsharkArgs = ['-n', '-l', '-r', '-', '-T', 'ek', ...Object.values(PACKET_FIELDS).flatMap((f) => ['-e', f])];
-    const argv = this.cgroups.joinArgv(cgroup, [
-      'setpriv',
-      '--reuid=nobody',
-      '--regid=nogroup',
-      '--clear-groups',
-      '--nnp',
-      '--inh-caps=-all',
-      '--bounding-set=-all',
-      '--pdeathsig',
-      'KILL',
-      '--',
-      'sh',
-      '-c',
-      'setpriv --pdeathsig KILL -- cat | exec setpriv --pdeathsig KILL -- "$0" "$@"',
-      TSHARK,
-      ...tsharkArgs,
-    ]);
-    const child = spawn(argv[0], argv.slice(1), {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent', LC_ALL: 'C.UTF-8' },
+    return this.spawnInCgroup({
+      kind: 'sum',
+      limits: TSHARK_LIMITS,
+      argv: [
+        'setpriv',
+        '--reuid=nobody',
+        '--regid=nogroup',
+        '--clear-groups',
+        '--nnp',
+        '--inh-caps=-all',
+        '--bounding-set=-all',
+        '--pdeathsig',
+        'KILL',
+        '--',
+        'sh',
+        '-c',
+        'setpriv --pdeathsig KILL -- cat | exec setpriv --pdeathsig KILL -- "$0" "$@"',
+        TSHARK,
+        ...tsharkArgs,
+      ],
+      options: {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/nonexistent', LC_ALL: 'C.UTF-8' },
+      },
+      handle: (child, exited) => new TsharkSummarizer(child, exited),
     });
-    const summarizer = new TsharkSummarizer(child, () => {
-      this.running.delete(summarizer);
-      void this.cgroups
-        .remove(cgroup)
-        .catch((e: Error) => this.log(`capture summaries: could not remove ${cgroup}: ${e.message}`));
-    });
-    this.running.add(summarizer);
-    return summarizer;
   }
 
   /** The agent stops: every tshark is stopped; resolves when they are gone. */
-  async closeAll(): Promise<void> {
-    const all = [...this.running];
-    for (const summarizer of all) summarizer.stop();
-    await Promise.all(all.map((s) => s.exited));
+  closeAll(): Promise<void> {
+    return this.stopAll((summarizer) => summarizer.stop());
   }
 }
 
@@ -117,15 +101,7 @@ class TsharkSummarizer implements PacketSummarizer {
     this.stdin = child.stdin as Writable;
     // tshark that has exited, or was stopped, leaves bytes unwritten: not an error of the capture.
     this.stdin.on('error', () => undefined);
-    this.summaries = new Readable({
-      objectMode: true,
-      highWaterMark: HELD_SUMMARIES,
-      read: () => stdout.resume(),
-      destroy: (error, done) => {
-        this.stop();
-        done(error);
-      },
-    });
+    this.summaries = pulledOutput(stdout, HELD_SUMMARIES, () => this.stop());
     const lines = createInterface({ input: stdout, crlfDelay: Infinity });
     lines.on('line', (line) => {
       const summary = this.reason ? undefined : summaryOf(line);

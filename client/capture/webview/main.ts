@@ -6,17 +6,7 @@
  */
 import type { PacketHostMessage, PacketWebviewMessage } from '../messages';
 import { ROW_CAP, type PacketRow } from '../packet-rows';
-
-interface VsCodeApi {
-  postMessage(message: PacketWebviewMessage): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-function element<T extends HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`the page has no #${id}`);
-  return found as T;
-}
+import { element, messagesToHost } from '../../webview-page/dom';
 
 /** `19:30:05.123` (UTC) from tshark's seconds since the epoch. */
 function timeOfDay(epoch: string): string {
@@ -33,7 +23,7 @@ function rowElement(row: PacketRow): HTMLTableRowElement {
     row.source,
     row.destination,
     row.protocol,
-    row.summary,
+    row.info,
   ];
   for (const text of cells) {
     const td = document.createElement('td');
@@ -45,8 +35,7 @@ function rowElement(row: PacketRow): HTMLTableRowElement {
 }
 
 function main(): void {
-  const vscode = acquireVsCodeApi();
-  const post = (message: PacketWebviewMessage): void => vscode.postMessage(message);
+  const post = messagesToHost<PacketWebviewMessage>();
   const body = element<HTMLTableElement>('packets').tBodies[0];
   const scroller = element('scroller');
   const status = element('status');

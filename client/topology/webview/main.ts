@@ -13,17 +13,7 @@ import { ContextMenu } from './menu';
 import { menuItems } from './menu-items';
 import { RendererHost } from './renderer-host';
 import { onThemeChange, readPalette } from './theme';
-
-interface VsCodeApi {
-  postMessage(message: WebviewMessage): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-function element<T extends HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (!found) throw new Error(`the page has no #${id}`);
-  return found as T;
-}
+import { element, messagesToHost } from '../../webview-page/dom';
 
 /** The notes above the drawing: what could not be drawn or known. */
 function showNotes(notes: HTMLElement, graph: GraphData): void {
@@ -38,8 +28,7 @@ function showNotes(notes: HTMLElement, graph: GraphData): void {
 }
 
 function main(): void {
-  const vscode = acquireVsCodeApi();
-  const post = (message: WebviewMessage): void => vscode.postMessage(message);
+  const post = messagesToHost<WebviewMessage>();
   const menu = new ContextMenu(element('menu'));
   /** The drawing as the host's messages make it. */
   const replica = new GraphReplica();

@@ -14,7 +14,7 @@ import { loggedCalls, SIMULATED_AGENT_LOGS } from './agent-log';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
-import { topologyAttributes } from './topology-page';
+import { closeTopologyViews, topologyAttributes } from './topology-page';
 import { removeFromWorkspace } from './workspace-files';
 import { simulatedAgentWorkspace } from './log-in';
 
@@ -59,10 +59,7 @@ describe('Requests to the agent per action', function () {
     // No view that reads the lab's status is visible: the explorer instead of the Lab Agent views,
     // no topology view.
     await vscode.commands.executeCommand('workbench.view.explorer');
-    const views = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('labAgent.topology'));
-    await vscode.window.tabGroups.close(views);
+    await closeTopologyViews();
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(labUri), vscode.ViewColumn.One);
   });
 

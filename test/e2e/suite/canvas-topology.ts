@@ -20,7 +20,15 @@ import { generatedProject } from '../../bench/support/labs';
 import { askRunner, hasRunnerChannel, recordFailure } from './channel';
 import { eventually } from './eventually';
 import { removeFromWorkspace } from './workspace-files';
-import { dragNode, onScreen, withAutoSave, topologyAttributes, topologyText, topologyViewport } from './topology-page';
+import {
+  closeTopologyViews,
+  dragNode,
+  onScreen,
+  withAutoSave,
+  topologyAttributes,
+  topologyText,
+  topologyViewport,
+} from './topology-page';
 import { simulatedAgentWorkspace } from './log-in';
 
 const NODES = 500;
@@ -147,10 +155,7 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
     // the view's timing would include theirs.
     await vscode.commands.executeCommand('workbench.view.explorer');
     // The small lab's view (scenario.ts) is closed: the runner looks into the only webview.
-    const views = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('labAgent.topology'));
-    await vscode.window.tabGroups.close(views);
+    await closeTopologyViews();
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(labUri), vscode.ViewColumn.One);
     const result = await vscode.commands.executeCommand<{ lab?: string }>(LabCommand.deploy, {
       uri: labUri.toString(),
@@ -171,10 +176,7 @@ describe('The topology view of a large lab, drawn on the canvas', function () {
 
   after(async () => {
     if (deployed) await vscode.commands.executeCommand(LabCommand.destroy, { uri: labUri.toString(), confirmed: true });
-    const views = vscode.window.tabGroups.all
-      .flatMap((group) => group.tabs)
-      .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('labAgent.topology'));
-    await vscode.window.tabGroups.close(views);
+    await closeTopologyViews();
     if (dir) await removeFromWorkspace(dir);
   });
 

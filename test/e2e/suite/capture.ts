@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 import { eventually } from './eventually';
-import { linuxAgentOrSkip } from './frr-lab';
+import { copyOspfSample, deployAndStart, linuxAgentOrSkip } from './frr-lab';
 import { logInToLinuxAgent } from './log-in';
 import { onScreen, topologyAttributes, topologyViewport } from './topology-page';
 
@@ -31,24 +31,10 @@ describe('Packet capture from the topology view (Linux emulator agent)', functio
     assert.strictEqual(await logInToLinuxAgent(), true, 'login failed');
     const opened = await vscode.commands.executeCommand<string>(LabCommand.openSample);
     assert.ok(opened, 'the sample did not open');
-    const sample = vscode.Uri.parse(opened);
     const root = vscode.workspace.workspaceFolders?.[0];
     assert.ok(root, 'no workspace folder is open');
-    // A lab of its own: its configs and lab file, renamed, not the sample's stored state.
     folder = vscode.Uri.joinPath(root.uri, FOLDER);
-    await vscode.workspace.fs.copy(
-      vscode.Uri.joinPath(sample, '..', 'configs'),
-      vscode.Uri.joinPath(folder, 'configs'),
-      {
-        overwrite: true,
-      },
-    );
-    labUri = vscode.Uri.joinPath(folder, 'ospf.lab.yaml');
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(sample));
-    await vscode.workspace.fs.writeFile(
-      labUri,
-      new TextEncoder().encode(text.replace(/^name: ospf$/m, 'name: ospf-capture').replace(/\ntests:[\s\S]*$/, '\n')),
-    );
+    labUri = await copyOspfSample(vscode.Uri.parse(opened), folder, 'ospf-capture');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -64,19 +50,7 @@ describe('Packet capture from the topology view (Linux emulator agent)', functio
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('deploys and starts its own copy of the OSPF sample', async () => {
-    await vscode.window.showTextDocument(labUri);
-    const result = await vscode.commands.executeCommand<{ lab?: string }>(LabCommand.deploy, {
-      uri: labUri.toString(),
-      confirmed: true,
-    });
-    assert.ok(result?.lab, 'deploy failed');
-    deployed = true;
-    const started = await vscode.commands.executeCommand<{ started?: number }>(LabCommand.startLab, {
-      uri: labUri.toString(),
-    });
-    assert.strictEqual(started?.started, 5, `start: ${JSON.stringify(started)}`);
-  });
+  it('deploys and starts its own copy of the OSPF sample', () => deployAndStart(labUri, () => (deployed = true)));
 
   it("captures from the link's menu in the topology view: the agent's OSPF hellos arrive in the live list, Stop ends it", async () => {
     // No tshark on this side: the rows can only be the agent's.

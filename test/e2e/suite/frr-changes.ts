@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
 import { eventually } from './eventually';
-import { execOn, linuxAgentOrSkip, waitForFull } from './frr-lab';
+import { copyOspfSample, deployAndStart, execOn, linuxAgentOrSkip, waitForFull } from './frr-lab';
 import { logInToLinuxAgent } from './log-in';
 
 const FOLDER = 'ospf-walk';
@@ -73,22 +73,7 @@ describe('A running FRR lab keeps what the user changes (Linux emulator agent)',
     assert.ok(root, 'no workspace folder is open');
     // A lab of its own, so the walk neither depends on nor disturbs the sample.
     folder = vscode.Uri.joinPath(root.uri, FOLDER);
-    // The lab file and its configs, not the sample's .lab-agent state (which names the sample's lab).
-    await vscode.workspace.fs.copy(
-      vscode.Uri.joinPath(root.uri, 'ospf', 'configs'),
-      vscode.Uri.joinPath(folder, 'configs'),
-      {
-        overwrite: true,
-      },
-    );
-    await vscode.workspace.fs.copy(vscode.Uri.joinPath(root.uri, 'ospf', 'ospf.lab.yaml'), fileIn('ospf.lab.yaml'), {
-      overwrite: true,
-    });
-    labUri = fileIn('ospf.lab.yaml');
-    await write(
-      labUri,
-      (await read(labUri)).replace(/^name: ospf$/m, 'name: ospf-walk').replace(/\ntests:[\s\S]*$/, '\n'),
-    );
+    labUri = await copyOspfSample(vscode.Uri.joinPath(root.uri, 'ospf', 'ospf.lab.yaml'), folder, 'ospf-walk');
   });
 
   afterEach(async function () {
@@ -102,17 +87,7 @@ describe('A running FRR lab keeps what the user changes (Linux emulator agent)',
 
   it('deploys and starts its own copy of the OSPF sample', async () => {
     assert.strictEqual(await logInToLinuxAgent(), true, 'login failed');
-    await vscode.window.showTextDocument(labUri);
-    const result = await vscode.commands.executeCommand<{ lab?: string }>(LabCommand.deploy, {
-      uri: labUri.toString(),
-      confirmed: true,
-    });
-    assert.ok(result?.lab, 'deploy failed');
-    deployed = true;
-    const started = await vscode.commands.executeCommand<{ started?: number }>(LabCommand.startLab, {
-      uri: labUri.toString(),
-    });
-    assert.strictEqual(started?.started, 5, `start: ${JSON.stringify(started)}`);
+    await deployAndStart(labUri, () => (deployed = true));
     await waitForFull(labUri, { r2: 2 });
   });
 

@@ -1,6 +1,43 @@
-/** What the FRR suites ask of a running OSPF lab, through the extension's console exec. */
+/** What the FRR suites do with an OSPF lab of their own: copy the sample, deploy and start it, ask it through the console exec. */
+import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
+
+/**
+ * A copy of the OSPF sample (`sampleLab`, its lab file) in `folder`, named `name`: its configs and
+ * lab file without its tests, not the sample's stored state (which names the sample's lab). The copy's lab file.
+ */
+export async function copyOspfSample(sampleLab: vscode.Uri, folder: vscode.Uri, name: string): Promise<vscode.Uri> {
+  await vscode.workspace.fs.copy(
+    vscode.Uri.joinPath(sampleLab, '..', 'configs'),
+    vscode.Uri.joinPath(folder, 'configs'),
+    {
+      overwrite: true,
+    },
+  );
+  const labUri = vscode.Uri.joinPath(folder, 'ospf.lab.yaml');
+  const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(sampleLab));
+  await vscode.workspace.fs.writeFile(
+    labUri,
+    new TextEncoder().encode(text.replace(/^name: ospf$/m, `name: ${name}`).replace(/\ntests:[\s\S]*$/, '\n')),
+  );
+  return labUri;
+}
+
+/** Deploys the copy from its open file and starts its five nodes; `deployed` is told once there is a lab to destroy. */
+export async function deployAndStart(labUri: vscode.Uri, deployed: () => void): Promise<void> {
+  await vscode.window.showTextDocument(labUri);
+  const result = await vscode.commands.executeCommand<{ lab?: string }>(LabCommand.deploy, {
+    uri: labUri.toString(),
+    confirmed: true,
+  });
+  assert.ok(result?.lab, 'deploy failed');
+  deployed();
+  const started = await vscode.commands.executeCommand<{ started?: number }>(LabCommand.startLab, {
+    uri: labUri.toString(),
+  });
+  assert.strictEqual(started?.started, 5, `start: ${JSON.stringify(started)}`);
+}
 
 /** Long enough for 1 s hellos to bring every adjacency to Full on a loaded machine. */
 export const CONVERGE_MS = 60_000;

@@ -10,6 +10,14 @@ import * as vscode from 'vscode';
 import { askRunner } from './channel';
 import { eventually } from './eventually';
 
+/** Closes every topology view, so that the runner looks into the only webview there is next. */
+export async function closeTopologyViews(): Promise<void> {
+  const views = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('labAgent.topology'));
+  await vscode.window.tabGroups.close(views);
+}
+
 interface Point {
   x: number;
   y: number;
