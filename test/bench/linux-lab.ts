@@ -56,27 +56,33 @@ const MEMORY_SHARE = 0.75;
 const WITH_BASELINE = process.env.BENCH_LINUX_LAB_BASELINE !== 'skip';
 const BASELINE = 'same ring, same primitives, full parallelism, no agent';
 
-/** One exec-many of `show ip ospf neighbor` on `routers`: the routers that answered, and those with both neighbours Full. */
+/** An exec-many holds at most this many targets (docs/contract-decisions.md); a bigger ring is asked in turns. */
+const EXEC_MANY_TARGETS = 256;
+
+/** `show ip ospf neighbor` on `routers` by exec-many: the routers that answered, and those with both neighbours Full. */
 async function neighbours(
   client: AgentClient,
   ring: Ring,
   state: unknown,
   routers: string[],
 ): Promise<{ answered: string[]; full: string[] }> {
-  const { results } = await client.execConsoleMany(
-    {
-      yaml: ring.yaml,
-      files: ring.files,
-      state,
-      timeout_ms: 20_000,
-      targets: routers.map((node) => ({ node, command: 'show ip ospf neighbor' })),
-    },
-    { timeoutMs: 300_000 },
-  );
-  const answered = (results ?? []).filter((r) => r.ok && r.node);
+  const answered: { node: string; output: string }[] = [];
+  for (let i = 0; i < routers.length; i += EXEC_MANY_TARGETS) {
+    const { results } = await client.execConsoleMany(
+      {
+        yaml: ring.yaml,
+        files: ring.files,
+        state,
+        timeout_ms: 20_000,
+        targets: routers.slice(i, i + EXEC_MANY_TARGETS).map((node) => ({ node, command: 'show ip ospf neighbor' })),
+      },
+      { timeoutMs: 300_000 },
+    );
+    for (const r of results ?? []) if (r.ok && r.node) answered.push({ node: r.node, output: r.output ?? '' });
+  }
   return {
-    answered: answered.map((r) => r.node as string),
-    full: answered.filter((r) => fullNeighbours(r.output ?? '') >= 2).map((r) => r.node as string),
+    answered: answered.map((r) => r.node),
+    full: answered.filter((r) => fullNeighbours(r.output) >= 2).map((r) => r.node),
   };
 }
 
