@@ -4,6 +4,7 @@ import { parseLab, updateLab } from '../../common/lab/parse/parse';
 import type { TextChange } from '../../common/lab/model/types';
 import type { LabDocument } from '../../common/lab/model/types';
 import { ParsedLab } from '../../common/lab/model/document';
+import { parseDocument } from 'yaml';
 import { generateLab } from '../support/generate-lab';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
 
@@ -597,13 +598,21 @@ function offsetIn(text: string, position: { line: number; character: number }): 
 
 /**
  * Tabs in indentation: a line whose indentation holds a tab is set aside (an error on that line alone, the rest
- * read as if the line were blank; docs/lab-format.md), in block scalars too.
+ * read as if the line were blank; docs/lab-format.md); in a block scalar, a tab after the scalar's indentation is text.
  */
 const TABBED_STARTS: [string, (text: string) => string][] = [
   ['a tab after the indentation of a node line', (text) => text.replace('    template: ', '    \ttemplate: ')],
   ['a tab inside the indentation of a node line', (text) => text.replace('    template: ', '  \t  template: ')],
   ['a tab as the indentation of a node key', (text) => text.replace(/\n {2}(\w+):\n/, '\n\t$1:\n')],
   ['a tab inside the indentation of a link', (text) => text.replace('\n  - endpoints', '\n \t- endpoints')],
+  [
+    'tabs in the text of a block scalar of a node, and one before its indentation',
+    (text) =>
+      text.replace(
+        '    template: ',
+        '    notes: |\n      interface eth0\n      \tip address 10.0.0.1/24\n\t    template: ',
+      ),
+  ],
   [
     'tabs in and after a block scalar',
     (text) => text.replace(/^description: .*$/m, 'description: |\n  first line\n  \tafter a tab\n\tless indented'),
@@ -638,9 +647,9 @@ test('with tabs in indentation, updateLab equals a full parse after each of many
       if (/^ *\t/m.test(doc.text)) tabbed++;
     }
   });
-  // All 500 edits are compared, and nearly all of them with a tab somewhere in the indentation.
-  assert.equal(compared, 500);
-  assert.ok(tabbed >= 400, `${tabbed} of ${compared} edits compared with a tab in the indentation`);
+  // All 600 edits are compared, and nearly all of them with a tab somewhere in the indentation.
+  assert.equal(compared, 600);
+  assert.ok(tabbed >= 480, `${tabbed} of ${compared} edits compared with a tab in the indentation`);
 });
 
 test('a line with a tab in its indentation is set aside: one error on it, the rest read as without it', () => {
@@ -872,4 +881,42 @@ test('a line with an unclosed quote is set aside: one error on it, the rest read
     ['unclosed-quote'],
   );
   assert.equal(multiline.nodes.length, 1);
+});
+
+test('a tab after the indentation of a block scalar is text, as the yaml package reads it; one before it is set aside', () => {
+  const cases: [string, string][] = [
+    ['after the first line', 'description: |\n  first line\n  \tafter a tab\n'],
+    ['on the first line', 'description: |\n  \tfirst line\n  second\n'],
+    ['folded', 'description: >\n  first\n  \ttabbed\n  last\n'],
+    ['kept and stripped', 'description: |+\n  a\n  \tb\n\nx: |-\n  \tc\n'],
+    ['with its indentation given', 'description: |1\n  \tone space more\n \tb\n'],
+    ['after blank lines', 'description: |\n  a\n\n   \n  \tb\n'],
+    ['with quotes', 'description: |\n  banner "hello\n  \tit\'s\n'],
+    ['before the indentation', 'description: |\n  a\n\tb\n  c\n'],
+    ['before the indentation of the first line', 'description: |\n\ta\n'],
+    ['in a blank line before the indentation', 'description: |\n  a\n\t\n  b\n'],
+    ['after the scalar', 'description: |\n  a\n\tname: y\n'],
+  ];
+  for (const [what, head] of cases) {
+    const text = `${head}nodes:\n  r1:\n    template: frr\n    notes: |\n      interface eth0\n      \tip address 10.0.0.1\n`;
+    const doc = parseLab(text);
+    const yaml = parseDocument(text, { uniqueKeys: false });
+    const tabbed = doc.syntaxErrors.filter((e) => e.code === 'tab-indentation');
+    assert.equal(tabbed.length, doc.syntaxErrors.length, `${what}: only tab errors`);
+    // The yaml package reads the text without errors exactly when no line is set aside, and then the same text.
+    assert.equal(tabbed.length === 0, yaml.errors.length === 0, `${what}: ${yaml.errors.map((e) => e.message)}`);
+    if (tabbed.length === 0) {
+      assert.equal(doc.description?.value, yaml.get('description'), `${what}: the description`);
+      assert.equal(doc.nodes.length, 1, what);
+    } else {
+      // Set aside, each tabbed line is one error and the line reads as blank.
+      for (const error of tabbed) assert.match(text.slice(error.range.start, error.range.end), /^ *\t/, what);
+      let blank = text;
+      for (const { range } of tabbed)
+        blank = blank.slice(0, range.start) + ' '.repeat(range.end - range.start) + blank.slice(range.end);
+      // (The ranges of a value that ends at a set-aside line end where the line's text does: not compared.)
+      const read = (lab: LabDocument) => JSON.parse(JSON.stringify([lab.description?.value, lab.nodes, lab.links]));
+      assert.deepStrictEqual(read(doc), read(parseLab(blank)), what);
+    }
+  }
 });
