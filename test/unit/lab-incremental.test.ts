@@ -904,7 +904,11 @@ test('a tab after the indentation of a block scalar is text, as the yaml package
     const tabbed = doc.syntaxErrors.filter((e) => e.code === 'tab-indentation');
     assert.equal(tabbed.length, doc.syntaxErrors.length, `${what}: only tab errors`);
     // The yaml package reads the text without errors exactly when no line is set aside, and then the same text.
-    assert.equal(tabbed.length === 0, yaml.errors.length === 0, `${what}: ${yaml.errors.map((e) => e.message)}`);
+    assert.equal(
+      tabbed.length === 0,
+      yaml.errors.length === 0,
+      `${what}: ${yaml.errors.map((e) => e.message).join('; ')}`,
+    );
     if (tabbed.length === 0) {
       assert.equal(doc.description?.value, yaml.get('description'), `${what}: the description`);
       assert.equal(doc.nodes.length, 1, what);
