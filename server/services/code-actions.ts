@@ -6,7 +6,7 @@
  * the node's count; a startup config that does not exist created with a
  * minimal config (the catalogue offers none: `hostname <node>`, which FRR and
  * IOS alike read); a link that repeats an earlier one removed; a line's tabs
- * in indentation replaced by spaces. The closest comes first and is the preferred fix.
+ * in indentation replaced by spaces; an unclosed quote closed. The closest comes first and is the preferred fix.
  */
 import {
   CodeActionKind,
@@ -18,6 +18,7 @@ import {
 import { closestNames } from '../../common/closest-names';
 import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/model/lookup';
 import type { Range } from '../../common/lab/model/types';
+import { closingQuote } from '../../common/lab/parse/yaml-text';
 import type { CatalogueOf } from '../catalogue';
 import type { LabFile } from '../documents';
 import { setEthernetEdit } from '../ethernet-edit';
@@ -100,6 +101,8 @@ export class CodeActionService {
         return removeDuplicateLink(file, diagnostic, start);
       case 'tab-indentation':
         return indentWithSpaces(file, diagnostic, start);
+      case 'unclosed-quote':
+        return closeQuote(file, diagnostic, start);
       default:
         return [];
     }
@@ -262,4 +265,16 @@ function indentAfter(text: string, lineStart: number): number {
     return line.endsWith(':') ? key + 2 : key;
   }
   return 0;
+}
+
+/**
+ * A line set aside for an unclosed quote, with the quote closed where the
+ * string most likely ends: at the end of the line, or in a flow list or map
+ * before the next `,`, `]` or `}` (closingQuote).
+ */
+function closeQuote(file: LabFile, diagnostic: Diagnostic, lineStart: number): CodeAction[] {
+  const closing = closingQuote(file.model.text, lineStart);
+  if (!closing) return [];
+  const range = file.toLspRange({ start: closing.at, end: closing.at });
+  return [fix(file, diagnostic, `Close the quote with ${closing.quote}`, range, closing.quote, true)];
 }

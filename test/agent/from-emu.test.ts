@@ -189,3 +189,41 @@ links:
     assert.deepEqual(parse(result).links.length, 2);
   });
 });
+
+test('tabs the lab format reads as text or blank survive a pull byte for byte; a tabbed line set aside refuses it', async () => {
+  // A tab after a block scalar's indentation (text), a line of a tab alone and a tab before a comment (blank).
+  const tabbed = ORIGINAL.replace('  r2: {}', '  r2:\n    ram: 1024').replace(
+    'name: from-emu\n',
+    'name: from-emu\n\t\n\t# a tabbed comment\ndescription: |\n  interface eth0\n  \tip address 10.0.0.1/24\n',
+  );
+  await withTestAgent({}, async (agent) => {
+    const token = await agent.login();
+    assert.equal((await agent.call('POST', '/api/v1/projects/deploy', { yaml: tabbed }, token)).status, 200);
+    const live = tabbed.replace('    ram: 1024', '    ram: 2048');
+    assert.equal((await agent.call('POST', '/api/v1/projects/reconcile', { yaml: live }, token)).status, 200);
+
+    const pulled = await agent.call(
+      'POST',
+      '/api/v1/projects/reconcile',
+      { yaml: tabbed, direction: 'from_emu' },
+      token,
+    );
+    assert.equal(pulled.status, 200, JSON.stringify(pulled.body));
+    // Only r2's ram line changes; every tabbed line is as it was.
+    const diff = changedLines(tabbed, pulled.body.data.yaml);
+    assert.deepEqual(diff, [[diff[0]?.[0], '    ram: 1024', '    ram: 2048']], pulled.body.data.yaml);
+
+    // A tab in the indentation of a line the lab reads: that line is set aside, the document does not validate,
+    // and the agent refuses to write into it rather than render it anew.
+    const broken = tabbed.replace('  r1:\n', '  r1:\n\tram: 1024\n');
+    const refused = await agent.call(
+      'POST',
+      '/api/v1/projects/reconcile',
+      { yaml: broken, direction: 'from_emu' },
+      token,
+    );
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.match(JSON.stringify(refused.body), /tab in indentation/);
+    assert.equal(refused.body.data?.yaml, undefined);
+  });
+});

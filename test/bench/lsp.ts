@@ -15,7 +15,8 @@
  *   any size, 1 grows with the lab), and
  *   ours again with one `[` left open near the top, against ours on the valid
  *   lab (three rounds of each, taking turns); opening that broken lab; and a
- *   tab typed into indentation near the top, then the same keystrokes;
+ *   tab typed into indentation near the top, then the same keystrokes; and
+ *   `image: "vios` typed near the top and left open, then the same keystrokes;
  * - RSS of both servers at the end, all labs still open: right after the last
  *   edit (the target), and again after both have been idle for a while.
  * The servers take turns request by request, so both see the same machine.
@@ -209,6 +210,21 @@ function withTabTyped(text: string, keys: Keystroke[]): Keystroke[] {
   return [{ offset: at, text: '\t' }, ...keys.map((k) => ({ ...k, offset: k.offset + (k.offset >= at ? 1 : 0) }))];
 }
 
+/** Rounds of the unclosed-quote keystrokes (2,000 nodes, load average 17: quote p95 461 ms vs valid 307 ms, 1.50x; tab 1.37x). */
+const QUOTE_ROUNDS = 2;
+
+/**
+ * `image: "vios` typed on a new line of the first node, character by character
+ * and left unclosed (that line is set aside, docs/lab-format.md; a YAML parser
+ * alone reads the rest of the lab as one string), then the keystrokes with it
+ * in place.
+ */
+function withQuoteTyped(text: string, keys: Keystroke[]): Keystroke[] {
+  const at = text.indexOf('\n', text.indexOf('\nnodes:') + 1 + '\nnodes:'.length);
+  const line = '\n    image: "vios';
+  return [...typed(at, line), ...keys.map((k) => ({ ...k, offset: k.offset + (k.offset > at ? line.length : 0) }))];
+}
+
 /** A new link typed in the middle of `links`, one keystroke at a time, passing through every half-typed state. */
 function newLinkKeys(text: string): Keystroke[] {
   return typed(
@@ -341,6 +357,22 @@ async function typingSection(
       note:
         p === 95
           ? `a tab typed into the indentation of the first node, then the same keystrokes with it there; ${TAB_ROUNDS} rounds`
+          : undefined,
+    });
+  }
+  const quoted: number[] = [];
+  for (let round = 0; round < QUOTE_ROUNDS; round++)
+    quoted.push(...(await typeInto([ours], lab.uri, lab.text, withQuoteTyped(lab.text, keys)))[0]);
+  for (const p of [50, 95]) {
+    report({
+      name: `lsp typing → local diagnostics p${p} (${lab.size} nodes, unclosed quote)`,
+      value: percentile(quoted, p),
+      unit: 'ms',
+      baseline: { name: 'ours on the valid lab', value: percentile(validAgain, p) },
+      targets: p === 95 ? [{ on: 'ratio', op: '<=', limit: 2 }] : undefined,
+      note:
+        p === 95
+          ? `image: "vios typed on a new line of the first node and left open, then the same keystrokes; ${QUOTE_ROUNDS} rounds`
           : undefined,
     });
   }

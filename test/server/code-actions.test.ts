@@ -68,6 +68,9 @@ function changedLines(a: string, b: string): number {
   );
 }
 
+/** Codes of lines set aside: syntax errors, published without the agent's validate (which waits for text that reads). */
+const SET_ASIDE = ['tab-indentation', 'unclosed-quote'];
+
 for (const sample of [
   {
     what: 'a template one letter off',
@@ -128,6 +131,20 @@ for (const sample of [
     title: 'Indent with 2 spaces instead of tabs',
   },
   {
+    what: 'an unclosed quote typed as the image of a node',
+    broken: VALID.replace('template: vios\n', 'template: vios\n    image: "vios-adventerprisek9-m.SPA.159-3.M6\n'),
+    fixed: VALID.replace('template: vios\n', 'template: vios\n    image: "vios-adventerprisek9-m.SPA.159-3.M6"\n'),
+    code: 'unclosed-quote',
+    title: 'Close the quote with "',
+  },
+  {
+    what: 'an unclosed quote in a link',
+    broken: VALID.replace('[core1:Gi0/0, edge1:Gi0/0]', "[core1:Gi0/0, 'edge1:Gi0/0]"),
+    fixed: VALID.replace('[core1:Gi0/0, edge1:Gi0/0]', "[core1:Gi0/0, 'edge1:Gi0/0']"),
+    code: 'unclosed-quote',
+    title: "Close the quote with '",
+  },
+  {
     what: 'a link written twice',
     broken: `${VALID}  - endpoints: [edge1:Gi0/0, core1:Gi0/0]\n`,
     fixed: VALID,
@@ -136,7 +153,7 @@ for (const sample of [
   },
 ]) {
   test(`quick fix: ${sample.what}`, async () => {
-    const { uri, diagnostics } = await diagnose(sample.broken, sample.code === 'tab-indentation');
+    const { uri, diagnostics } = await diagnose(sample.broken, SET_ASIDE.includes(sample.code));
     const diagnostic = diagnostics.find((d) => d.code === sample.code);
     assert.ok(diagnostic, `a ${sample.code} diagnostic among ${JSON.stringify(diagnostics.map((d) => d.code))}`);
     const actions = await client.request<CodeAction[]>('textDocument/codeAction', {

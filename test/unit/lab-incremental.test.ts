@@ -4,6 +4,7 @@ import { parseLab, updateLab } from '../../common/lab/parse/parse';
 import type { TextChange } from '../../common/lab/model/types';
 import type { LabDocument } from '../../common/lab/model/types';
 import { ParsedLab } from '../../common/lab/model/document';
+import { parseDocument } from 'yaml';
 import { generateLab } from '../support/generate-lab';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
 
@@ -597,13 +598,21 @@ function offsetIn(text: string, position: { line: number; character: number }): 
 
 /**
  * Tabs in indentation: a line whose indentation holds a tab is set aside (an error on that line alone, the rest
- * read as if the line were blank; docs/lab-format.md), in block scalars too.
+ * read as if the line were blank; docs/lab-format.md); in a block scalar, a tab after the scalar's indentation is text.
  */
 const TABBED_STARTS: [string, (text: string) => string][] = [
   ['a tab after the indentation of a node line', (text) => text.replace('    template: ', '    \ttemplate: ')],
   ['a tab inside the indentation of a node line', (text) => text.replace('    template: ', '  \t  template: ')],
   ['a tab as the indentation of a node key', (text) => text.replace(/\n {2}(\w+):\n/, '\n\t$1:\n')],
   ['a tab inside the indentation of a link', (text) => text.replace('\n  - endpoints', '\n \t- endpoints')],
+  [
+    'tabs in the text of a block scalar of a node, and one before its indentation',
+    (text) =>
+      text.replace(
+        '    template: ',
+        '    notes: |\n      interface eth0\n      \tip address 10.0.0.1/24\n\t    template: ',
+      ),
+  ],
   [
     'tabs in and after a block scalar',
     (text) => text.replace(/^description: .*$/m, 'description: |\n  first line\n  \tafter a tab\n\tless indented'),
@@ -638,9 +647,9 @@ test('with tabs in indentation, updateLab equals a full parse after each of many
       if (/^ *\t/m.test(doc.text)) tabbed++;
     }
   });
-  // All 500 edits are compared, and nearly all of them with a tab somewhere in the indentation.
-  assert.equal(compared, 500);
-  assert.ok(tabbed >= 400, `${tabbed} of ${compared} edits compared with a tab in the indentation`);
+  // All 600 edits are compared, and nearly all of them with a tab somewhere in the indentation.
+  assert.equal(compared, 600);
+  assert.ok(tabbed >= 480, `${tabbed} of ${compared} edits compared with a tab in the indentation`);
 });
 
 test('a line with a tab in its indentation is set aside: one error on it, the rest read as without it', () => {
@@ -678,14 +687,10 @@ test('a line with a tab in its indentation is set aside: one error on it, the re
       what,
     );
   }
-  // Inside a block scalar too: the rule needs no context, so any part of a text reads it as the whole does.
+  // Inside a block scalar a tab after the scalar's indentation is text, as YAML reads it.
   const scalar = parseLab('name: x\ndescription: |\n  first line\n  \tafter a tab\nnodes:\n  r1:\n    template: frr\n');
-  assert.deepEqual(
-    scalar.syntaxErrors.map((e) => e.code),
-    ['tab-indentation'],
-  );
-  // The line reads as the spaces it is replaced with, which a block scalar keeps (beyond its indentation).
-  assert.equal(scalar.description?.value, `first line\n${' '.repeat(12)}\n`);
+  assert.deepEqual(scalar.syntaxErrors, []);
+  assert.equal(scalar.description?.value, 'first line\n\tafter a tab\n');
   // A line of tabs alone, or tabs before a comment, is blank to YAML: nothing to set aside.
   assert.deepEqual(parseLab('name: x\n\t\n\t# a comment\nnodes:\n  r1:\n    template: frr\n').syntaxErrors, []);
 });
@@ -697,8 +702,11 @@ test('a line with a tab in its indentation is set aside: one error on it, the re
 const LOCAL_BREAKAGES: [string, (text: string) => string][] = [
   ['a tab typed at the start of a line', (text) => text.replace('\n    template: ', '\n\t    template: ')],
   ['a tab in place of the indentation', (text) => text.replace('\n    template: ', '\n\ttemplate: ')],
-  // Not an unclosed quote: a full parse reads the rest of the lab as one string (no other quote closes it), and
-  // an edit anywhere in that string re-reads it to the end (#29, open).
+  [
+    'an unclosed quote typed on a node line',
+    (text) => text.replace('\n    template: ', '\n    image: "vios\n    template: '),
+  ],
+  ["an unclosed ' in the description", (text) => text.replace('\ndescription: ', "\ndescription: 'it''s ")],
   ['an over-indented key', (text) => text.replace('\n    ethernet: ', '\n      ethernet: ')],
   ['an unclosed [', (text) => text.replace('template: ', 'template: [')],
 ];
@@ -735,5 +743,184 @@ test('every common breakage stays local: each later keystroke re-reads as little
     // A window re-reads the piece before the edit and some after it until the text reads as before; the valid lab's
     // windows (for half-typed lines) are as wide. The whole lab is ~25,000 characters.
     assert.ok(most <= clean * 2, `${what}: up to ${most} characters re-read by a keystroke (valid: ${clean})`);
+  }
+});
+
+/**
+ * Unclosed quotes: a line on which a quoted string starts and does not end is set aside (an error on that line alone,
+ * the rest read as if the line were blank; docs/lab-format.md); quotes in a block scalar's text are text.
+ */
+const QUOTED_STARTS: [string, (text: string) => string][] = [
+  ['an unclosed " typed on a node line', (text) => text.replace('    template: ', '    image: "vios\n    template: ')],
+  ["an unclosed ' in the description", (text) => text.replace(/^description: /m, "description: 'it''s ")],
+  ['an unclosed " in a link', (text) => text.replace('  - endpoints: [', '  - endpoints: ["')],
+  [
+    'quotes in a block scalar, and an unclosed one after it',
+    (text) =>
+      text.replace(
+        '    template: ',
+        '    notes: |\n      banner "welcome\n      it\'s "here\n    image: "x\n    template: ',
+      ),
+  ],
+  [
+    'closed quotes, then an unclosed one',
+    (text) => text.replace('    template: ', '    image: "a\\"b" # "c\n    icon: \'d'),
+  ],
+];
+
+/** A quote put at a random place of a line (mostly where a value starts), or one taken out or closed again. */
+function quoteChange(text: string, pick: (n: number) => number): TextChange {
+  const quotes = [...text.matchAll(/["']/g)];
+  if (quotes.length > 0 && pick(3) === 0) {
+    const quote = quotes[pick(quotes.length)];
+    if (pick(2)) return { start: quote.index, end: quote.index + 1, text: '' };
+    const end = text.indexOf('\n', quote.index);
+    const at = end < 0 ? text.length : end;
+    return { start: at, end: at, text: quote[0] };
+  }
+  const values = [...text.matchAll(/(?:: |- |\[|, |^ *)/gm)];
+  const value = values[pick(values.length)];
+  const at = pick(4) ? value.index + value[0].length : pick(text.length + 1);
+  return { start: at, end: at, text: pick(3) ? '"' : "'" };
+}
+
+test('with unclosed quotes, updateLab equals a full parse after each of many random edits', () => {
+  let compared = 0;
+  let unclosed = 0;
+  QUOTED_STARTS.forEach(([what, quoteIt], round) => {
+    const pick = random(round + 401);
+    let doc = parseLab(quoteIt(generateLab(12 + round * 2, { seed: round + 13 })));
+    assert.ok(
+      doc.syntaxErrors.some((e) => e.code === 'unclosed-quote'),
+      `${what}: the start has an unclosed quote`,
+    );
+    for (let step = 0; step < 100; step++) {
+      const change = pick(2) ? quoteChange(doc.text, pick) : randomChange(doc.text, pick);
+      doc = updateAndCompare(doc, change, `${what}, step ${step}: ${JSON.stringify(change)}`);
+      compared++;
+      if (doc.syntaxErrors.some((e) => e.code === 'unclosed-quote')) unclosed++;
+    }
+  });
+  // All 500 edits are compared, and most of them with an unclosed quote somewhere.
+  assert.equal(compared, 500);
+  assert.ok(unclosed >= 350, `${unclosed} of ${compared} edits compared with an unclosed quote`);
+});
+
+test('a line with an unclosed quote is set aside: one error on it, the rest read as without it', () => {
+  const lab = generateLab(60, { seed: 14 });
+  const nodes = parseLab(lab).nodes.length;
+  const links = parseLab(lab).links.length;
+  const cases: [string, string, string][] = [
+    ['a " typed as a value', lab.replace('    template: ', '    image: "vios\n    template: '), '    image: "vios'],
+    [
+      "a ' after a closed one",
+      lab.replace('    template: ', "    icon: 'a''b' 'c\n    template: "),
+      "    icon: 'a''b' 'c",
+    ],
+    [
+      'an escaped " that does not close',
+      lab.replace('    template: ', '    image: "a\\"\n    template: '),
+      '    image: "a\\"',
+    ],
+    ['a " in a flow list', lab.replace('  - endpoints: [', '  - endpoints: ["'), ''],
+    ['a " as a key', lab.replace('    template: ', '    "templ\n    template: '), '    "templ'],
+  ];
+  for (const [what, text, written] of cases) {
+    const doc = parseLab(text);
+    const at = written ? text.indexOf(`\n${written}\n`) + 1 : text.indexOf('  - endpoints: ["');
+    const end = text.indexOf('\n', at);
+    assert.deepEqual(
+      doc.syntaxErrors,
+      [
+        {
+          message:
+            'an unclosed quote: a quoted string in a lab ends on the line it starts on, so this line is not read; close the quote (text over several lines goes in a block scalar, | or >)',
+          range: { start: at, end },
+          code: 'unclosed-quote',
+        },
+      ],
+      what,
+    );
+    // Exactly what the text with that line blank reads as, apart from the error.
+    const blank = parseLab(text.slice(0, at) + ' '.repeat(end - at) + text.slice(end));
+    assert.deepStrictEqual(
+      { ...observe(doc), syntaxErrors: [], text: '' },
+      { ...observe(blank), syntaxErrors: [], text: '' },
+      what,
+    );
+    assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
+    assert.equal(doc.links.length, what.includes('flow') ? links - 1 : links, `${what}: links`);
+  }
+  // Quotes that YAML reads as text, or that close on their line, are nothing to set aside.
+  const fine = parseLab(
+    [
+      'name: x',
+      'description: it\'s a "lab" # and a \'comment',
+      'nodes:',
+      '  r1:',
+      '    template: frr',
+      '    image: "a # b" # "c',
+      "    icon: 'it''s'",
+      '    notes: |',
+      '      banner "welcome',
+      "      it's",
+      '',
+      '      \t"tabbed',
+      '    cpu: 2',
+      '',
+    ].join('\n'),
+  );
+  assert.deepEqual(fine.syntaxErrors, []);
+  assert.equal(fine.nodes[0].fields.image?.value, 'a # b');
+  assert.equal(fine.nodes[0].fields.cpu?.value, 2);
+  // A quoted string over several lines, which YAML allows, is not a lab's: its first line is set aside (and the
+  // next one, indented, continues the name before it).
+  const multiline = parseLab('name: x\ndescription: "first\n  second"\nnodes:\n  r1:\n    template: frr\n');
+  assert.deepEqual(
+    multiline.syntaxErrors.map((e) => e.code),
+    ['unclosed-quote'],
+  );
+  assert.equal(multiline.nodes.length, 1);
+});
+
+test('a tab after the indentation of a block scalar is text, as the yaml package reads it; one before it is set aside', () => {
+  const cases: [string, string][] = [
+    ['after the first line', 'description: |\n  first line\n  \tafter a tab\n'],
+    ['on the first line', 'description: |\n  \tfirst line\n  second\n'],
+    ['folded', 'description: >\n  first\n  \ttabbed\n  last\n'],
+    ['kept and stripped', 'description: |+\n  a\n  \tb\n\nx: |-\n  \tc\n'],
+    ['with its indentation given', 'description: |1\n  \tone space more\n \tb\n'],
+    ['after blank lines', 'description: |\n  a\n\n   \n  \tb\n'],
+    ['with quotes', 'description: |\n  banner "hello\n  \tit\'s\n'],
+    ['before the indentation', 'description: |\n  a\n\tb\n  c\n'],
+    ['before the indentation of the first line', 'description: |\n\ta\n'],
+    ['in a blank line before the indentation', 'description: |\n  a\n\t\n  b\n'],
+    ['after the scalar', 'description: |\n  a\n\tname: y\n'],
+  ];
+  for (const [what, head] of cases) {
+    const text = `${head}nodes:\n  r1:\n    template: frr\n    notes: |\n      interface eth0\n      \tip address 10.0.0.1\n`;
+    const doc = parseLab(text);
+    const yaml = parseDocument(text, { uniqueKeys: false });
+    const tabbed = doc.syntaxErrors.filter((e) => e.code === 'tab-indentation');
+    assert.equal(tabbed.length, doc.syntaxErrors.length, `${what}: only tab errors`);
+    // The yaml package reads the text without errors exactly when no line is set aside, and then the same text.
+    assert.equal(
+      tabbed.length === 0,
+      yaml.errors.length === 0,
+      `${what}: ${yaml.errors.map((e) => e.message).join('; ')}`,
+    );
+    if (tabbed.length === 0) {
+      assert.equal(doc.description?.value, yaml.get('description'), `${what}: the description`);
+      assert.equal(doc.nodes.length, 1, what);
+    } else {
+      // Set aside, each tabbed line is one error and the line reads as blank.
+      for (const error of tabbed) assert.match(text.slice(error.range.start, error.range.end), /^ *\t/, what);
+      let blank = text;
+      for (const { range } of tabbed)
+        blank = blank.slice(0, range.start) + ' '.repeat(range.end - range.start) + blank.slice(range.end);
+      // (The ranges of a value that ends at a set-aside line end where the line's text does: not compared.)
+      const read = (lab: LabDocument) => JSON.parse(JSON.stringify([lab.description?.value, lab.nodes, lab.links]));
+      assert.deepStrictEqual(read(doc), read(parseLab(blank)), what);
+    }
   }
 });

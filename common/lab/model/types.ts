@@ -125,8 +125,8 @@ export interface LabTest {
 export interface SyntaxError {
   message: string;
   range: Range;
-  /** A line set aside for a tab in its indentation (its range: the whole line); other syntax errors have none. */
-  code?: 'tab-indentation';
+  /** A line set aside (its range: the whole line) for a tab in its indentation or an unclosed quote; other syntax errors have none. */
+  code?: 'tab-indentation' | 'unclosed-quote';
 }
 
 /**

@@ -8,66 +8,253 @@ import { parseDocument, YAMLParseError, type Document } from 'yaml';
 import type { SyntaxError } from '../model/types';
 
 /**
- * Lines with a tab in their indentation are set aside first (see setAsideTabbedLines), each with
- * one error of its own. Every text the lab model reads (a whole lab, a piece, a window) starts at a
- * line's start and is read here, so setting aside a line is the same in a part as in the whole.
+ * Lines broken in a way that changes how everything after them reads are set aside first (see
+ * setAsideLines), each with one error of its own. Every text the lab model reads (a whole lab, a
+ * piece, a window) starts at a line's start outside any block scalar and is read here, so setting
+ * aside a line is the same in a part as in the whole.
  */
 export function parseYaml(src: string): Document.Parsed {
-  const { text, lines } = setAsideTabbedLines(src);
+  const { text, lines } = setAsideLines(src);
   // Each syntax error is an Error, and text broken while typing has hundreds: their stack traces, which
   // nobody reads (only messages and offsets are kept), were half the cost of parsing it.
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
     const doc = parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
-    for (const line of lines)
-      doc.errors.push(new TabInIndentation([line.start, line.end], 'TAB_AS_INDENT', TAB_MESSAGE));
+    for (const line of lines) doc.errors.push(new LineSetAside(line));
     return doc;
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
 }
 
-/** The error of a line set aside for a tab in its indentation. */
-class TabInIndentation extends YAMLParseError {}
+type SetAsideCode = 'tab-indentation' | 'unclosed-quote';
 
-const TAB_MESSAGE =
-  'a tab in indentation: YAML indents with spaces, so this line is not read; replace its tabs with spaces';
+interface SetAsideLine {
+  /** The line without its line break (and without a CR before it). */
+  start: number;
+  end: number;
+  code: SetAsideCode;
+}
+
+/** The error of a line set aside. */
+class LineSetAside extends YAMLParseError {
+  readonly setAside: SetAsideCode;
+  constructor(line: SetAsideLine) {
+    super(
+      [line.start, line.end],
+      line.code === 'tab-indentation' ? 'TAB_AS_INDENT' : 'MISSING_CHAR',
+      MESSAGES[line.code],
+    );
+    this.setAside = line.code;
+  }
+}
+
+const MESSAGES: Record<SetAsideCode, string> = {
+  'tab-indentation':
+    'a tab in indentation: YAML indents with spaces, so this line is not read; replace its tabs with spaces',
+  'unclosed-quote':
+    'an unclosed quote: a quoted string in a lab ends on the line it starts on, so this line is not read; close the quote (text over several lines goes in a block scalar, | or >)',
+};
 
 /**
- * `src` with each line whose indentation holds a tab (spaces and tabs, at least
- * one tab, then something other than a comment) replaced by as many spaces, and
- * where those lines were (without their line break). The `yaml` package ends a
- * line's indentation at its first tab and reads the rest of the line as an entry
- * further left, which changes how everything after it reads, often to the end of
- * the lab: one tab typed near the top made the whole rest of a 2,000-node lab one
- * broken node (#29). Set aside, the line is one clear error and the rest reads as
- * it would without that line. Offsets do not move. The rule is the same inside
- * block scalars (docs/lab-format.md), so that it needs no context: a tab there
- * belongs after the text's indentation of spaces.
+ * `src` with each line set aside replaced by as many spaces (offsets do not
+ * move), and where those lines were. Two breakages are set aside, each of
+ * which the `yaml` package reads as changing everything after it, often to the
+ * end of the lab, so that every keystroke after it re-read the rest (#29):
+ *
+ * - a tab in a line's indentation (spaces and tabs, at least one tab, then
+ *   something other than a comment): the package ends the indentation at the
+ *   tab and reads the rest of the line as an entry further left (one tab near
+ *   the top made the rest of a 2,000-node lab one broken node);
+ * - a quote (`"` or `'`) that starts a string and is not closed on its line:
+ *   YAML lets a quoted string run over lines, so the package reads the rest of
+ *   the lab up to the next such quote as one string. A lab keeps each quoted
+ *   string on one line (docs/lab-format.md), so that typing `image: "vios`
+ *   costs one error on that line.
+ *
+ * Set aside, such a line is one clear error and the rest reads as it would
+ * without it. Inside a block scalar (`|`, `>`) every line is text, as YAML
+ * reads it: a tab after the scalar's indentation and quotes are content. The
+ * scalar's extent is found from the lines alone (its header line, then the
+ * lines indented further), so any part of a text that starts outside a block
+ * scalar reads it as the whole does.
  */
-function setAsideTabbedLines(src: string): { text: string; lines: { start: number; end: number }[] } {
-  let tab = src.indexOf('\t');
-  if (tab < 0) return { text: src, lines: [] };
-  const lines: { start: number; end: number }[] = [];
+function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
+  if (!HAS_TAB_OR_QUOTE.test(src)) return { text: src, lines: [] };
+  const lines: SetAsideLine[] = [];
   let text = '';
   let copied = 0;
-  while (tab >= 0) {
-    const lineStart = src.lastIndexOf('\n', tab - 1) + 1;
-    const newline = src.indexOf('\n', tab);
+  /** The block scalar being read: its parent's column, and its indentation (-1 until its first line of text). */
+  let block: { parent: number; indent: number } | undefined;
+  for (let start = 0; start <= src.length;) {
+    const newline = src.indexOf('\n', start);
     const lineEnd = newline < 0 ? src.length : newline;
-    let first = lineStart;
-    while (first < lineEnd && (src.charCodeAt(first) === 32 || src.charCodeAt(first) === 9)) first++;
-    // The first tab of the line: before its first other character, and that is content, not a comment or a CR.
-    if (tab < first && first < lineEnd && src[first] !== '#' && src[first] !== '\r') {
-      const end = src.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
-      text += src.slice(copied, lineStart) + ' '.repeat(end - lineStart);
-      copied = end;
-      lines.push({ start: lineStart, end });
+    const end = lineEnd > start && src.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+    let spaces = start;
+    while (spaces < end && src.charCodeAt(spaces) === 32) spaces++;
+    let first = spaces;
+    while (first < end && (src.charCodeAt(first) === 32 || src.charCodeAt(first) === 9)) first++;
+    const indent = spaces - start;
+    let code: SetAsideCode | undefined;
+    if (block) {
+      if (block.indent < 0 && first < end && indent > block.parent) block.indent = indent;
+      if (block.indent >= 0 && indent >= block.indent) {
+        // Text of the scalar, tabs and quotes included.
+      } else if (spaces < end && src.charCodeAt(spaces) === 9 && (first < end || block.indent >= 0)) {
+        // A tab before the scalar's indentation: an error to YAML that ends the scalar; set aside, the scalar goes on.
+        code = 'tab-indentation';
+      } else if (first < end) {
+        block = undefined;
+      }
     }
-    tab = newline < 0 ? -1 : src.indexOf('\t', newline);
+    if (!block && first < end && src.charCodeAt(first) !== 35) {
+      if (first > spaces) code = 'tab-indentation';
+      else {
+        const read = readLine(src, first, end, start);
+        if (read && 'quote' in read) code = 'unclosed-quote';
+        else if (read) block = read;
+      }
+    }
+    if (code) {
+      text += src.slice(copied, start) + ' '.repeat(end - start);
+      copied = end;
+      lines.push({ start, end, code });
+    }
+    if (newline < 0) break;
+    start = newline + 1;
   }
   return { text: lines.length > 0 ? text + src.slice(copied) : src, lines };
+}
+
+const HAS_TAB_OR_QUOTE = /["'\t]/;
+
+/** A quoted string that does not end on its line: where it starts, and inside how many flow collections. */
+interface Unclosed {
+  quote: number;
+  depth: number;
+}
+
+/**
+ * Where to put the quote that closes the unclosed quoted string on the line
+ * starting at `lineStart`, and which quote: at the end of the line, or in a
+ * flow collection (`[a, "b]`) before the next `,`, `]` or `}`. Undefined when
+ * the line has no unclosed quote, or when that quote would not close it (after
+ * a `\` that escapes it).
+ */
+export function closingQuote(text: string, lineStart: number): { at: number; quote: string } | undefined {
+  const newline = text.indexOf('\n', lineStart);
+  let end = newline < 0 ? text.length : newline;
+  if (text.charCodeAt(end - 1) === 13) end--;
+  let first = lineStart;
+  while (first < end && text.charCodeAt(first) === 32) first++;
+  const read = first < end ? readLine(text, first, end, lineStart) : undefined;
+  if (!read || !('quote' in read)) return undefined;
+  let at = end;
+  if (read.depth > 0) {
+    const indicator = /[,\]}]/.exec(text.slice(read.quote + 1, end));
+    if (indicator) at = read.quote + 1 + indicator.index;
+  }
+  while (at > read.quote + 1 && text.charCodeAt(at - 1) === 32) at--;
+  const quote = text[read.quote];
+  const line = text.slice(lineStart, at) + quote + text.slice(at, end);
+  const again = readLine(line, first - lineStart, line.length, 0);
+  return again && 'quote' in again && again.quote === read.quote - lineStart ? undefined : { at, quote };
+}
+
+/**
+ * Reads the tokens of one line outside block scalars, from its first character
+ * (`from`) to `end`: a quoted string that starts on it and does not end on it; a block scalar's parent column (and its indentation when the
+ * header gives it) when the line ends with a block scalar header; otherwise
+ * undefined. Quotes inside a plain scalar (`it's`) and in comments are text.
+ */
+function readLine(
+  src: string,
+  from: number,
+  end: number,
+  lineStart: number,
+): Unclosed | { parent: number; indent: number } | undefined {
+  let depth = 0;
+  let dash = -1;
+  let key = -1;
+  let token = -1;
+  let i = from;
+  // `---` and `...` start and end documents; what follows on their line is read as any value.
+  if (
+    i === lineStart &&
+    (src.startsWith('---', i) || src.startsWith('...', i)) &&
+    (i + 3 === end || isBlank(src, i + 3))
+  )
+    i += 3;
+  while (i < end) {
+    const c = src.charCodeAt(i);
+    if (c === 32 || c === 9) {
+      i++;
+    } else if (c === 35) {
+      return undefined; // A comment: at a token's start, so after a space.
+    } else if (c === 34 || c === 39) {
+      const close = quoteEnd(src, i, end);
+      if (close < 0) return { quote: i, depth };
+      token = i;
+      i = close + 1;
+    } else if (
+      (c === 45 || c === 63 || c === 58) &&
+      (i + 1 === end || isBlank(src, i + 1) || (depth > 0 && c === 58))
+    ) {
+      // `- `, `? `, `: ` (in a flow collection `:` may touch its value).
+      if (c === 45) dash = i;
+      if (c === 58 && depth === 0) key = token;
+      i++;
+    } else if (c === 91 || c === 123) {
+      depth++;
+      i++;
+    } else if (c === 93 || c === 125 || c === 44) {
+      if (c !== 44) depth = Math.max(0, depth - 1);
+      i++;
+    } else if ((c === 124 || c === 62) && depth === 0) {
+      const header = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?[ \t]*(?:#.*)?$/.exec(src.slice(i, end));
+      if (!header) return undefined;
+      const parent = (key >= 0 ? key : dash >= 0 ? dash : i - 1) - lineStart;
+      const explicit = /[1-9]/.exec(header[0].slice(1, 3));
+      return { parent, indent: explicit ? Math.max(parent, 0) + Number(explicit[0]) : -1 };
+    } else {
+      // A plain scalar (or an anchor, tag or alias): to a `: `, a ` #`, or in a flow collection an indicator.
+      token = i;
+      while (i < end) {
+        const p = src.charCodeAt(i);
+        if (p === 58 && (i + 1 === end || isBlank(src, i + 1) || (depth > 0 && FLOW_INDICATORS.includes(src[i + 1]))))
+          break;
+        if ((p === 32 || p === 9) && src.charCodeAt(i + 1) === 35) break;
+        if (depth > 0 && FLOW_INDICATORS.includes(src[i])) break;
+        if ((c === 38 || c === 33 || c === 42) && (p === 32 || p === 9)) break; // `&anchor `, `!tag `, `*alias `
+        i++;
+      }
+    }
+  }
+  return undefined;
+}
+
+const FLOW_INDICATORS = ',[]{}';
+
+function isBlank(src: string, at: number): boolean {
+  const c = src.charCodeAt(at);
+  return c === 32 || c === 9;
+}
+
+/** Where the quoted string starting at `open` ends on its line (before `end`), or -1. */
+function quoteEnd(src: string, open: number, end: number): number {
+  const quote = src.charCodeAt(open);
+  for (let i = open + 1; i < end; i++) {
+    const c = src.charCodeAt(i);
+    if (quote === 34 && c === 92)
+      i++; // `\"` and `\\` in a double-quoted string
+    else if (c === quote) {
+      if (quote === 39 && src.charCodeAt(i + 1) === 39)
+        i++; // `''` in a single-quoted string
+      else return i;
+    }
+  }
+  return -1;
 }
 
 /**
@@ -89,8 +276,8 @@ export function syntaxErrorsOf(doc: Document.Parsed, srcLength: number, base: nu
       const start = Math.min(Math.max(error.pos[0], 0), srcLength);
       const end = Math.min(Math.max(error.pos[1], start), srcLength);
       const range = { start: base + start, end: base + end };
-      return error instanceof TabInIndentation
-        ? { message: error.message, range, code: 'tab-indentation' as const }
+      return error instanceof LineSetAside
+        ? { message: error.message, range, code: error.setAside }
         : { message: error.message, range };
     })
     .sort((a, b) => a.range.start - b.range.start);
