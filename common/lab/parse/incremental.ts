@@ -6,7 +6,7 @@
  *    small top-level entry) and keeps its shape re-reads that piece's lines
  *    alone and shifts the pieces after it. A 2,000-node lab then costs a parse
  *    of a few lines instead of half a second. Refused when the document or the
- *    new piece has syntax errors (an unclosed quote or bracket can swallow what
+ *    new piece has syntax errors (an unclosed bracket can swallow what
  *    follows) or lies in a region where errors may have changed how it reads
  *    (Layout.unsettled; errors elsewhere do not matter), when a line is indented to or left of the piece's own
  *    indentation (it would start a new item or section), for tabs in
@@ -23,8 +23,8 @@
  *    stay local; each cluster of errors is remembered (Layout.unsettled) and
  *    re-read with the next edit that touches it, and regions elsewhere are kept
  *    (moved by the edit) when the window gets back in step before them. Broken
- *    text that the parser does not recover from (a stray `}`, a tab that makes a
- *    line a top-level key) is re-read to the end of the text at each edit: the
+ *    text that the parser does not recover from (a stray `}`, a list item among
+ *    the nodes) is re-read to the end of the text at each edit: the
  *    whole text reads differently after it, and nothing short of reading it
  *    shows how.
  */
