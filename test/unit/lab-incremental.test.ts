@@ -633,20 +633,36 @@ function tabChange(text: string, pick: (n: number) => number): TextChange {
   return { start: at, end: Math.min(at + pick(2), line.index + line[0].length), text: '\t' };
 }
 
-test('with tabs in indentation, updateLab equals a full parse after each of many random edits', () => {
+/**
+ * 100 random edits from each start, half of them the breakage's own (`breakIt`), half any; each
+ * compared with a full parse. Returns how many were compared, and how many left the text broken.
+ */
+function editBrokenStarts(
+  starts: [string, (text: string) => string][],
+  seeds: { pick: number; lab: number },
+  breakIt: (text: string, pick: (n: number) => number) => TextChange,
+  isBroken: (doc: LabDocument) => boolean,
+): { compared: number; broken: number } {
   let compared = 0;
-  let tabbed = 0;
-  TABBED_STARTS.forEach(([what, tabIt], round) => {
-    const pick = random(round + 301);
-    let doc = parseLab(tabIt(generateLab(12 + round * 2, { seed: round + 11 })));
-    assert.ok(/^ *\t/m.test(doc.text) && doc.syntaxErrors.length > 0, `${what}: the start has a tab error`);
+  let broken = 0;
+  starts.forEach(([what, spoil], round) => {
+    const pick = random(round + seeds.pick);
+    let doc = parseLab(spoil(generateLab(12 + round * 2, { seed: round + seeds.lab })));
+    assert.ok(isBroken(doc) && doc.syntaxErrors.length > 0, `${what}: the start has the error meant`);
     for (let step = 0; step < 100; step++) {
-      const change = pick(2) ? tabChange(doc.text, pick) : randomChange(doc.text, pick);
+      const change = pick(2) ? breakIt(doc.text, pick) : randomChange(doc.text, pick);
       doc = updateAndCompare(doc, change, `${what}, step ${step}: ${JSON.stringify(change)}`);
       compared++;
-      if (/^ *\t/m.test(doc.text)) tabbed++;
+      if (isBroken(doc)) broken++;
     }
   });
+  return { compared, broken };
+}
+
+test('with tabs in indentation, updateLab equals a full parse after each of many random edits', () => {
+  const { compared, broken: tabbed } = editBrokenStarts(TABBED_STARTS, { pick: 301, lab: 11 }, tabChange, (doc) =>
+    /^ *\t/m.test(doc.text),
+  );
   // All 600 edits are compared, and nearly all of them with a tab somewhere in the indentation.
   assert.equal(compared, 600);
   assert.ok(tabbed >= 480, `${tabbed} of ${compared} edits compared with a tab in the indentation`);
@@ -785,22 +801,9 @@ function quoteChange(text: string, pick: (n: number) => number): TextChange {
 }
 
 test('with unclosed quotes, updateLab equals a full parse after each of many random edits', () => {
-  let compared = 0;
-  let unclosed = 0;
-  QUOTED_STARTS.forEach(([what, quoteIt], round) => {
-    const pick = random(round + 401);
-    let doc = parseLab(quoteIt(generateLab(12 + round * 2, { seed: round + 13 })));
-    assert.ok(
-      doc.syntaxErrors.some((e) => e.code === 'unclosed-quote'),
-      `${what}: the start has an unclosed quote`,
-    );
-    for (let step = 0; step < 100; step++) {
-      const change = pick(2) ? quoteChange(doc.text, pick) : randomChange(doc.text, pick);
-      doc = updateAndCompare(doc, change, `${what}, step ${step}: ${JSON.stringify(change)}`);
-      compared++;
-      if (doc.syntaxErrors.some((e) => e.code === 'unclosed-quote')) unclosed++;
-    }
-  });
+  const { compared, broken: unclosed } = editBrokenStarts(QUOTED_STARTS, { pick: 401, lab: 13 }, quoteChange, (doc) =>
+    doc.syntaxErrors.some((e) => e.code === 'unclosed-quote'),
+  );
   // All 500 edits are compared, and most of them with an unclosed quote somewhere.
   assert.equal(compared, 500);
   assert.ok(unclosed >= 350, `${unclosed} of ${compared} edits compared with an unclosed quote`);
