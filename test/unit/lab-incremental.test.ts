@@ -532,7 +532,7 @@ function settledCharactersReRead(previous: LabDocument, updated: LabDocument, ch
     end: r.end <= change.start ? r.end : r.end + delta,
   });
   const regions = [...(previous.layout.unsettled ?? []).map(moved), ...(updated.layout.unsettled ?? [])];
-  const kept = new Set(previous.layout.pieces.map((piece) => piece.outline));
+  const kept = new Set([...previous.layout.pieces].map((piece) => piece.outline));
   let characters = 0;
   for (const piece of updated.layout.pieces) {
     if (kept.has(piece.outline)) continue;
@@ -743,8 +743,8 @@ test('every common breakage stays local: each later keystroke re-reads as little
     const counts = keystrokes(text).map((change) => {
       const previous = doc as ParsedLab;
       doc = updateLab(doc, change);
-      const kept = new Set(previous.layout.pieces.map((piece) => piece.outline));
-      const read = (doc as ParsedLab).layout.pieces.filter((piece) => !kept.has(piece.outline));
+      const kept = new Set([...previous.layout.pieces].map((piece) => piece.outline));
+      const read = [...(doc as ParsedLab).layout.pieces].filter((piece) => !kept.has(piece.outline));
       return read.reduce((sum, piece) => sum + piece.end - piece.start, 0);
     });
     // Every edit of these texts is compared with a full parse by the property tests above; here, where typing ends.

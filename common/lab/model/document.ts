@@ -19,6 +19,7 @@ import {
 import { mapAsRead } from './lookup';
 import type { Fragment } from '../parse/read';
 import { shiftElement, shiftFragment, shiftIssues } from '../parse/shift';
+import type { PieceList } from './pieces';
 import type {
   ElementKind,
   ElementOf,
@@ -78,7 +79,7 @@ export interface Layout {
   /** Whether pieces may be re-read on their own at all (a block map at the root, no aliases, a plain prefix). */
   sliceable: boolean;
   sections: Section[];
-  pieces: Piece[];
+  pieces: PieceList;
   /** The root when it is not a map; then there are no sections. */
   root?: OutlineValue;
   rootIssues: FormatIssue[];
@@ -119,7 +120,7 @@ export class ParsedLab implements LabDocument {
     const census = edited?.previous.censusMemo;
     if (edited && census) {
       const { previous, index, delta } = edited;
-      this.censusBefore = { census, piece: previous.layout.pieces[index], index, delta };
+      this.censusBefore = { census, piece: previous.layout.pieces.at(index), index, delta };
     }
   }
 
@@ -168,8 +169,7 @@ export class ParsedLab implements LabDocument {
       if (section.key !== kind || !counts[s]) continue;
       const end = section.firstPiece + section.pieceCount;
       for (let i = section.firstPiece; i < end; i++) {
-        const piece = pieces[i];
-        const fragment = piece.fragment;
+        const fragment = pieces.asRead(i).fragment;
         // Named loads: fragment[kind] is a keyed load, which V8 leaves on its slow path here.
         const elements = (
           kind === 'nodes' ? fragment.nodes : kind === 'links' ? fragment.links : fragment.networks
@@ -177,7 +177,7 @@ export class ParsedLab implements LabDocument {
         for (let e = 0; e < elements.length; e++) {
           const element = elements[e];
           if (dropped.size === 0 || !dropped.has(element as LabNode | LabNetwork))
-            visit(element, piece.delta, piece.linkShift);
+            visit(element, pieces.deltaAt(i), pieces.linkShiftAt(i));
         }
       }
     }
@@ -209,7 +209,7 @@ export class ParsedLab implements LabDocument {
   rangeOfPath(path: readonly (string | number)[]): Range | undefined {
     const { sections, pieces, root } = this.layout;
     if (sections.length === 0) return root ? rangeOfPathIn(root, root.range, path, 0) : undefined;
-    const last = pieces[pieces.length - 1];
+    const last = pieces.at(pieces.length - 1);
     const whole = { start: sections[0].keyRange.start, end: shiftRange(last.outline.range, last.delta).end };
     if (path.length === 0) return whole;
     const sectionIndex = sections.findIndex((s) => s.key === String(path[0]));
@@ -255,9 +255,9 @@ export class ParsedLab implements LabDocument {
     if (sections.length === 0) {
       return root ? pathAtItem({ range: root.range, value: root }, [], offset, 0) : undefined;
     }
-    const index = indexOfLastStartingAtOrBefore(pieces, offset);
+    const index = pieces.lastStartingAtOrBefore(offset);
     if (index >= 0) {
-      const piece = pieces[index];
+      const piece = pieces.at(index);
       const section = sections[piece.section];
       const found =
         piece.kind === 'link'
@@ -336,7 +336,7 @@ interface CensusBefore {
  * edit. Undefined when that does not hold: the census is then worked out whole.
  */
 function censusAfterPiece(layout: Layout, { census, piece: old, index, delta }: CensusBefore): Census | undefined {
-  const piece = layout.pieces[index];
+  const piece = layout.pieces.at(index);
   if (piece.kind === 'section' || piece.kind !== old.kind || piece.section !== old.section) return undefined;
   const [was, is] = [old.fragment, piece.fragment];
   if (was.issues.length > 0 || is.issues.length > 0) return undefined;
@@ -352,7 +352,7 @@ function censusAfterPiece(layout: Layout, { census, piece: old, index, delta }: 
     const section = layout.sections[s];
     if (!census.counts[s] || section.itemized) continue;
     for (let p = section.firstPiece; p < section.firstPiece + section.pieceCount; p++) {
-      const { fragment, delta: pieceDelta, linkShift } = layout.pieces[p];
+      const { fragment, delta: pieceDelta, linkShift } = layout.pieces.at(p);
       if (!(fragment.name || fragment.description || fragment.defaults || fragment.tests)) continue;
       const current = shiftFragment(fragment, pieceDelta, linkShift);
       if (current.name) moved.name = current.name;
@@ -382,7 +382,8 @@ function censusOf(layout: Layout): Census {
   let sectionSeen = -1;
   const pieces = layout.pieces;
   for (let p = 0; p < pieces.length; p++) {
-    const piece = pieces[p];
+    const piece = pieces.asRead(p);
+    const delta = pieces.deltaAt(p);
     const section = layout.sections[piece.section];
     const sectionCounts = counts[piece.section];
     if (piece.section !== sectionSeen) {
@@ -400,18 +401,18 @@ function censusOf(layout: Layout): Census {
     const { nodes, networks } = fragment;
     // A loop, not push(...spread): one piece (a one-line flow map of 300,000 nodes) may hold more issues than the stack takes.
     if (fragment.issues.length > 0)
-      for (const issue of shiftIssues(fragment.issues, piece.delta, piece.linkShift)) issues.push(issue);
+      for (const issue of shiftIssues(fragment.issues, delta, pieces.linkShiftAt(p))) issues.push(issue);
     if (!sectionCounts) continue;
     if (fragment.name || fragment.description || fragment.defaults || fragment.tests) {
-      const current = shiftFragment(fragment, piece.delta, piece.linkShift);
+      const current = shiftFragment(fragment, delta, pieces.linkShiftAt(p));
       if (current.name) census.name = current.name;
       if (current.description) census.description = current.description;
       if (current.defaults) census.defaults = current.defaults;
       if (current.tests) census.tests = current.tests;
     }
-    for (let i = 0; i < nodes.length; i++) dropRepeat(nodes[i], piece, 'nodes', 'node', names.nodes, census);
+    for (let i = 0; i < nodes.length; i++) dropRepeat(nodes[i], delta, 'nodes', 'node', names.nodes, census);
     for (let i = 0; i < networks.length; i++)
-      dropRepeat(networks[i], piece, 'networks', 'network', names.networks, census);
+      dropRepeat(networks[i], delta, 'networks', 'network', names.networks, census);
   }
   return census;
 }
@@ -419,7 +420,7 @@ function censusOf(layout: Layout): Census {
 /** Notes an element whose name is not new as dropped, with an issue (only the first one is read). */
 function dropRepeat(
   element: LabNode | LabNetwork,
-  piece: Piece,
+  delta: number,
   section: 'nodes' | 'networks',
   kind: string,
   seen: Set<string>,
@@ -432,7 +433,7 @@ function dropRepeat(
   census.dropped.add(element);
   census.issues.push({
     code: 'duplicate-key',
-    range: shiftRange(element.nameRange, piece.delta),
+    range: shiftRange(element.nameRange, delta),
     path: [section, element.name],
     message: `${kind} ${element.name} is defined twice; rename or remove one (only the first one is read)`,
   });

@@ -36,7 +36,8 @@ import {
   type Piece,
   type Section,
 } from '../model/document';
-import { addItems, addSections, hasPlainKey, itemsOf, readItem, type LayoutDraft } from './layout';
+import { addItems, addSections, hasPlainKey, itemsOf, nextPieceIndex, readItem, type LayoutDraft } from './layout';
+import { PieceList } from '../model/pieces';
 import { lineStartOf } from '../../text-lines';
 import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
 import { readTopLevelEntry } from './read';
@@ -53,9 +54,9 @@ export function reparse(previous: ParsedLab, change: TextChange, text: string): 
 
 function reparsePiece(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
   const layout = previous.layout;
-  const index = indexOfLastStartingAtOrBefore(layout.pieces, change.start);
+  const index = layout.pieces.lastStartingAtOrBefore(change.start);
   if (index < 0) return undefined;
-  const piece = layout.pieces[index];
+  const piece = layout.pieces.at(index);
   if (!piece.sliceable) return undefined;
   // A piece where errors may have changed how it reads is re-read with them, in a window.
   if (layout.unsettled?.some((r) => r.start < piece.end && piece.start < r.end)) return undefined;
@@ -93,16 +94,7 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
       ? readTopLevelEntry(outline as OutlineEntry, defaultsOf(layout))
       : readItem(section.key, outline, linkIndexOf(piece), defaultsOf(layout));
   const edited: Piece = { ...piece, end, outline, delta: 0, fragment, linkShift: 0 };
-  let pieces: Piece[];
-  if (delta === 0) {
-    // A value replaced by one as long (a digit): nothing moves, and one copy of the list replaces pushing each piece.
-    pieces = layout.pieces.slice();
-    pieces[index] = edited;
-  } else {
-    pieces = layout.pieces.slice(0, index);
-    pieces.push(edited);
-    for (let i = index + 1; i < layout.pieces.length; i++) pieces.push(shiftPiece(layout.pieces[i], delta));
-  }
+  const pieces = layout.pieces.splice(index, index + 1, [edited], { delta });
   const sections = layout.sections.map((s): Section => {
     if (s.start > piece.start) return { ...s, start: s.start + delta, keyRange: shiftRange(s.keyRange, delta) };
     if (s === section && piece.kind === 'section') return { ...s, keyRange: (outline as OutlineEntry).keyRange };
@@ -175,10 +167,10 @@ function windowStart(layout: Layout, change: TextChange): WindowStart | undefine
     if (sectionIndex < 0) return undefined;
     // The first piece to re-read: the one the edit is in, or the first of a section whose key line holds the edit.
     const section = sections[sectionIndex];
-    const inKeyLine = indexOfLastStartingAtOrBefore(pieces, from) < section.firstPiece;
-    const first = inKeyLine ? section.firstPiece : indexOfLastStartingAtOrBefore(pieces, from);
-    const context = pieces[first - 1];
-    if (!context) return undefined;
+    const inKeyLine = pieces.lastStartingAtOrBefore(from) < section.firstPiece;
+    const first = inKeyLine ? section.firstPiece : pieces.lastStartingAtOrBefore(from);
+    if (first < 1) return undefined;
+    const context = pieces.at(first - 1);
     const contextSection = sections[context.section];
     const header = context.kind !== 'section' ? `${contextSection.key}:\n` : '';
     const boundary = header ? context.start : contextSection.start;
@@ -191,7 +183,7 @@ function windowStart(layout: Layout, change: TextChange): WindowStart | undefine
     }
     // Checked once the window holds every region it touches: broken text may have made a section that cannot be cut.
     if (!contextSection.sliceable) return undefined;
-    const editStart = inKeyLine ? section.start : pieces[first].start;
+    const editStart = inKeyLine ? section.start : pieces.startAt(first);
     return { first, context, boundary, header, editStart, settledFrom };
   }
 }
@@ -212,14 +204,14 @@ function* windowEnds(layout: Layout, start: WindowStart): Generator<number> {
   for (;;) {
     const firstUnchanged = Math.max(
       start.first + 1,
-      settledFrom === Infinity ? pieces.length : indexOfLastStartingAtOrBefore(pieces, settledFrom - 1) + 1,
+      settledFrom === Infinity ? pieces.length : pieces.lastStartingAtOrBefore(settledFrom - 1) + 1,
     );
     const end = Math.min(firstUnchanged + Math.max(IN_STEP, extra), pieces.length);
-    const endOffset = end < pieces.length ? pieces[end].start : Infinity;
+    const endOffset = end < pieces.length ? pieces.startAt(end) : Infinity;
     const reached = regions.find((r) => r.start < endOffset && r.end > settledFrom);
     if (reached) {
-      const barrier = indexOfLastStartingAtOrBefore(pieces, reached.start);
-      if (pieces[barrier].start === reached.start && barrier >= firstUnchanged + IN_STEP) yield barrier;
+      const barrier = pieces.lastStartingAtOrBefore(reached.start);
+      if (pieces.startAt(barrier) === reached.start && barrier >= firstUnchanged + IN_STEP) yield barrier;
       settledFrom = reached.end;
       continue;
     }
@@ -245,9 +237,11 @@ function readWindow(previous: ParsedLab, text: string, w: Window): WindowReading
 
   const contextSection = sections[w.context.section];
   const defaults = defaultsOf(layout);
+  // The pieces before the context piece are kept: the draft holds those the window reads.
   const draft: LayoutDraft = {
     sections: sections.slice(0, w.header ? w.context.section + 1 : w.context.section),
-    pieces: pieces.slice(0, w.first - 1),
+    pieces: [],
+    kept: w.first - 1,
   };
   let entries = root.entries;
   if (w.header) {
@@ -266,18 +260,19 @@ function readWindow(previous: ParsedLab, text: string, w: Window): WindowReading
 
   // Whatever the errors did stays before the pieces that read as before (or runs to the end).
   let settledAgain = Infinity;
+  let after: Parameters<PieceList['splice']>[3] = { delta: 0 };
   if (!toEnd) {
     const inStep = inStepFrom(layout, draft, w, syntaxErrors);
     if (inStep === undefined) return OUT_OF_STEP;
     settledAgain = draft.pieces[inStep].start;
-    appendRest(layout, draft, w);
+    after = appendRest(layout, draft, w);
   }
   const kept = keptAround(layout, w.boundary, toEnd ? Infinity : startOf(layout, w.end), w.delta);
   const region = syntaxErrors.length > 0 ? { start: w.editStart, end: settledAgain } : undefined;
   const updated: Layout = {
     sliceable: true,
     sections: draft.sections,
-    pieces: draft.pieces,
+    pieces: pieces.splice(w.first - 1, w.end, draft.pieces, after),
     rootIssues: [],
     ...withErrors(kept.before, region ? [{ errors: syntaxErrors, region }] : [], kept.after),
   };
@@ -295,9 +290,7 @@ function readWindow(previous: ParsedLab, text: string, w: Window): WindowReading
  * them re-reads whole. The window's region as a whole when that cannot be told.
  */
 function windowRegions(text: string, layout: Layout, errors: SyntaxError[], region: Range): Unsettled[] {
-  const limit = Number.isFinite(region.end)
-    ? indexOfLastStartingAtOrBefore(layout.pieces, region.end)
-    : layout.pieces.length;
+  const limit = Number.isFinite(region.end) ? layout.pieces.lastStartingAtOrBefore(region.end) : layout.pieces.length;
   const regions = regionsOf(text, layout, errors, limit, region.end);
   if (!regions) return [{ region, errors }];
   const groups: Unsettled[] = [];
@@ -352,14 +345,16 @@ function withErrors(...groups: Unsettled[][]): Pick<Layout, 'syntaxErrors' | 'un
 
 /** Whether piece `index` opens its section: it is a top-level entry, or the first item after the section's key line. */
 function opensSection(layout: Layout, index: number): boolean {
-  const piece = layout.pieces[index];
+  const piece = layout.pieces.asRead(index);
   const section = layout.sections[piece.section];
   return piece.kind === 'section' || index === section.firstPiece;
 }
 
 /** Where the text from piece `index` on starts: at its section's key line when it opens the section. */
 function startOf(layout: Layout, index: number): number {
-  return opensSection(layout, index) ? layout.sections[layout.pieces[index].section].start : layout.pieces[index].start;
+  return opensSection(layout, index)
+    ? layout.sections[layout.pieces.asRead(index).section].start
+    : layout.pieces.startAt(index);
 }
 
 /** How many pieces at the end of a window must read as before to show that the parser is back in step. */
@@ -378,9 +373,9 @@ function inStepFrom(
 ): number | undefined {
   const reach = syntaxErrors.reduce((end, e) => Math.max(end, e.range.end), -1);
   let index = draft.pieces.length;
-  for (let old = w.end - 1; index > w.first - 1 && old >= 0; old--) {
+  for (let old = w.end - 1; index > 0 && old >= 0; old--) {
     const piece = draft.pieces[index - 1];
-    const before = layout.pieces[old];
+    const before = layout.pieces.at(old);
     const same =
       piece.start >= reach &&
       piece.kind === before.kind &&
@@ -404,10 +399,14 @@ function samePiece(
   return !('key' in b) && sameItem(a, deltaA, b, deltaB);
 }
 
-/** Appends the old pieces after the window, moved by the edit and renumbered where links were added or removed. */
-function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
+/**
+ * Appends the sections after the window to the draft, and says how the old
+ * pieces after it move: by the edit, to their sections' new indexes, and
+ * renumbered where links were added or removed before them in their section.
+ */
+function appendRest(layout: Layout, draft: LayoutDraft, w: Window): Parameters<PieceList['splice']>[3] {
   const { sections, pieces } = layout;
-  const oldSection = pieces[w.end].section;
+  const oldSection = pieces.asRead(w.end).section;
   const continues = !opensSection(layout, w.end);
   let sectionShift = draft.sections.length - oldSection;
   let linkIndexDelta = 0;
@@ -416,17 +415,12 @@ function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
     const current = { ...draft.sections[last] };
     draft.sections[last] = current;
     sectionShift = last - oldSection;
-    const newBefore = draft.pieces.length - current.firstPiece;
+    const newBefore = nextPieceIndex(draft) - current.firstPiece;
     const oldBefore = w.end - sections[oldSection].firstPiece;
     current.pieceCount = newBefore + sections[oldSection].pieceCount - oldBefore;
-    if (current.key === 'links') linkIndexDelta = nextLinkIndex(draft) - linkIndexOf(pieces[w.end]);
+    if (current.key === 'links') linkIndexDelta = nextLinkIndex(layout, draft) - linkIndexOf(pieces.at(w.end));
   }
-  const pieceShift = draft.pieces.length - w.end;
-  for (let i = w.end; i < pieces.length; i++) {
-    const piece = pieces[i];
-    const renumber = continues && piece.section === oldSection ? linkIndexDelta : 0;
-    draft.pieces.push(shiftPiece(piece, w.delta, piece.section + sectionShift, renumber));
-  }
+  const pieceShift = nextPieceIndex(draft) - w.end;
   for (let s = continues ? oldSection + 1 : oldSection; s < sections.length; s++) {
     const section = sections[s];
     draft.sections.push({
@@ -436,34 +430,26 @@ function appendRest(layout: Layout, draft: LayoutDraft, w: Window): void {
       firstPiece: section.firstPiece + pieceShift,
     });
   }
+  const sectionEnd = sections[oldSection].firstPiece + sections[oldSection].pieceCount;
+  return {
+    delta: w.delta,
+    renumber: linkIndexDelta,
+    renumberTo: continues ? sectionEnd : w.end,
+    sections: sectionShift,
+  };
 }
 
 /** The index the next link of the draft's last section takes: after its last link, or 0. */
-function nextLinkIndex(draft: LayoutDraft): number {
-  const last = draft.pieces[draft.pieces.length - 1];
+function nextLinkIndex(layout: Layout, draft: LayoutDraft): number {
+  const kept = draft.kept ?? 0;
+  const last = draft.pieces.at(-1) ?? (kept > 0 ? layout.pieces.at(kept - 1) : undefined);
   return last?.kind === 'link' && last.section === draft.sections.length - 1 ? linkIndexOf(last) + 1 : 0;
-}
-
-function shiftPiece(piece: Piece, delta: number, section = piece.section, linkIndexDelta = 0): Piece {
-  if (delta === 0 && section === piece.section && linkIndexDelta === 0) return piece;
-  return {
-    kind: piece.kind,
-    section,
-    start: piece.start + delta,
-    end: piece.end + delta,
-    indent: piece.indent,
-    sliceable: piece.sliceable,
-    outline: piece.outline,
-    delta: piece.delta + delta,
-    fragment: piece.fragment,
-    linkShift: piece.linkShift + linkIndexDelta,
-  };
 }
 
 /** The piece that holds the defaults that count: the first `defaults` entry. */
 function defaultsPiece(layout: Layout): Piece | undefined {
   const section = layout.sections.find((s) => s.key === 'defaults');
-  return section && layout.pieces[section.firstPiece];
+  return section && layout.pieces.at(section.firstPiece);
 }
 
 /** The node defaults that count (their values; ranges as read), without working out the rest of what counts. */
@@ -484,12 +470,12 @@ function withCurrentDefaults(layout: Layout, previous: Layout): Layout {
   if (current?.outline === before?.outline) return layout;
   const defaults = current?.fragment.defaults ?? {};
   if (sameValues(defaults, before?.fragment.defaults ?? {})) return layout;
-  const pieces = layout.pieces.map((piece): Piece => {
+  const pieces = layout.pieces.slice().map((piece): Piece => {
     if (piece.fragment.nodes.length === 0) return piece;
     const nodes = piece.fragment.nodes.map((node) => ({ ...node, resolved: withDefaults(node.fields, defaults) }));
     return { ...piece, fragment: { ...piece.fragment, nodes } };
   });
-  return { ...layout, pieces };
+  return { ...layout, pieces: PieceList.of(pieces) };
 }
 
 /** Whether two sets of node defaults give every node the same resolved values (resolving reads values alone). */

@@ -6,6 +6,7 @@
  * re-read alone.
  */
 import type { Layout, Piece, Section } from '../model/document';
+import { PieceList } from '../model/pieces';
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineValue } from './outline';
 import { emptyFragment, readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
 import type { NodeFields } from '../model/types';
@@ -14,7 +15,14 @@ import { lineStartOf } from '../../text-lines';
 /** Sections and pieces being laid out, in document order. */
 export interface LayoutDraft {
   sections: Section[];
+  /** The pieces laid out, after `kept` pieces kept from a previous layout (which piece indexes count). */
   pieces: Piece[];
+  kept?: number;
+}
+
+/** The index the next piece laid out in `draft` takes. */
+export function nextPieceIndex(draft: LayoutDraft): number {
+  return (draft.kept ?? 0) + draft.pieces.length;
 }
 
 export function layoutOf(
@@ -25,7 +33,7 @@ export function layoutOf(
 ): Layout {
   const draft: LayoutDraft = { sections: [], pieces: [] };
   addSections(text, draft, root.entries, sliceable, defaultsIn(root.entries));
-  return { sliceable, sections: draft.sections, pieces: draft.pieces, rootIssues: [], syntaxErrors };
+  return { sliceable, sections: draft.sections, pieces: PieceList.of(draft.pieces), rootIssues: [], syntaxErrors };
 }
 
 /** The node defaults written in the first `defaults` among these top-level entries. */
@@ -52,7 +60,7 @@ export function addSections(
       key: entry.key,
       keyRange: entry.keyRange,
       start,
-      firstPiece: draft.pieces.length,
+      firstPiece: nextPieceIndex(draft),
       pieceCount: 0,
       sliceable: sectionSliceable,
     };
@@ -115,7 +123,7 @@ export function addItems(
       linkShift: 0,
     });
   });
-  section.pieceCount = draft.pieces.length - section.firstPiece;
+  section.pieceCount = nextPieceIndex(draft) - section.firstPiece;
 }
 
 /** The items of a `nodes`, `networks` or `links` section written as a block collection, which become one piece each. */

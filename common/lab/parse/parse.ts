@@ -6,6 +6,7 @@
  * be read plus syntax errors.
  */
 import { ParsedLab } from '../model/document';
+import { PieceList } from '../model/pieces';
 import { MAX_LAB_TEXT_LENGTH } from '../rules/format';
 import { reparse } from './incremental';
 import { layoutOf } from './layout';
@@ -145,7 +146,14 @@ function fromOutline(
           'a lab file is a map with the keys name, description, defaults, nodes, networks, links and tests, e.g. name: campus',
       });
     }
-    return new ParsedLab(text, { sliceable: false, sections: [], pieces: [], root, rootIssues, syntaxErrors });
+    return new ParsedLab(text, {
+      sliceable: false,
+      sections: [],
+      pieces: PieceList.of([]),
+      root,
+      rootIssues,
+      syntaxErrors,
+    });
   }
   const sliceable =
     !sawAlias && !root.flow && root.entries.length > 0 && isPlainPrefix(text, lineStartOf(text, root.range.start));
@@ -182,7 +190,7 @@ function unreadable(text: string, message: string, range = { start: 0, end: text
   return new ParsedLab(text, {
     sliceable: false,
     sections: [],
-    pieces: [],
+    pieces: PieceList.of([]),
     rootIssues: [],
     syntaxErrors: [{ message, range }],
   });

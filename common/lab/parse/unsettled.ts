@@ -7,7 +7,7 @@
  * regions can then be re-read piece by piece, so one unclosed bracket at the
  * top no longer makes every keystroke below it a full parse.
  */
-import { indexOfLastStartingAtOrBefore, type Layout } from '../model/document';
+import type { Layout } from '../model/document';
 import { itemsOf } from './layout';
 import { buildOutline, sameEntry, sameItem, type OutlineEntry, type OutlineItem } from './outline';
 import type { Range, SyntaxError } from '../model/types';
@@ -43,11 +43,8 @@ export function regionsOf(
   // Piece index ranges [first, last] holding errors, merged where they touch.
   const clusters: { first: number; last: number }[] = [];
   for (const error of errors) {
-    const first = Math.max(0, indexOfLastStartingAtOrBefore(pieces, error.range.start) - 1);
-    const last = Math.max(
-      first,
-      indexOfLastStartingAtOrBefore(pieces, Math.max(error.range.start, error.range.end - 1)),
-    );
+    const first = Math.max(0, pieces.lastStartingAtOrBefore(error.range.start) - 1);
+    const last = Math.max(first, pieces.lastStartingAtOrBefore(Math.max(error.range.start, error.range.end - 1)));
     const previous = clusters[clusters.length - 1];
     if (previous && first <= previous.last + 1) previous.last = Math.max(previous.last, last);
     else clusters.push({ first, last });
@@ -64,14 +61,14 @@ export function regionsOf(
     }
     regions.push({
       start: regionStart(layout, cluster.first),
-      end: next >= limit ? limitOffset : pieces[next].start,
+      end: next >= limit ? limitOffset : pieces.startAt(next),
     });
   }
   return regions;
 }
 
 function regionStart(layout: Layout, firstPiece: number): number {
-  return firstPiece === 0 ? 0 : layout.pieces[firstPiece].start;
+  return firstPiece === 0 ? 0 : layout.pieces.startAt(firstPiece);
 }
 
 /**
@@ -88,12 +85,12 @@ function backInStepAt(text: string, layout: Layout, index: number): boolean {
   const items = own.every((p) => p.kind !== 'section' && p.section === own[0].section);
   const entries = own.every((p) => p.kind === 'section');
   if (!own.every((p) => p.sliceable) || (!items && !entries)) return false;
-  const keyLineEnd = pieces[section.firstPiece].start;
+  const keyLineEnd = pieces.startAt(section.firstPiece);
   if (items && layout.syntaxErrors.some((e) => e.range.start >= section.start && e.range.start < keyLineEnd))
     return false;
   const header = items ? `${section.key}:\n` : '';
   const from = own[0].start;
-  const source = header + text.slice(from, pieces[end - 1].end);
+  const source = header + text.slice(from, own[own.length - 1].end);
   const doc = parseYaml(source);
   if (doc.errors.length > 0) return false;
   const build = { src: source, base: from - header.length, sawAlias: false };
