@@ -18,8 +18,9 @@ import {
 } from '../parse/outline';
 import { mapAsRead } from './lookup';
 import type { Fragment } from '../parse/read';
-import { shiftElement, shiftFragment, shiftIssues } from '../parse/shift';
+import { shiftElement } from '../parse/shift';
 import type { PieceList } from './pieces';
+import { censusAfterSplice, censusOf, type Census, type Splice } from './census';
 import type {
   ElementKind,
   ElementOf,
@@ -32,7 +33,9 @@ import type {
   Located,
   NodeFields,
   PathAt,
+  PlacedElements,
   Range,
+  Replaced,
   SyntaxError,
 } from './types';
 
@@ -100,8 +103,9 @@ export class ParsedLab implements LabDocument {
   /** What counts and the issues, worked out when first read: an edit that nobody reads the model of costs nothing here. */
   private censusMemo?: Census;
   private elementsMemo?: Elements;
-  /** The previous version's census and the one piece an edit re-read, until this version's census is worked out. */
-  private censusBefore?: CensusBefore;
+  /** The version before and how the update made this one from it, until this version's census is worked out. */
+  private spliced?: { previous: WeakRef<ParsedLab>; census: Census; splice: Splice };
+  private replacedMemo?: Replaced;
 
   /**
    * `layout`: how the text splits into pieces, for the incremental reparse only.
@@ -112,16 +116,23 @@ export class ParsedLab implements LabDocument {
     readonly text: string,
     readonly layout: Layout,
     readonly readBy: 'whole' | 'piece' | 'window' = 'whole',
-    /** For an update that re-read one piece (`index`, moved by `delta`): the version it updated. */
-    edited?: { previous: ParsedLab; index: number; delta: number },
+    /** For an update that replaced some pieces of `previous`: how (see census.ts). */
+    edited?: { previous: ParsedLab; splice: Splice },
   ) {
     this.syntaxErrors = layout.syntaxErrors;
-    // Only the census, not the version: a chain of versions nobody read the census of would otherwise be kept.
+    // The census, not the version: a chain of versions nobody read the census of would otherwise be kept.
     const census = edited?.previous.censusMemo;
-    if (edited && census) {
-      const { previous, index, delta } = edited;
-      this.censusBefore = { census, piece: previous.layout.pieces.at(index), index, delta };
-    }
+    if (edited && census) this.spliced = { previous: new WeakRef(edited.previous), census, splice: edited.splice };
+  }
+
+  /**
+   * What the update that made this version replaced in the one before (see
+   * LabDocument.replaced); read after the census, which tells whether it is
+   * only that.
+   */
+  get replaced(): Replaced | undefined {
+    void this.census;
+    return this.replacedMemo;
   }
 
   get name(): Located<string> | undefined {
@@ -189,9 +200,11 @@ export class ParsedLab implements LabDocument {
 
   private get census(): Census {
     if (!this.censusMemo) {
-      const before = this.censusBefore;
-      this.censusBefore = undefined;
-      this.censusMemo = (before && censusAfterPiece(this.layout, before)) ?? censusOf(this.layout);
+      const spliced = this.spliced;
+      this.spliced = undefined;
+      const census = spliced && censusAfterSplice(this.layout, spliced.census, spliced.splice);
+      if (spliced && census) this.replacedMemo = replacedBy(this.layout, spliced.previous, spliced.splice);
+      this.censusMemo = census ?? censusOf(this.layout);
     }
     return this.censusMemo;
   }
@@ -301,140 +314,29 @@ export function indexOfLastStartingAtOrBefore(items: readonly { start: number }[
   return found;
 }
 
-/**
- * What counts in a layout: the first of a repeated top-level key, the first
- * of a repeated node or network name;
- * repeats are issues. Elements are left where they are (see `dropped`).
- */
-interface Census {
-  name?: Located<string>;
-  description?: Located<string>;
-  defaults: NodeFields;
-  tests: LabTest[];
-  /** Every format issue, with current ranges, in document order. */
-  issues: FormatIssue[];
-  /** Whether each section's pieces count. */
-  counts: boolean[];
-  /** Nodes and networks (as read) that repeat an earlier name and do not count. */
-  dropped: Set<LabNode | LabNetwork>;
-  names: { nodes: Set<string>; networks: Set<string> };
-}
-
-interface CensusBefore {
-  census: Census;
-  /** The piece as it was before the edit, and its index (the same in both versions). */
-  piece: Piece;
-  index: number;
-  delta: number;
-}
-
-/**
- * The census after an edit that re-read one node, network or link, from the one
- * before, without going over every piece again (at 10,000 nodes that was a set
- * of 10,000 names at every keystroke): the same when the piece names what it
- * named and has no issues, before or after; the issues after it moved by the
- * edit. Undefined when that does not hold: the census is then worked out whole.
- */
-function censusAfterPiece(layout: Layout, { census, piece: old, index, delta }: CensusBefore): Census | undefined {
-  const piece = layout.pieces.at(index);
-  if (piece.kind === 'section' || piece.kind !== old.kind || piece.section !== old.section) return undefined;
-  const [was, is] = [old.fragment, piece.fragment];
-  if (was.issues.length > 0 || is.issues.length > 0) return undefined;
-  if (!sameNames(was.nodes, is.nodes) || !sameNames(was.networks, is.networks)) return undefined;
-  if (census.dropped.size > 0 && [...was.nodes, ...was.networks].some((e) => census.dropped.has(e))) return undefined;
-  if (delta === 0) return census;
-  const issues = census.issues.map((issue) =>
-    issue.range.start >= old.end ? { ...issue, range: shiftRange(issue.range, delta) } : issue,
-  );
-  const moved: Census = { ...census, issues };
-  // Name, description, defaults and tests are read from the counting top-level entries (items have none): moved too.
-  for (let s = 0; s < layout.sections.length; s++) {
-    const section = layout.sections[s];
-    if (!census.counts[s] || section.itemized) continue;
-    for (let p = section.firstPiece; p < section.firstPiece + section.pieceCount; p++) {
-      const { fragment, delta: pieceDelta, linkShift } = layout.pieces.at(p);
-      if (!(fragment.name || fragment.description || fragment.defaults || fragment.tests)) continue;
-      const current = shiftFragment(fragment, pieceDelta, linkShift);
-      if (current.name) moved.name = current.name;
-      if (current.description) moved.description = current.description;
-      if (current.defaults) moved.defaults = current.defaults;
-      if (current.tests) moved.tests = current.tests;
-    }
-  }
-  return moved;
-}
-
-function sameNames(a: readonly (LabNode | LabNetwork)[], b: readonly (LabNode | LabNetwork)[]): boolean {
-  return a.length === b.length && a.every((element, i) => element.name === b[i].name);
-}
-
-function censusOf(layout: Layout): Census {
-  const issues = [...layout.rootIssues];
-  const keys = new Set<string>();
-  // A section counts when it is the first with its key.
-  const counts = layout.sections.map((section) => {
-    if (keys.has(section.key)) return false;
-    keys.add(section.key);
-    return true;
+/** The elements `splice` removed and added, as LabDocument.replaced gives them. */
+function replacedBy(layout: Layout, from: WeakRef<LabDocument>, splice: Splice): Replaced {
+  const placed = (pieces: readonly Piece[]): PlacedElements => ({
+    nodes: pieces.flatMap((p) =>
+      p.fragment.nodes.map((element) => ({ element, delta: p.delta, indexShift: p.linkShift })),
+    ),
+    networks: pieces.flatMap((p) =>
+      p.fragment.networks.map((element) => ({ element, delta: p.delta, indexShift: p.linkShift })),
+    ),
+    links: pieces.flatMap((p) =>
+      p.fragment.links.map((element) => ({ element, delta: p.delta, indexShift: p.linkShift })),
+    ),
   });
-  const names = { nodes: new Set<string>(), networks: new Set<string>() };
-  const census: Census = { defaults: {}, tests: [], issues, counts, dropped: new Set(), names };
-  let sectionSeen = -1;
-  const pieces = layout.pieces;
-  for (let p = 0; p < pieces.length; p++) {
-    const piece = pieces.asRead(p);
-    const delta = pieces.deltaAt(p);
-    const section = layout.sections[piece.section];
-    const sectionCounts = counts[piece.section];
-    if (piece.section !== sectionSeen) {
-      sectionSeen = piece.section;
-      if (!sectionCounts) {
-        issues.push({
-          code: 'duplicate-key',
-          range: section.keyRange,
-          path: [section.key],
-          message: `the top-level key ${section.key} appears twice; merge the two into one (only the first one is read)`,
-        });
-      }
-    }
-    const fragment = piece.fragment;
-    const { nodes, networks } = fragment;
-    // A loop, not push(...spread): one piece (a one-line flow map of 300,000 nodes) may hold more issues than the stack takes.
-    if (fragment.issues.length > 0)
-      for (const issue of shiftIssues(fragment.issues, delta, pieces.linkShiftAt(p))) issues.push(issue);
-    if (!sectionCounts) continue;
-    if (fragment.name || fragment.description || fragment.defaults || fragment.tests) {
-      const current = shiftFragment(fragment, delta, pieces.linkShiftAt(p));
-      if (current.name) census.name = current.name;
-      if (current.description) census.description = current.description;
-      if (current.defaults) census.defaults = current.defaults;
-      if (current.tests) census.tests = current.tests;
-    }
-    for (let i = 0; i < nodes.length; i++) dropRepeat(nodes[i], delta, 'nodes', 'node', names.nodes, census);
-    for (let i = 0; i < networks.length; i++)
-      dropRepeat(networks[i], delta, 'networks', 'network', names.networks, census);
-  }
-  return census;
-}
-
-/** Notes an element whose name is not new as dropped, with an issue (only the first one is read). */
-function dropRepeat(
-  element: LabNode | LabNetwork,
-  delta: number,
-  section: 'nodes' | 'networks',
-  kind: string,
-  seen: Set<string>,
-  census: Census,
-): void {
-  if (!seen.has(element.name)) {
-    seen.add(element.name);
-    return;
-  }
-  census.dropped.add(element);
-  census.issues.push({
-    code: 'duplicate-key',
-    range: shiftRange(element.nameRange, delta),
-    path: [section, element.name],
-    message: `${kind} ${element.name} is defined twice; rename or remove one (only the first one is read)`,
-  });
+  const { pieces } = layout;
+  return {
+    from,
+    start: splice.start,
+    end: splice.end,
+    delta: splice.delta,
+    linkDelta: splice.linkDelta,
+    renumberEnd:
+      splice.linkDelta === 0 || splice.renumberTo >= pieces.length ? Infinity : pieces.startAt(splice.renumberTo),
+    removed: placed(splice.removed),
+    added: placed(pieces.slice(splice.first, splice.first + splice.added)),
+  };
 }

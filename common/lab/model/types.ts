@@ -186,7 +186,33 @@ export interface LabDocument {
   ): void;
   /** The names of the nodes or of the networks, as a set. */
   namesOf(kind: 'nodes' | 'networks'): ReadonlySet<string>;
+  /**
+   * What the update that made this version replaced in the version before,
+   * when that is all it changed: items of one section, naming what they
+   * named (see census.ts). For checks that follow a document's versions.
+   * Undefined after a full parse or any other update.
+   */
+  readonly replaced?: Replaced;
 }
+
+/**
+ * The elements an update removed from `from` and added (each as forEachAsRead
+ * gives it), at the text [start, end) of `from`; the text after `end` moved
+ * by `delta`, and link indexes there, before `renumberEnd` (an offset in this
+ * version), by `linkDelta`. Nothing else changed.
+ */
+export interface Replaced {
+  from: WeakRef<LabDocument>;
+  start: number;
+  end: number;
+  delta: number;
+  linkDelta: number;
+  renumberEnd: number;
+  removed: PlacedElements;
+  added: PlacedElements;
+}
+
+export type PlacedElements = { [K in ElementKind]: { element: ElementOf[K]; delta: number; indexShift: number }[] };
 
 export interface ElementOf {
   nodes: LabNode;

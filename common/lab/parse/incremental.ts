@@ -38,6 +38,7 @@ import {
 } from '../model/document';
 import { addItems, addSections, hasPlainKey, itemsOf, nextPieceIndex, readItem, type LayoutDraft } from './layout';
 import { PieceList } from '../model/pieces';
+import type { Splice } from '../model/census';
 import { lineStartOf } from '../../text-lines';
 import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
 import { readTopLevelEntry } from './read';
@@ -102,7 +103,18 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
   });
   const kept = keptAround(layout, piece.start, piece.end, delta);
   const updated: Layout = { ...layout, sections, pieces, ...withErrors(kept.before, [], kept.after) };
-  return new ParsedLab(text, withCurrentDefaults(updated, layout), 'piece', { previous, index, delta });
+  const splice: Splice = {
+    first: index,
+    removed: [piece],
+    added: 1,
+    start: piece.start,
+    end: piece.end,
+    delta,
+    linkDelta: 0,
+    renumberTo: index + 1,
+    sections: sections.length,
+  };
+  return updatedLab(text, previous, updated, 'piece', splice);
 }
 
 function reparseWindow(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
@@ -280,7 +292,38 @@ function readWindow(previous: ParsedLab, text: string, w: Window): WindowReading
     const around = windowRegions(text, updated, syntaxErrors, region);
     Object.assign(updated, withErrors(kept.before, around, kept.after));
   }
-  return { outcome: 'read', lab: new ParsedLab(text, withCurrentDefaults(updated, layout), 'window') };
+  const first = w.first - 1;
+  // The pieces a window to the end of the text replaced are too many to hand on: the census is then made afresh.
+  const splice: Splice | undefined =
+    w.end - first > MAX_SPLICED
+      ? undefined
+      : {
+          first,
+          removed: pieces.slice(first, w.end),
+          added: draft.pieces.length,
+          start: pieces.startAt(first),
+          end: toEnd ? previous.text.length : pieces.startAt(w.end),
+          delta: w.delta,
+          linkDelta: after.renumber ?? 0,
+          renumberTo: (after.renumberTo ?? w.end) - w.end + first + draft.pieces.length,
+          sections: sections.length,
+        };
+  return { outcome: 'read', lab: updatedLab(text, previous, updated, 'window', splice) };
+}
+
+/** Pieces a window may replace and still hand the census before it on (see census.ts). */
+const MAX_SPLICED = 256;
+
+/** The new version; the census follows the splice unless the defaults changed, and every node with them. */
+function updatedLab(
+  text: string,
+  previous: ParsedLab,
+  updated: Layout,
+  readBy: 'piece' | 'window',
+  splice: Splice | undefined,
+): ParsedLab {
+  const layout = withCurrentDefaults(updated, previous.layout);
+  return new ParsedLab(text, layout, readBy, layout === updated && splice ? { previous, splice } : undefined);
 }
 
 /**
