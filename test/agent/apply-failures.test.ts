@@ -18,6 +18,7 @@ import { observedTopology } from '../../agent/domain/observed';
 import { makeLink, type TopoNode, type Topology } from '../../agent/domain/topology';
 import { ApplyStopped } from '../../agent/domain/domain-error';
 import { waitFor, type Reply, type TestAgent, withTestAgent } from '../support/agent';
+import type { FakeEveServer } from '../eveng/fake-server';
 
 /** a -- b -- c, on two-port Linux nodes. */
 function lab(name: string, extra: { nodes?: string; links?: string; aRam?: number } = {}): string {
@@ -114,11 +115,17 @@ test('simulated: a push cut short by the emulator (session expired) has deleted 
   });
 });
 
-test('EVE-NG: a node edit refused mid-push fails before any link is detached', async () => {
-  await withTestAgent({ emulator: 'eve-ng' }, async (agent) => {
+/** Runs `body` with an agent on the fake EVE-NG server (told by the test what to refuse) and a token of the agent. */
+function onFakeEve(body: (agent: TestAgent, fake: FakeEveServer, token: string) => Promise<void>): Promise<void> {
+  return withTestAgent({ emulator: 'eve-ng' }, async (agent) => {
     const fake = agent.fakeEve;
     assert.ok(fake, 'the test agent runs against the fake EVE-NG server');
-    const token = await agent.login();
+    await body(agent, fake, await agent.login());
+  });
+}
+
+test('EVE-NG: a node edit refused mid-push fails before any link is detached', async () => {
+  await onFakeEve(async (agent, fake, token) => {
     const base = lab('refusededit');
     assert.equal((await agent.call('POST', '/api/v1/projects/deploy', { yaml: base }, token)).status, 200);
     const before = await links(agent, token, base);
@@ -142,10 +149,7 @@ test('EVE-NG: a node edit refused mid-push fails before any link is detached', a
 });
 
 test('EVE-NG: when the link onto a freed interface fails, the link deleted to make way is put back', async () => {
-  await withTestAgent({ emulator: 'eve-ng' }, async (agent) => {
-    const fake = agent.fakeEve;
-    assert.ok(fake, 'the test agent runs against the fake EVE-NG server');
-    const token = await agent.login();
+  await onFakeEve(async (agent, fake, token) => {
     const base = lab('putback');
     const deployed = await agent.call('POST', '/api/v1/projects/deploy', { yaml: base }, token);
     assert.equal(deployed.status, 200);
@@ -187,10 +191,7 @@ function replacedLab(replaced: boolean): string {
 }
 
 test('EVE-NG: a replaced node whose new copy is refused comes back with its id, template, config and link', async () => {
-  await withTestAgent({ emulator: 'eve-ng' }, async (agent) => {
-    const fake = agent.fakeEve;
-    assert.ok(fake, 'the test agent runs against the fake EVE-NG server');
-    const token = await agent.login();
+  await onFakeEve(async (agent, fake, token) => {
     const files = { 'a.cfg': 'hostname a\n!\nend\n' };
     const deployed = await agent.call('POST', '/api/v1/projects/deploy', { yaml: replacedLab(false), files }, token);
     assert.equal(deployed.status, 200, JSON.stringify(deployed.body));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { withTestAgent } from '../support/agent';
+import { type TestAgent, withTestAgent } from '../support/agent';
 
 const ORIGINAL = `# Core lab: keep this comment
 name: from-emu
@@ -17,6 +17,13 @@ nodes:
 links:
   - endpoints: [r1:Gi0/0, r2:Gi0/0]   # the core link
 `;
+
+/** A reconcile from the emulator into the client's text of `payload`, which must succeed: its data (the text, `changed`, the files). */
+async function pullFromEmu(agent: TestAgent, token: string, payload: Record<string, unknown>) {
+  const pulled = await agent.call('POST', '/api/v1/projects/reconcile', { ...payload, direction: 'from_emu' }, token);
+  assert.equal(pulled.status, 200, JSON.stringify(pulled.body));
+  return pulled.body.data;
+}
 
 test("reconcile from_emu edits the client's own text: comments and order stay, only differences change", async () => {
   await withTestAgent({}, async (agent) => {
@@ -34,14 +41,10 @@ test("reconcile from_emu edits the client's own text: comments and order stay, o
     const plan = await agent.call('POST', '/api/v1/projects/plan', { yaml: ORIGINAL, direction: 'from_emu' }, token);
     assert.equal(plan.body.data.direction, 'from_emu');
     assert.match(plan.body.data.plan_identity, /^from_emu:/);
-    const pulled = await agent.call(
-      'POST',
-      '/api/v1/projects/reconcile',
-      { yaml: ORIGINAL, direction: 'from_emu', plan_identity: plan.body.data.plan_identity },
-      token,
-    );
-    assert.equal(pulled.status, 200, JSON.stringify(pulled.body));
-    const { yaml, changed: didChange } = pulled.body.data;
+    const { yaml, changed: didChange } = await pullFromEmu(agent, token, {
+      yaml: ORIGINAL,
+      plan_identity: plan.body.data.plan_identity,
+    });
     assert.equal(didChange, true);
     for (const comment of [
       '# Core lab: keep this comment',
@@ -68,13 +71,13 @@ test("reconcile from_emu edits the client's own text: comments and order stay, o
       0,
       toEmu.body.data.text,
     );
-    const again = await agent.call('POST', '/api/v1/projects/reconcile', { yaml, direction: 'from_emu' }, token);
-    assert.equal(again.body.data.changed, false);
-    assert.equal(again.body.data.yaml, yaml);
+    const again = await pullFromEmu(agent, token, { yaml });
+    assert.equal(again.changed, false);
+    assert.equal(again.yaml, yaml);
 
     // from_emu makes no writes: the plan identity of a to_emu plan is unchanged by it.
     const before = await agent.call('POST', '/api/v1/projects/plan', { yaml: ORIGINAL }, token);
-    await agent.call('POST', '/api/v1/projects/reconcile', { yaml: ORIGINAL, direction: 'from_emu' }, token);
+    await pullFromEmu(agent, token, { yaml: ORIGINAL });
     const after = await agent.call(
       'POST',
       '/api/v1/projects/plan',
@@ -120,16 +123,10 @@ test('pulling one changed value into the sample lab changes exactly that one lin
     const pushed = await agent.call('POST', '/api/v1/projects/reconcile', { yaml: live, files }, token);
     assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
 
-    const pulled = await agent.call(
-      'POST',
-      '/api/v1/projects/reconcile',
-      { yaml, files, direction: 'from_emu' },
-      token,
-    );
-    assert.equal(pulled.status, 200, JSON.stringify(pulled.body));
-    const diff = changedLines(yaml, pulled.body.data.yaml);
+    const pulled = await pullFromEmu(agent, token, { yaml, files });
+    const diff = changedLines(yaml, pulled.yaml);
     assert.deepEqual(diff, [[diff[0]?.[0], '    ram: 512', '    ram: 1024']], JSON.stringify(diff));
-    assert.deepEqual(pulled.body.data.files, files);
+    assert.deepEqual(pulled.files, files);
   });
 });
 
@@ -164,14 +161,7 @@ links:
   await withTestAgent({}, async (agent) => {
     const token = await agent.login();
     assert.equal((await agent.call('POST', '/api/v1/projects/deploy', { yaml: liveText }, token)).status, 200);
-    const pulled = await agent.call(
-      'POST',
-      '/api/v1/projects/reconcile',
-      { yaml: original, direction: 'from_emu' },
-      token,
-    );
-    assert.equal(pulled.status, 200, JSON.stringify(pulled.body));
-    const result: string = pulled.body.data.yaml;
+    const result: string = (await pullFromEmu(agent, token, { yaml: original })).yaml;
     // Every line of the original that survives is byte for byte the same, in the same order.
     const kept = original.split('\n').filter((line) => result.split('\n').includes(line));
     for (const line of [
@@ -202,16 +192,10 @@ test('tabs the lab format reads as text or blank survive a pull byte for byte; a
     const live = tabbed.replace('    ram: 1024', '    ram: 2048');
     assert.equal((await agent.call('POST', '/api/v1/projects/reconcile', { yaml: live }, token)).status, 200);
 
-    const pulled = await agent.call(
-      'POST',
-      '/api/v1/projects/reconcile',
-      { yaml: tabbed, direction: 'from_emu' },
-      token,
-    );
-    assert.equal(pulled.status, 200, JSON.stringify(pulled.body));
+    const pulled: string = (await pullFromEmu(agent, token, { yaml: tabbed })).yaml;
     // Only r2's ram line changes; every tabbed line is as it was.
-    const diff = changedLines(tabbed, pulled.body.data.yaml);
-    assert.deepEqual(diff, [[diff[0]?.[0], '    ram: 1024', '    ram: 2048']], pulled.body.data.yaml);
+    const diff = changedLines(tabbed, pulled);
+    assert.deepEqual(diff, [[diff[0]?.[0], '    ram: 1024', '    ram: 2048']], pulled);
 
     // A tab in the indentation of a line the lab reads: that line is set aside, the document does not validate,
     // and the agent refuses to write into it rather than render it anew.

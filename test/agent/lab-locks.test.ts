@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { chainLab, makeDataDir, startTestAgent, waitFor, withTestAgent } from '../support/agent';
+import { chainLab, makeDataDir, startTestAgent, type TestAgent, waitFor, withTestAgent } from '../support/agent';
 
 /**
  * Nodes of the labs these tests deploy, at 5 ms per emulator write: enough that the node stage
@@ -122,33 +122,37 @@ test('an agent stopped mid-deploy: exec and pull are refused (423) until a push 
     });
   }));
 
+/** Runs `body` on the next agent over the data directory of an interrupted deploy, logged in, stopped after. */
+function nextAgentAfterInterruptedDeploy(
+  name: string,
+  body: (second: TestAgent, token: string, yaml: string) => Promise<void>,
+): Promise<void> {
+  return afterInterruptedDeploy(name, (dataDir, yaml) =>
+    withTestAgent({ dataDir }, async (second) => body(second, await second.login(), yaml)),
+  );
+}
+
 test('deploy with replace also clears an interrupted apply', () =>
-  afterInterruptedDeploy('replaced', (dataDir, yaml) =>
-    withTestAgent({ dataDir }, async (second) => {
-      const t = await second.login();
-      const rebuilt = await second.call('POST', '/api/v1/projects/deploy', { yaml, replace: true }, t);
-      assert.equal(rebuilt.status, 200, JSON.stringify(rebuilt.body));
-      assert.equal(rebuilt.body.data.nodes, NODES);
-      const exec = await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'stop' }, t);
-      assert.equal(exec.status, 200);
-    }),
-  ));
+  nextAgentAfterInterruptedDeploy('replaced', async (second, t, yaml) => {
+    const rebuilt = await second.call('POST', '/api/v1/projects/deploy', { yaml, replace: true }, t);
+    assert.equal(rebuilt.status, 200, JSON.stringify(rebuilt.body));
+    assert.equal(rebuilt.body.data.nodes, NODES);
+    const exec = await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'stop' }, t);
+    assert.equal(exec.status, 200);
+  }));
 
 test('destroy clears an interrupted apply', () =>
-  afterInterruptedDeploy('halfway', (dataDir, yaml) =>
-    withTestAgent({ dataDir }, async (second) => {
-      const t = await second.login();
-      assert.equal(
-        (await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t)).body.code,
-        'lab_locked_mid_apply',
-      );
-      const destroyed = await second.call('POST', '/api/v1/projects/destroy', { yaml }, t);
-      assert.equal(destroyed.status, 200);
-      assert.equal(destroyed.body.data.status, 'destroyed');
-      const deployed = await second.call('POST', '/api/v1/projects/deploy', { yaml }, t);
-      assert.equal(deployed.status, 200);
-    }),
-  ));
+  nextAgentAfterInterruptedDeploy('halfway', async (second, t, yaml) => {
+    assert.equal(
+      (await second.call('POST', '/api/v1/projects/exec', { yaml, action: 'start' }, t)).body.code,
+      'lab_locked_mid_apply',
+    );
+    const destroyed = await second.call('POST', '/api/v1/projects/destroy', { yaml }, t);
+    assert.equal(destroyed.status, 200);
+    assert.equal(destroyed.body.data.status, 'destroyed');
+    const deployed = await second.call('POST', '/api/v1/projects/deploy', { yaml }, t);
+    assert.equal(deployed.status, 200);
+  }));
 
 test('a lab locked in the emulator is readable but refuses changes with 423 lab_locked', async () => {
   await withTestAgent({}, async (agent) => {

@@ -28,7 +28,9 @@ function fakeSocket(): { socket: Duplex; sent: Buffer[] } {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-function terminal(socket: Duplex) {
+/** A console terminal on a stand-in socket: what the server pushes reaches `screen`, what `type` sends lands in `sent`. */
+function terminal() {
+  const { socket, sent } = fakeSocket();
   const screen: string[] = [];
   const closes: (string | undefined)[] = [];
   const output = new ConsoleOutput();
@@ -43,17 +45,16 @@ function terminal(socket: Duplex) {
     if (mapped.send !== '') telnet.send(mapped.send);
     return mapped.notices;
   };
-  return { screen, closes, telnet, type };
+  return { socket, sent, screen, closes, telnet, type };
 }
 
 test('server output reaches the screen without telnet commands, with CRLF line ends and whole characters', async () => {
-  const { socket } = fakeSocket();
-  const t = terminal(socket);
+  const t = terminal();
   const title = Buffer.from('\x1b]0;campus/r1\x07', 'latin1');
   const name = Buffer.from('Zürich', 'utf8');
-  socket.push(Buffer.concat([Buffer.from([IAC, WILL, 1, IAC, WILL, 3]), title, Buffer.from('Router>\n')]));
-  socket.push(name.subarray(0, 2)); // "Z" and the first byte of "ü"
-  socket.push(Buffer.concat([name.subarray(2), Buffer.from('\r\n')]));
+  t.socket.push(Buffer.concat([Buffer.from([IAC, WILL, 1, IAC, WILL, 3]), title, Buffer.from('Router>\n')]));
+  t.socket.push(name.subarray(0, 2)); // "Z" and the first byte of "ü"
+  t.socket.push(Buffer.concat([name.subarray(2), Buffer.from('\r\n')]));
   await tick();
   const text = t.screen.join('');
   assert.equal(text, '\x1b]0;campus/r1\x07Router>\r\nZürich\r\n');
@@ -61,37 +62,34 @@ test('server output reaches the screen without telnet commands, with CRLF line e
 });
 
 test('keystrokes reach the socket: Enter is CR, a single Ctrl-A is held back, a double one is sent', async () => {
-  const { socket, sent } = fakeSocket();
-  const t = terminal(socket);
+  const t = terminal();
   t.type('show version\r');
   await tick();
-  assert.equal(Buffer.concat(sent).toString('latin1'), 'show version\r');
-  sent.length = 0;
+  assert.equal(Buffer.concat(t.sent).toString('latin1'), 'show version\r');
+  t.sent.length = 0;
 
   const notices = t.type('\x01');
   await tick();
-  assert.equal(sent.length, 0);
+  assert.equal(t.sent.length, 0);
   assert.equal(notices.length, 1);
   assert.ok(t.screen.join('').includes('Ctrl-A'));
 
   t.type('\x01');
   await tick();
-  assert.deepEqual([...Buffer.concat(sent)], [0x01]);
+  assert.deepEqual([...Buffer.concat(t.sent)], [0x01]);
 });
 
 test('a pasted multi-line text goes out with CR line ends', async () => {
-  const { socket, sent } = fakeSocket();
-  const t = terminal(socket);
+  const t = terminal();
   t.type('conf t\nhostname r1\r\nend\n');
   await tick();
-  assert.equal(Buffer.concat(sent).toString('latin1'), 'conf t\rhostname r1\rend\r');
+  assert.equal(Buffer.concat(t.sent).toString('latin1'), 'conf t\rhostname r1\rend\r');
 });
 
 test('the server closing the stream is reported once', async () => {
-  const { socket } = fakeSocket();
-  const t = terminal(socket);
-  socket.push(null);
-  socket.destroy();
+  const t = terminal();
+  t.socket.push(null);
+  t.socket.destroy();
   await tick();
   await tick();
   assert.equal(t.closes.length, 1);

@@ -306,10 +306,16 @@ async function newLab(client: EmulatorClient, path: string): Promise<void> {
   await client.createLab(path, { name: path.replace(/^.*\/|\.unl$/g, ''), description: '' });
 }
 
-test('IOL: ethernet counts interfaces, sent as port groups of four; e0/1 is EVE-NG interface 16', async () => {
-  await disposeAfter(rig(), async (r) => {
-    const path = '/lab-agent/iol.unl';
+/** Runs `body` on the rig with a new empty lab at `path`, disposing of the rig however the body ends. */
+function withNewLab(made: Promise<Rig>, path: string, body: (r: Rig, path: string) => Promise<void>): Promise<void> {
+  return disposeAfter(made, async (r) => {
     await newLab(r.client, path);
+    await body(r, path);
+  });
+}
+
+test('IOL: ethernet counts interfaces, sent as port groups of four; e0/1 is EVE-NG interface 16', async () => {
+  await withNewLab(rig(), '/lab-agent/iol.unl', async (r, path) => {
     const sw = await r.client.addNode(
       path,
       nodeSpec('sw1', 'iol', 8, { image: 'i86bi_LinuxL2-AdvEnterpriseK9-M_152_May_2018.bin' }),
@@ -335,9 +341,7 @@ test('IOL: ethernet counts interfaces, sent as port groups of four; e0/1 is EVE-
 });
 
 test('node-to-node links: the server drops a hidden empty bridge (20033); the adapter hides it after both ends', async () => {
-  await disposeAfter(rig(), async (r) => {
-    const path = '/lab-agent/p2p.unl';
-    await newLab(r.client, path);
+  await withNewLab(rig(), '/lab-agent/p2p.unl', async (r, path) => {
     const a = await r.client.addNode(path, nodeSpec('a', 'vios', 2));
     const b = await r.client.addNode(path, nodeSpec('b', 'vios', 2));
     const call = await rawSession(r.fake);
@@ -360,9 +364,7 @@ test('node-to-node links: the server drops a hidden empty bridge (20033); the ad
 });
 
 test('UNetLab keeps no visibility: a bridge named after its two ends is read back as their link', async () => {
-  await disposeAfter(rig({ flavour: 'unetlab', fileLockTimeoutMs: 50 }), async (r) => {
-    const path = '/lab-agent/unl.unl';
-    await newLab(r.client, path);
+  await withNewLab(rig({ flavour: 'unetlab', fileLockTimeoutMs: 50 }), '/lab-agent/unl.unl', async (r, path) => {
     const a = await r.client.addNode(path, nodeSpec('a', 'vios', 2));
     const b = await r.client.addNode(path, nodeSpec('b', 'vios', 2));
     const bridge = await r.client.addNetwork(path, bridgeSpec('a-b', false));
@@ -395,9 +397,7 @@ test('UNetLab keeps no visibility: a bridge named after its two ends is read bac
 });
 
 test('node edits: the server refuses a one-field edit (20026); the adapter sends the whole node, image included', async () => {
-  await disposeAfter(rig(), async (r) => {
-    const path = '/lab-agent/edit.unl';
-    await newLab(r.client, path);
+  await withNewLab(rig(), '/lab-agent/edit.unl', async (r, path) => {
     const r1 = await r.client.addNode(
       path,
       nodeSpec('r1', 'vios', 2, { image: 'vios-adventerprisek9-m.SPA.157-3.M3' }),
@@ -415,9 +415,7 @@ test('node edits: the server refuses a one-field edit (20026); the adapter sends
 });
 
 test('startup configs: enabled with config "1" and read back; "Saved" is ignored; no config script is no config', async () => {
-  await disposeAfter(rig(), async (r) => {
-    const path = '/lab-agent/configs.unl';
-    await newLab(r.client, path);
+  await withNewLab(rig(), '/lab-agent/configs.unl', async (r, path) => {
     const r1 = await r.client.addNode(path, nodeSpec('r1', 'vios', 2, { config: 'hostname r1\n' }));
     assert.equal(r1.config, 'hostname r1\n');
     assert.equal(must(r.fake.labState(path), 'lab').nodes[0].config, '1');
@@ -437,9 +435,7 @@ test('startup configs: enabled with config "1" and read back; "Saved" is ignored
 });
 
 test('UNetLab lists nodes without their config flag: the lab read still shows the startup configs', async () => {
-  await disposeAfter(rig({ flavour: 'unetlab' }), async (r) => {
-    const path = '/lab-agent/unl-configs.unl';
-    await newLab(r.client, path);
+  await withNewLab(rig({ flavour: 'unetlab' }), '/lab-agent/unl-configs.unl', async (r, path) => {
     await r.client.addNode(path, nodeSpec('r1', 'vios', 1, { config: 'hostname r1\n' }));
     await r.client.addNode(path, nodeSpec('r2', 'vios', 1));
     const call = await rawSession(r.fake);
@@ -452,9 +448,7 @@ test('UNetLab lists nodes without their config flag: the lab read still shows th
 });
 
 test('Pro reads and writes startup configs with a config set (cfsid)', async () => {
-  await disposeAfter(rig({ edition: 'pro' }), async (r) => {
-    const path = '/lab-agent/pro.unl';
-    await newLab(r.client, path);
+  await withNewLab(rig({ edition: 'pro' }), '/lab-agent/pro.unl', async (r, path) => {
     const r1 = await r.client.addNode(path, nodeSpec('r1', 'vios', 1, { config: 'hostname pro' }));
     assert.equal(r1.config, 'hostname pro');
     assert.ok(r.fake.seen.some((e) => e.method === 'POST' && e.path.endsWith(`/configs/${r1.id}`) && e.status === 200));
@@ -553,9 +547,7 @@ test('a deploy reads the catalogue once: lookups inside lab writes and reads kee
 });
 
 test('interface names and ids as Node::setEthernets makes them: vMX, vEOS, ASAv', async () => {
-  await disposeAfter(rig(), async (r) => {
-    const path = '/lab-agent/names.unl';
-    await newLab(r.client, path);
+  await withNewLab(rig(), '/lab-agent/names.unl', async (r, path) => {
     const vmx = await r.client.addNode(path, nodeSpec('mx', 'vmx', 4));
     assert.deepEqual(
       vmx.interfaces.map((i) => i.name),
@@ -587,9 +579,7 @@ test('interface names and ids as Node::setEthernets makes them: vMX, vEOS, ASAv'
 });
 
 test("XRv and XRv 9K as Node::setEthernets makes them: management first, XRv 9K's ids 1 and 2 reserved", async () => {
-  await disposeAfter(rig(), async (r) => {
-    const path = '/lab-agent/xr.unl';
-    await newLab(r.client, path);
+  await withNewLab(rig(), '/lab-agent/xr.unl', async (r, path) => {
     const xrv = await r.client.addNode(path, nodeSpec('xr', 'xrv', 3));
     assert.deepEqual(
       xrv.interfaces.map((i) => `${i.index}:${i.name}`),
@@ -633,9 +623,7 @@ test("XRv and XRv 9K as Node::setEthernets makes them: management first, XRv 9K'
 
 test('a node add reads back that node alone, not the node list, also where the add answers no id (UNetLab)', async () => {
   for (const flavour of ['eve-ng', 'unetlab'] as const) {
-    await disposeAfter(rig({ flavour, nodeIds: 'per-lab' }), async (r) => {
-      const path = '/lab-agent/adds.unl';
-      await newLab(r.client, path);
+    await withNewLab(rig({ flavour, nodeIds: 'per-lab' }), '/lab-agent/adds.unl', async (r, path) => {
       const reads = (pattern: RegExp) => r.fake.seen.filter((e) => e.method === 'GET' && pattern.test(e.path)).length;
       const list = /^\/api\/labs\/lab-agent\/adds\.unl\/nodes$/;
       const one = /^\/api\/labs\/lab-agent\/adds\.unl\/nodes\/\d+$/;
@@ -654,9 +642,7 @@ test('a node add reads back that node alone, not the node list, also where the a
 });
 
 test('a node add the server answers 201 without adding the node is refused with its message', async () => {
-  await disposeAfter(rig({ maxNodeId: 1 }), async (r) => {
-    const path = '/lab-agent/full.unl';
-    await newLab(r.client, path);
+  await withNewLab(rig({ maxNodeId: 1 }), '/lab-agent/full.unl', async (r, path) => {
     await r.client.addNode(path, nodeSpec('r1', 'vios', 1));
     const e = await rejectsEmu(r.client.addNode(path, nodeSpec('r2', 'vios', 1)), 'refused');
     assert.match(e.message, /did not add node r2.*Max nodes reached/);

@@ -6,8 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Hover, MarkupContent } from 'vscode-languageserver-protocol';
-import { LspClient } from '../support/lsp';
-import { fileUri, positionOf, startAgentSession, type AgentFixture } from './fixture';
+import type { LspClient } from '../support/lsp';
+import { fileUri, positionOf, startServerOnAgent, stopServerOnAgent, type AgentFixture } from './fixture';
 
 const LAB = `name: hovers
 nodes:
@@ -32,15 +32,11 @@ let uri: string;
 const operations: string[] = [];
 
 before(async () => {
-  fixture = await startAgentSession({ log: (message) => operations.push(message.split(' ')[0]) });
-  client = await LspClient.start({ initializationOptions: { session: fixture.session } });
+  ({ fixture, client } = await startServerOnAgent({ log: (message) => operations.push(message.split(' ')[0]) }));
   uri = fileUri(fixture.labDir, 'hovers.lab.yaml');
   await client.open(uri, LAB);
 });
-after(async () => {
-  await client.stop();
-  await fixture.close();
-});
+after(() => stopServerOnAgent({ fixture, client }));
 
 async function hoverText(needle: string): Promise<string> {
   const hover = await client.request<Hover | null>('textDocument/hover', {

@@ -14,7 +14,7 @@ import {
   SessionChangedNotification,
 } from '../../common/protocol';
 import { type LspClient, messageOf } from '../support/lsp';
-import { seededRandom } from '../support/typing';
+import { seededRandom } from '../support/random';
 import { applyEdits, fileUri, type AgentFixture, startServerOnAgent, stopServerOnAgent } from './fixture';
 
 let fixture: AgentFixture;

@@ -4,6 +4,7 @@
  * network), N/20 networks, `defaults`, and `position`, `config` and `icon` on
  * some nodes. The same seed always gives the same text.
  */
+import { seededPick } from './random';
 
 interface TemplateShape {
   template: string;
@@ -71,21 +72,8 @@ export interface GenerateLabOptions {
   seed?: number;
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function generateLab(nodeCount: number, options: GenerateLabOptions = {}): string {
-  const random = randomSource(options.seed ?? 1);
-  const pick = (n: number) => Math.floor(random() * n);
+  const pick = seededPick(options.seed ?? 1);
   const count = Math.max(0, Math.floor(nodeCount));
   const nodes = Array.from({ length: count }, (_, i) => {
     const shape = TEMPLATES[i % TEMPLATES.length];

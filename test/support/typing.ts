@@ -6,17 +6,7 @@
  * edit is a valid LSP change of the current text. Seeded: a run can be replayed.
  */
 import type { Position, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './random';
 
 /** Lines a person types, character by character: new keys, nodes and links, some of them wrong. */
 const LINES = [

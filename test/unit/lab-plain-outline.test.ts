@@ -9,6 +9,7 @@ import { buildOutline } from '../../common/lab/parse/outline';
 import { readPlainOutline } from '../../common/lab/parse/plain-outline';
 import { parseYaml } from '../../common/lab/parse/yaml-text';
 import { generateLab } from '../support/generate-lab';
+import { seededPick } from '../support/random';
 
 /** Whether the reader took the text; fails when its outline differs from the parser's or the parser finds errors. */
 function agreesWithParser(text: string): boolean {
@@ -71,11 +72,7 @@ test('each construct of the subset reads as the parser reads it; the rest is lef
 });
 
 test('after random edits, the reader agrees with the parser or leaves the text to it', () => {
-  let state = 7;
-  const pick = (n: number): number => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return Math.floor((state / 2147483648) * n);
-  };
+  const pick = seededPick(7);
   const pieces = [
     ' ',
     '  ',

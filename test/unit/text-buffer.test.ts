@@ -11,13 +11,12 @@ import assert from 'node:assert/strict';
 import type { Position } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { TextBuffer } from '../../server/text-buffer';
-import { seededRandom } from '../support/typing';
+import { seededPick } from '../support/random';
 
 const PIECES = ['a', 'b', ' ', ':', '\n', '\r', '\r\n', 'key: value', '\n\n', '\r\r'];
 
 function fuzz(seed: number, edits: number, commitEvery: number): void {
-  const random = seededRandom(seed);
-  const pick = (n: number): number => Math.floor(random() * n);
+  const pick = seededPick(seed);
   const words = (): string => Array.from({ length: pick(4) }, () => PIECES[pick(PIECES.length)]).join('');
   const start = Array.from({ length: 30 }, (_, i) => `line${i}${['\n', '\r\n', '\r'][i % 3]}`).join('');
   const reference = TextDocument.create('x:', 'lab-yaml', 1, start);

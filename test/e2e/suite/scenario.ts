@@ -11,6 +11,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { parse } from 'yaml';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
+import { completionLabels } from './completions';
 import { eventually } from './eventually';
 import { dragNode, topologyAttributes, topologyText, withAutoSave } from './topology-page';
 import { LabCommand } from '../../../common/commands';
@@ -189,15 +190,7 @@ describe('Lab Agent end to end', function () {
   });
 
   async function completeInterfaces(used: string[], position: vscode.Position): Promise<void> {
-    const list = await eventually('interface completions', async () => {
-      const result = await vscode.commands.executeCommand<vscode.CompletionList>(
-        'vscode.executeCompletionItemProvider',
-        labUri,
-        position,
-      );
-      return result.items.length > 0 ? result : undefined;
-    });
-    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    const labels = await completionLabels('interface completions', labUri, position);
     for (const iface of used)
       assert.ok(!labels.includes(iface), `${node}:${iface} is used but offered: ${labels.join(', ')}`);
     // The node's interfaces all follow its template's naming (Gi0/0, Gi0/1, …).

@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import { LabCommand } from '../../../common/commands';
 import { ALL_AGENT_LOGS, loggedCalls } from './agent-log';
 import { askRunner, hasRunnerChannel, recordFailure, screenshot } from './channel';
+import { completionLabels } from './completions';
 import { eventually } from './eventually';
 import { linuxAgentOrSkip } from './frr-lab';
 
@@ -114,15 +115,7 @@ async function templateCompletions(uri: vscode.Uri): Promise<string[]> {
   const end = doc.positionAt(at.index + at[0].length);
   assert.ok(await editor.edit((e) => e.delete(new vscode.Range(start, end))));
   try {
-    const list = await eventually('template completions', async () => {
-      const result = await vscode.commands.executeCommand<vscode.CompletionList>(
-        'vscode.executeCompletionItemProvider',
-        uri,
-        start,
-      );
-      return result.items.length > 0 ? result : undefined;
-    });
-    return list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    return await completionLabels('template completions', uri, start);
   } finally {
     const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
     assert.ok(await editor.edit((e) => e.replace(all, original)));
