@@ -70,11 +70,10 @@ export function censusAfterSplice(layout: Layout, census: Census, splice: Splice
   let i = 0;
   for (; i < census.issues.length && census.issues[i].range.start < splice.start; i++) issues.push(census.issues[i]);
   for (; i < census.issues.length && census.issues[i].range.start < splice.end; i++);
-  for (let p = splice.first; p < splice.first + splice.added; p++) {
-    const fragment = pieces.asRead(p).fragment;
+  pieces.each(splice.first, splice.first + splice.added, ({ fragment }, delta, linkShift) => {
     if (fragment.issues.length > 0)
-      for (const issue of shiftIssues(fragment.issues, pieces.deltaAt(p), pieces.linkShiftAt(p))) issues.push(issue);
-  }
+      for (const issue of shiftIssues(fragment.issues, delta, linkShift)) issues.push(issue);
+  });
   const renumberEnd =
     splice.linkDelta === 0 || splice.renumberTo >= pieces.length ? Infinity : pieces.startAt(splice.renumberTo);
   for (; i < census.issues.length; i++) {
@@ -132,11 +131,7 @@ export function censusOf(layout: Layout): Census {
   const names = { nodes: new Set<string>(), networks: new Set<string>() };
   const census: Census = { defaults: {}, tests: [], issues, counts, dropped: new Set(), names };
   let sectionSeen = -1;
-  const pieces = layout.pieces;
-  // Indexed loops: for-of makes an iterator result per element until V8 optimizes the loop.
-  for (let p = 0; p < pieces.length; p++) {
-    const piece = pieces.asRead(p);
-    const delta = pieces.deltaAt(p);
+  layout.pieces.each(0, layout.pieces.length, (piece, delta, linkShift) => {
     const section = layout.sections[piece.section];
     const sectionCounts = counts[piece.section];
     if (piece.section !== sectionSeen) {
@@ -154,19 +149,20 @@ export function censusOf(layout: Layout): Census {
     const { nodes, networks } = fragment;
     // A loop, not push(...spread): one piece (a one-line flow map of 300,000 nodes) may hold more issues than the stack takes.
     if (fragment.issues.length > 0)
-      for (const issue of shiftIssues(fragment.issues, delta, pieces.linkShiftAt(p))) issues.push(issue);
-    if (!sectionCounts) continue;
+      for (const issue of shiftIssues(fragment.issues, delta, linkShift)) issues.push(issue);
+    if (!sectionCounts) return;
     if (fragment.name || fragment.description || fragment.defaults || fragment.tests) {
-      const current = shiftFragment(fragment, delta, pieces.linkShiftAt(p));
+      const current = shiftFragment(fragment, delta, linkShift);
       if (current.name) census.name = current.name;
       if (current.description) census.description = current.description;
       if (current.defaults) census.defaults = current.defaults;
       if (current.tests) census.tests = current.tests;
     }
+    // Indexed loops: for-of makes an iterator result per element until V8 optimizes the loop.
     for (let i = 0; i < nodes.length; i++) dropRepeat(nodes[i], delta, 'nodes', 'node', names.nodes, census);
     for (let i = 0; i < networks.length; i++)
       dropRepeat(networks[i], delta, 'networks', 'network', names.networks, census);
-  }
+  });
   return census;
 }
 

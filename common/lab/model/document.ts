@@ -173,24 +173,20 @@ export class ParsedLab implements LabDocument {
   ): void {
     const { counts, dropped } = this.census;
     const { sections, pieces } = this.layout;
-    // Indexed loops here and in censusOf, which run over every piece at every edit: for-of makes an
-    // iterator result per element until V8 optimizes the loop.
     for (let s = 0; s < sections.length; s++) {
       const section = sections[s];
       if (section.key !== kind || !counts[s]) continue;
-      const end = section.firstPiece + section.pieceCount;
-      for (let i = section.firstPiece; i < end; i++) {
-        const fragment = pieces.asRead(i).fragment;
+      pieces.each(section.firstPiece, section.firstPiece + section.pieceCount, ({ fragment }, delta, linkShift) => {
         // Named loads: fragment[kind] is a keyed load, which V8 leaves on its slow path here.
         const elements = (
           kind === 'nodes' ? fragment.nodes : kind === 'links' ? fragment.links : fragment.networks
         ) as ElementOf[K][];
+        // An indexed loop: for-of makes an iterator result per element until V8 optimizes the loop.
         for (let e = 0; e < elements.length; e++) {
           const element = elements[e];
-          if (dropped.size === 0 || !dropped.has(element as LabNode | LabNetwork))
-            visit(element, pieces.deltaAt(i), pieces.linkShiftAt(i));
+          if (dropped.size === 0 || !dropped.has(element as LabNode | LabNetwork)) visit(element, delta, linkShift);
         }
-      }
+      });
     }
   }
 
@@ -228,9 +224,9 @@ export class ParsedLab implements LabDocument {
     const sectionIndex = sections.findIndex((s) => s.key === String(path[0]));
     if (sectionIndex < 0) return whole;
     const section = sections[sectionIndex];
-    const own = pieces.slice(section.firstPiece, section.firstPiece + section.pieceCount);
+    const count = section.pieceCount;
     if (!section.itemized) {
-      const piece = own[0];
+      const piece = pieces.at(section.firstPiece);
       const entry = piece.outline as OutlineEntry;
       return rangeOfPathIn(
         entry.value,
@@ -239,8 +235,8 @@ export class ParsedLab implements LabDocument {
         piece.delta,
       );
     }
-    const first = own[0];
-    const final = own[own.length - 1];
+    const first = pieces.at(section.firstPiece);
+    const final = pieces.at(section.firstPiece + count - 1);
     const value = {
       start: shiftRange(first.outline.range, first.delta).start,
       end: shiftRange(final.outline.range, final.delta).end,
@@ -248,10 +244,15 @@ export class ParsedLab implements LabDocument {
     if (path.length === 1) return value;
     const step = path[1];
     let piece: Piece | undefined;
-    if (section.itemized === 'map') piece = own.find((p) => (p.outline as OutlineEntry).key === String(step));
-    else {
+    if (section.itemized === 'map') {
+      let found = -1;
+      pieces.each(section.firstPiece, section.firstPiece + count, (p, _delta, _shift, index) => {
+        if (found < 0 && (p.outline as OutlineEntry).key === String(step)) found = index;
+      });
+      piece = found < 0 ? undefined : pieces.at(found);
+    } else {
       const index = listIndex(step);
-      piece = index === undefined ? undefined : own[index];
+      piece = index === undefined || index < 0 || index >= count ? undefined : pieces.at(section.firstPiece + index);
     }
     if (!piece) return value;
     const item = piece.outline;

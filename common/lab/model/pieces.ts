@@ -1,69 +1,107 @@
 /**
  * The pieces of one version of a document (see document.ts), in document
  * order. An edit re-reads a few pieces and moves every piece after them; a
- * moved piece is not copied: the list keeps each piece as read and, beside it,
- * how far it has moved since (characters, and link indexes). A version
- * therefore costs a copy of three flat arrays, not an object per piece after
- * the edit: at 10,000 nodes those objects and the garbage they left were most
- * of a keystroke's cost.
+ * moved piece is not copied. The list is a row of chunks of pieces as read,
+ * each with how far its pieces have moved since (characters, and link
+ * indexes), so a version makes anew only the chunks the edit touched and a
+ * small object for each other chunk. At 10,000 nodes (30,000 pieces) a new
+ * object for every piece after an edit, and the garbage they left, were most
+ * of a keystroke's cost; so were flat copies of a list that long.
  */
 import type { Piece } from './document';
 
+/** Pieces a chunk holds as made; one grows to twice that before it is split. */
+const CHUNK = 256;
+
+interface Chunk {
+  /** As read, or as last made anew; never empty. */
+  readonly pieces: readonly Piece[];
+  /** Characters its pieces moved since (add to start, end and delta). */
+  readonly moved: number;
+  /** Link indexes its pieces moved since (add to linkShift). */
+  readonly renumbered: number;
+}
+
 export class PieceList {
   private constructor(
-    /** The pieces as read, or as last made anew. */
-    private readonly raw: readonly Piece[],
-    /** Characters each piece moved since `raw` (add to start, end and delta); undefined: none did. */
-    private readonly moved: Int32Array | undefined,
-    /** Link indexes each piece moved since `raw` (add to linkShift); undefined: none did. */
-    private readonly renumbered: Int32Array | undefined,
+    private readonly chunks: readonly Chunk[],
+    /** The index of each chunk's first piece; one more entry: the length. */
+    private readonly firsts: readonly number[],
   ) {}
 
   static of(pieces: readonly Piece[]): PieceList {
-    return new PieceList(pieces, undefined, undefined);
+    return PieceList.from(chunked(pieces, []));
+  }
+
+  private static from(chunks: Chunk[]): PieceList {
+    const firsts = [0];
+    for (const chunk of chunks) firsts.push(firsts[firsts.length - 1] + chunk.pieces.length);
+    const list = new PieceList(chunks, firsts);
+    // Edits that remove pieces may leave many small chunks: made anew once they are too many.
+    return chunks.length > 8 + (4 * list.length) / CHUNK ? PieceList.from(chunked(list.slice(), [])) : list;
   }
 
   get length(): number {
-    return this.raw.length;
+    return this.firsts[this.chunks.length];
   }
 
   /** Piece `index` where it is now (a copy when it moved). */
   at(index: number): Piece {
-    const piece = this.raw[index];
-    const moved = this.moved?.[index] ?? 0;
-    const renumbered = this.renumbered?.[index] ?? 0;
-    if (moved === 0 && renumbered === 0) return piece;
-    return {
-      ...piece,
-      start: piece.start + moved,
-      end: piece.end + moved,
-      delta: piece.delta + moved,
-      linkShift: piece.linkShift + renumbered,
-    };
+    const c = this.chunkOf(index);
+    const chunk = this.chunks[c];
+    return placed(chunk.pieces[index - this.firsts[c]], chunk.moved, chunk.renumbered);
   }
 
   /** Where piece `index` starts now. */
   startAt(index: number): number {
-    return this.raw[index].start + (this.moved?.[index] ?? 0);
+    const c = this.chunkOf(index);
+    return this.chunks[c].pieces[index - this.firsts[c]].start + this.chunks[c].moved;
   }
 
   /** Piece `index` as read: add deltaAt(index) to its ranges instead of its own delta, linkShiftAt(index) to its link indexes. */
   asRead(index: number): Piece {
-    return this.raw[index];
+    const c = this.chunkOf(index);
+    return this.chunks[c].pieces[index - this.firsts[c]];
   }
 
   deltaAt(index: number): number {
-    return this.raw[index].delta + (this.moved?.[index] ?? 0);
+    const c = this.chunkOf(index);
+    return this.chunks[c].pieces[index - this.firsts[c]].delta + this.chunks[c].moved;
   }
 
   linkShiftAt(index: number): number {
-    return this.raw[index].linkShift + (this.renumbered?.[index] ?? 0);
+    const c = this.chunkOf(index);
+    return this.chunks[c].pieces[index - this.firsts[c]].linkShift + this.chunks[c].renumbered;
+  }
+
+  /**
+   * Visits pieces [from, to) in order, each as read with the delta and link
+   * shift to add to what it read (as Piece.delta and Piece.linkShift are now).
+   */
+  each(from: number, to: number, visit: (piece: Piece, delta: number, linkShift: number, index: number) => void): void {
+    const end = Math.min(to, this.length);
+    if (from >= end) return;
+    for (let c = this.chunkOf(Math.max(0, from)); c < this.chunks.length && this.firsts[c] < end; c++) {
+      const { pieces, moved, renumbered } = this.chunks[c];
+      const first = this.firsts[c];
+      const last = Math.min(pieces.length, end - first);
+      for (let i = Math.max(0, from - first); i < last; i++) {
+        const piece = pieces[i];
+        visit(piece, piece.delta + moved, piece.linkShift + renumbered, first + i);
+      }
+    }
   }
 
   /** The pieces [from, to) where they are now. */
-  slice(from = 0, to = this.raw.length): Piece[] {
+  slice(from = 0, to = this.length): Piece[] {
     const out: Piece[] = [];
-    for (let i = Math.max(0, from); i < Math.min(to, this.raw.length); i++) out.push(this.at(i));
+    this.each(from, to, (piece, delta, linkShift) => {
+      out.push(
+        delta === piece.delta && linkShift === piece.linkShift
+          ? piece
+          : placed(piece, delta - piece.delta, linkShift - piece.linkShift),
+      );
+    });
     return out;
   }
 
@@ -75,18 +113,33 @@ export class PieceList {
   /** The index of the last piece starting at or before `offset`, -1 when none does (a binary search). */
   lastStartingAtOrBefore(offset: number): number {
     let low = 0;
-    let high = this.raw.length - 1;
-    let found = -1;
+    let high = this.chunks.length - 1;
+    let c = -1;
     while (low <= high) {
       const middle = (low + high) >> 1;
-      if (this.startAt(middle) <= offset) {
+      const chunk = this.chunks[middle];
+      if (chunk.pieces[0].start + chunk.moved <= offset) {
+        c = middle;
+        low = middle + 1;
+      } else {
+        high = middle - 1;
+      }
+    }
+    if (c < 0) return -1;
+    const { pieces, moved } = this.chunks[c];
+    low = 0;
+    high = pieces.length - 1;
+    let found = 0;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (pieces[middle].start + moved <= offset) {
         found = middle;
         low = middle + 1;
       } else {
         high = middle - 1;
       }
     }
-    return found;
+    return this.firsts[c] + found;
   }
 
   /** This list with piece `index` replaced by `piece` (where it is now). */
@@ -107,42 +160,82 @@ export class PieceList {
     added: readonly Piece[],
     shift: { delta: number; renumber?: number; renumberTo?: number; sections?: number },
   ): PieceList {
-    const { delta, renumber = 0, renumberTo = this.raw.length, sections = 0 } = shift;
+    const { delta, renumber = 0, renumberTo = this.length, sections = 0 } = shift;
+    const renumberedAt = (index: number) => (index < renumberTo ? renumber : 0);
     if (sections !== 0) {
       const rest = this.slice(to).map((piece, i) => ({
-        ...piece,
+        ...placed(piece, delta, renumberedAt(to + i)),
         section: piece.section + sections,
-        start: piece.start + delta,
-        end: piece.end + delta,
-        delta: piece.delta + delta,
-        linkShift: piece.linkShift + (to + i < renumberTo ? renumber : 0),
       }));
-      return this.splice(from, this.raw.length, [...added, ...rest], { delta: 0 });
+      return this.splice(from, this.length, [...added, ...rest], { delta: 0 });
     }
-    const length = this.raw.length - (to - from) + added.length;
-    const raw = this.raw.slice(0, from).concat(added, this.raw.slice(to));
-    const after = from + added.length;
-    let moved: Int32Array | undefined;
-    if (this.moved || delta !== 0) {
-      moved = spliced(this.moved, length, from, to, added.length);
-      if (delta !== 0) for (let i = after; i < length; i++) moved[i] += delta;
+    // The chunks holding `from` and `to` are made anew, with what they hold besides; those before are kept, those after moved.
+    const length = this.length;
+    const cf = from < length ? this.chunkOf(from) : this.chunks.length;
+    const ct = to < length ? this.chunkOf(to) : this.chunks.length;
+    const start = this.firsts[cf];
+    const end = this.firsts[Math.min(ct + 1, this.chunks.length)];
+    const middle = this.slice(start, from).concat(
+      added,
+      this.slice(to, end).map((piece, i) => placed(piece, delta, renumberedAt(to + i))),
+    );
+    const chunks = chunked(middle, this.chunks.slice(0, cf));
+    for (let c = ct + 1; c < this.chunks.length; c++) {
+      const chunk = this.chunks[c];
+      const [first, last] = [this.firsts[c], this.firsts[c + 1]];
+      if (renumber === 0 || first >= renumberTo || last <= renumberTo) {
+        const renumbered = chunk.renumbered + renumberedAt(first);
+        chunks.push(
+          delta === 0 && renumbered === chunk.renumbered ? chunk : { ...chunk, moved: chunk.moved + delta, renumbered },
+        );
+      } else {
+        // The chunk where renumbering stops (a section's end): split there.
+        const cut = renumberTo - first;
+        chunks.push(
+          { pieces: chunk.pieces.slice(0, cut), moved: chunk.moved + delta, renumbered: chunk.renumbered + renumber },
+          { pieces: chunk.pieces.slice(cut), moved: chunk.moved + delta, renumbered: chunk.renumbered },
+        );
+      }
     }
-    let renumbered: Int32Array | undefined;
-    if (this.renumbered || renumber !== 0) {
-      renumbered = spliced(this.renumbered, length, from, to, added.length);
-      const end = renumberTo - to + after;
-      if (renumber !== 0) for (let i = after; i < end; i++) renumbered[i] += renumber;
+    return PieceList.from(chunks);
+  }
+
+  /** The chunk holding piece `index` (a binary search over the chunks' first pieces). */
+  private chunkOf(index: number): number {
+    let low = 0;
+    let high = this.chunks.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.firsts[middle] <= index) low = middle;
+      else high = middle - 1;
     }
-    return new PieceList(raw, moved, renumbered);
+    return low;
   }
 }
 
-/** `shifts` (or zeros) with [from, to) replaced by `count` zeros, as an array of `length`. */
-function spliced(shifts: Int32Array | undefined, length: number, from: number, to: number, count: number): Int32Array {
-  const out = new Int32Array(length);
-  if (shifts) {
-    out.set(shifts.subarray(0, from));
-    out.set(shifts.subarray(to), from + count);
+/** `piece` moved by `moved` characters and `renumbered` link indexes (itself when by neither). */
+function placed(piece: Piece, moved: number, renumbered: number): Piece {
+  if (moved === 0 && renumbered === 0) return piece;
+  return {
+    ...piece,
+    start: piece.start + moved,
+    end: piece.end + moved,
+    delta: piece.delta + moved,
+    linkShift: piece.linkShift + renumbered,
+  };
+}
+
+/** `into` with `pieces` (where they are now) appended as chunks. */
+function chunked(pieces: readonly Piece[], into: Chunk[]): Chunk[] {
+  if (pieces.length <= 2 * CHUNK) {
+    if (pieces.length > 0) into.push({ pieces, moved: 0, renumbered: 0 });
+    return into;
   }
-  return out;
+  for (let i = 0; i < pieces.length; i += CHUNK) {
+    // The last chunk takes a short rest rather than standing alone.
+    const end = pieces.length - (i + CHUNK) < CHUNK / 2 ? pieces.length : i + CHUNK;
+    into.push({ pieces: pieces.slice(i, end), moved: 0, renumbered: 0 });
+    if (end === pieces.length) break;
+  }
+  return into;
 }
