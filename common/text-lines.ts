@@ -4,8 +4,17 @@
  * the client's change detection): one guarded copy of each.
  */
 
+/** What these helpers read of a text: a string, or a text kept in parts (EditedText). */
+export interface TextLike {
+  readonly length: number;
+  slice(start?: number, end?: number): string;
+  charCodeAt(index: number): number;
+  indexOf(search: string, position?: number): number;
+  lastIndexOf(search: string, position?: number): number;
+}
+
 /** The offset of the first character of the line holding `offset`. */
-export function lineStartOf(text: string, offset: number): number {
+export function lineStartOf(text: TextLike, offset: number): number {
   // lastIndexOf with a negative start still looks at index 0: a text starting with a newline would put line 0 at 1.
   return offset <= 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
 }

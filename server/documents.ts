@@ -2,11 +2,13 @@
  * The open lab documents, each with its lab model parsed once per version.
  * Edits arrive as incremental changes. The text takes each one at once, at
  * the cost of what it touches (a TextBuffer keeps the edited stretches over
- * the last full text); the model takes them together: each stretch is applied
- * with updateLab, which reparses only the part it touches, when the message
- * queue has drained or as soon as a request reads the model. A burst of edits
- * therefore costs one reparse per place it edited, not one per edit, one
- * publish, and requests never see a model older than the text.
+ * the last full text, and is made whole only once they are many or long);
+ * the model takes them together: the edits queued since the last update, each
+ * merged with the one before when it touches what that one wrote, are applied
+ * with updateLab, which reparses only the part each touches, when the message
+ * queue has drained or as soon as a request reads the model. A burst of
+ * edits therefore costs one reparse per place it edited, not one per edit,
+ * one publish, and requests never see a model older than the text.
  */
 import { fileURLToPath } from 'node:url';
 import type {
@@ -17,7 +19,7 @@ import type {
   TextDocumentContentChangeEvent,
 } from 'vscode-languageserver/node';
 import type { ProjectDiagnostic, ProjectPayload } from '../common/api/contract';
-import { parseLab, updateLab } from '../common/lab/parse/parse';
+import { parseLab, textLengthOf, updateLab } from '../common/lab/parse/parse';
 import type { LabDocument, Range, TextChange } from '../common/lab/model/types';
 import { documentLimitProblem } from '../common/project-files/document-limits';
 import { buildProjectPayload } from '../common/project-files/payload';
@@ -25,7 +27,7 @@ import { UserFileError } from '../common/project-files/user-file';
 import type { AgentProblem } from './agent-problems';
 import type { ConfigFiles } from './config-files';
 import type { Log } from './log';
-import { TextBuffer, type Stretch } from './text-buffer';
+import { TextBuffer } from './text-buffer';
 
 /** One applied (coalesced) edit: the model it applied to and the range it replaced there. */
 export interface AppliedEdit {
@@ -34,19 +36,22 @@ export interface AppliedEdit {
   end: number;
 }
 
+/** Edits waiting for the model at most: past that, a burst that keeps jumping around applies what it has. */
+const MAX_PENDING = 16;
 /**
- * Stretches of edits waiting for the model at most: past that, a burst that
- * keeps jumping around applies what it has (each stretch costs the model one
- * small update; merged, they would re-read all the text between them).
+ * Stretches the text keeps over its base at most, and characters in them: past
+ * either it is made whole again (a copy of the text and its line index, which
+ * at 10,000 nodes cost milliseconds: not at every keystroke).
  */
 const MAX_STRETCHES = 16;
-/** Stretches closer than this (in characters) go to the model as one change: one reparse reads them both. */
-const NEAR = 2000;
+const MAX_STRETCHED = 64 * 1024;
 
 export class LabFile {
   private current: LabDocument;
   /** Results computed from `model` (symbols, lenses), dropped with it. */
   private derived = new Map<string, unknown>();
+  /** Edits not yet applied to the model, each in the text the one before it left. */
+  private pending: TextChange[] = [];
 
   constructor(
     readonly uri: string,
@@ -81,7 +86,7 @@ export class LabFile {
 
   /** Whether edits wait to be applied to the model. */
   get stale(): boolean {
-    return this.text.stretches.length > 0;
+    return this.pending.length > 0;
   }
 
   /** The file system path of a file: URI; undefined for untitled or virtual documents. */
@@ -104,19 +109,28 @@ export class LabFile {
 
   /** Takes one change into the text; the model follows in applyPending. */
   change(change: TextDocumentContentChangeEvent, version: number): void {
+    let edit: TextChange;
+    if ('range' in change) {
+      const [a, b] = [this.text.offsetAt(change.range.start), this.text.offsetAt(change.range.end)];
+      edit = { start: Math.min(a, b), end: Math.max(a, b), text: change.text };
+    } else {
+      edit = { start: 0, end: this.text.length, text: change.text };
+    }
     this.text.update(change, version);
-    if (this.text.stretches.length > MAX_STRETCHES) this.applyPending();
+    const last = this.pending.at(-1);
+    const merged = last && mergedEdit(last, edit);
+    if (merged) this.pending[this.pending.length - 1] = merged;
+    else this.pending.push(edit);
+    if (this.pending.length > MAX_PENDING) this.applyPending();
   }
 
   /** Applies the queued edits to the model, one update per place edited, and tells the owner once. */
   applyPending(): void {
-    if (this.text.stretches.length === 0) return;
+    if (this.pending.length === 0) return;
     this.derived = new Map();
-    const changes = nearTogether(this.current.text, this.text.stretches);
     const edits: AppliedEdit[] = [];
     let failed = false;
-    // From the last change to the first: each one's offsets still hold in the model it applies to.
-    for (const change of changes.reverse()) {
+    for (const change of this.pending) {
       edits.push({ before: this.current, start: change.start, end: change.end });
       if (failed) continue;
       try {
@@ -126,29 +140,43 @@ export class LabFile {
         failed = true;
       }
     }
+    this.pending = [];
     // The model must describe exactly the editor's text; if an incremental update ever drifts, reparse.
-    if (!failed && !this.text.commitAs(this.current.text)) {
+    if (!failed && textLengthOf(this.current) !== this.text.length) {
       this.log.warn(`incremental update of ${this.uri} drifted from the text; reparsed it`);
       failed = true;
     }
     if (failed) this.current = parseLab(this.text.commit());
+    else this.commitWhenLong();
     this.updated(this, edits);
+  }
+
+  /**
+   * Makes the text whole again once its stretches are many or long, sharing
+   * the model's copy of it, which must be the same text (else the model is
+   * read again from the editor's).
+   */
+  private commitWhenLong(): void {
+    const stretches = this.text.stretches;
+    if (stretches.length <= MAX_STRETCHES && stretches.reduce((sum, s) => sum + s.text.length, 0) <= MAX_STRETCHED)
+      return;
+    if (this.text.commitAs(this.current.text)) return;
+    this.log.warn(`incremental update of ${this.uri} drifted from the text; reparsed it`);
+    this.current = parseLab(this.text.commit());
   }
 }
 
-/** The stretches as changes of `base`, those near each other merged into one with the text between them. */
-function nearTogether(base: string, stretches: readonly Stretch[]): TextChange[] {
-  const changes: TextChange[] = [];
-  for (const { start, end, text } of stretches) {
-    const previous = changes.at(-1);
-    if (previous && start - previous.end <= NEAR) {
-      previous.text += base.slice(previous.end, start) + text;
-      previous.end = end;
-    } else {
-      changes.push({ start, end, text });
-    }
-  }
-  return changes;
+/**
+ * `a` then `b` as one edit of the text before `a`, when `b` touches what `a`
+ * wrote (typing, deleting backwards): one reparse then reads both.
+ */
+function mergedEdit(a: TextChange, b: TextChange): TextChange | undefined {
+  const written = a.start + a.text.length;
+  if (b.start > written || b.end < a.start) return undefined;
+  const grown = a.text.length - (a.end - a.start);
+  const before = b.start > a.start ? a.text.slice(0, b.start - a.start) : '';
+  const after = b.end < written ? a.text.slice(b.end - a.start) : '';
+  return { start: Math.min(a.start, b.start), end: Math.max(written, b.end) - grown, text: before + b.text + after };
 }
 
 export class LabDocuments {

@@ -20,6 +20,7 @@ import { mapAsRead } from './lookup';
 import type { Fragment } from '../parse/read';
 import { shiftElement } from '../parse/shift';
 import type { PieceList } from './pieces';
+import { EditedText } from './edited-text';
 import { censusAfterSplice, censusOf, type Census, type Splice } from './census';
 import type {
   ElementKind,
@@ -112,13 +113,17 @@ export class ParsedLab implements LabDocument {
    * `readBy`: what read this version last: a parse of the whole text, or an
    * update that re-read one piece or a window of pieces (see incremental.ts).
    */
+  /** The text, kept in parts by updates (see edited-text.ts). */
+  readonly source: EditedText;
+
   constructor(
-    readonly text: string,
+    text: string | EditedText,
     readonly layout: Layout,
     readonly readBy: 'whole' | 'piece' | 'window' = 'whole',
     /** For an update that replaced some pieces of `previous`: how (see census.ts). */
     edited?: { previous: ParsedLab; splice: Splice },
   ) {
+    this.source = typeof text === 'string' ? EditedText.of(text) : text;
     this.syntaxErrors = layout.syntaxErrors;
     // The census, not the version: a chain of versions nobody read the census of would otherwise be kept.
     const census = edited?.previous.censusMemo;
@@ -133,6 +138,11 @@ export class ParsedLab implements LabDocument {
   get replaced(): Replaced | undefined {
     void this.census;
     return this.replacedMemo;
+  }
+
+  /** The whole text (made when first asked for: an edit nobody reads the whole text of does not copy it). */
+  get text(): string {
+    return this.source.toString();
   }
 
   get name(): Located<string> | undefined {

@@ -39,7 +39,8 @@ import {
 import { addItems, addSections, hasPlainKey, itemsOf, nextPieceIndex, readItem, type LayoutDraft } from './layout';
 import { PieceList } from '../model/pieces';
 import type { Splice } from '../model/census';
-import { lineStartOf } from '../../text-lines';
+import { lineStartOf, type TextLike } from '../../text-lines';
+import type { EditedText } from '../model/edited-text';
 import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
 import { readTopLevelEntry } from './read';
 import { regionsOf } from './unsettled';
@@ -48,12 +49,12 @@ import { NODE_FIELD_NAMES, type NodeFields, type Range, type SyntaxError, type T
 import { ownCopy, parseYaml, syntaxErrorsOf } from './yaml-text';
 
 /** The updated document by a shortcut, or undefined when a full parse is needed. */
-export function reparse(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
+export function reparse(previous: ParsedLab, change: TextChange, text: EditedText): ParsedLab | undefined {
   if (!previous.layout.sliceable) return undefined;
   return reparsePiece(previous, change, text) ?? reparseWindow(previous, change, text);
 }
 
-function reparsePiece(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
+function reparsePiece(previous: ParsedLab, change: TextChange, text: EditedText): ParsedLab | undefined {
   const layout = previous.layout;
   const index = layout.pieces.lastStartingAtOrBefore(change.start);
   if (index < 0) return undefined;
@@ -117,7 +118,7 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: string): Pa
   return updatedLab(text, previous, updated, 'piece', splice);
 }
 
-function reparseWindow(previous: ParsedLab, change: TextChange, text: string): ParsedLab | undefined {
+function reparseWindow(previous: ParsedLab, change: TextChange, text: EditedText): ParsedLab | undefined {
   const layout = previous.layout;
   const start = windowStart(layout, change);
   if (!start) return undefined;
@@ -233,7 +234,7 @@ function* windowEnds(layout: Layout, start: WindowStart): Generator<number> {
   }
 }
 
-function readWindow(previous: ParsedLab, text: string, w: Window): WindowReading {
+function readWindow(previous: ParsedLab, text: EditedText, w: Window): WindowReading {
   const layout = previous.layout;
   const { sections, pieces } = layout;
   const toEnd = w.end === pieces.length;
@@ -316,7 +317,7 @@ const MAX_SPLICED = 256;
 
 /** The new version; the census follows the splice unless the defaults changed, and every node with them. */
 function updatedLab(
-  text: string,
+  text: EditedText,
   previous: ParsedLab,
   updated: Layout,
   readBy: 'piece' | 'window',
@@ -332,7 +333,7 @@ function updatedLab(
  * behind by typing do not merge into one region that every later edit near
  * them re-reads whole. The window's region as a whole when that cannot be told.
  */
-function windowRegions(text: string, layout: Layout, errors: SyntaxError[], region: Range): Unsettled[] {
+function windowRegions(text: TextLike, layout: Layout, errors: SyntaxError[], region: Range): Unsettled[] {
   const limit = Number.isFinite(region.end) ? layout.pieces.lastStartingAtOrBefore(region.end) : layout.pieces.length;
   const regions = regionsOf(text, layout, errors, limit, region.end);
   if (!regions) return [{ region, errors }];

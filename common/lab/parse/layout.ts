@@ -10,7 +10,7 @@ import { PieceList } from '../model/pieces';
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineValue } from './outline';
 import { emptyFragment, readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
 import type { NodeFields } from '../model/types';
-import { lineStartOf } from '../../text-lines';
+import { lineStartOf, type TextLike } from '../../text-lines';
 
 /** Sections and pieces being laid out, in document order. */
 export interface LayoutDraft {
@@ -26,7 +26,7 @@ export function nextPieceIndex(draft: LayoutDraft): number {
 }
 
 export function layoutOf(
-  text: string,
+  text: TextLike,
   root: OutlineMap,
   sliceable: boolean,
   syntaxErrors: Layout['syntaxErrors'],
@@ -44,7 +44,7 @@ function defaultsIn(entries: readonly OutlineEntry[]): NodeFields {
 
 /** Adds top-level entries (offsets into `text`) as sections; each runs to the next one's line, the last one to `end`. */
 export function addSections(
-  text: string,
+  text: TextLike,
   draft: LayoutDraft,
   entries: readonly OutlineEntry[],
   sliceable: boolean,
@@ -93,7 +93,7 @@ export function addSections(
  * Items are sliceable when their section is and each starts its own line.
  */
 export function addItems(
-  text: string,
+  text: TextLike,
   draft: LayoutDraft,
   sectionIndex: number,
   items: readonly (OutlineEntry | OutlineItem)[],
@@ -173,7 +173,7 @@ export function readItem(
 /** The empty list fragments share: a fragment is never changed once read (frozen, so a change would throw). */
 const NOTHING: never[] = Object.freeze([]) as unknown as never[];
 
-export function isSpaces(text: string, start: number, end: number): boolean {
+export function isSpaces(text: TextLike, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (text.charCodeAt(i) !== 32) return false;
   return true;
 }

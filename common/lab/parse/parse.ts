@@ -30,20 +30,30 @@ export function parseLab(text: string): LabDocument {
 
 /** The model after `change`; offsets are into previous.text and are clamped to it. */
 export function updateLab(previous: LabDocument, change: TextChange): LabDocument {
-  const oldText = typeof previous?.text === 'string' ? previous.text : '';
-  const start = clampOffset(change?.start, oldText.length, 0);
-  const end = Math.max(start, clampOffset(change?.end, oldText.length, start));
   const inserted = typeof change?.text === 'string' ? change.text : '';
-  const text = oldText.slice(0, start) + inserted + oldText.slice(end);
   if (previous instanceof ParsedLab) {
+    // The text in parts: the reparse reads around the edit, and nothing here copies the whole text.
+    const source = previous.source;
+    const start = clampOffset(change?.start, source.length, 0);
+    const end = Math.max(start, clampOffset(change?.end, source.length, start));
+    const text = source.edited(start, end, inserted);
     try {
       const updated = reparse(previous, { start, end, text: inserted }, text);
       if (updated) return updated;
     } catch {
       // A failed shortcut only costs time: the full parse below is always right.
     }
+    return parseLab(text.toString());
   }
-  return parseLab(text);
+  const oldText = typeof previous?.text === 'string' ? previous.text : '';
+  const start = clampOffset(change?.start, oldText.length, 0);
+  const end = Math.max(start, clampOffset(change?.end, oldText.length, start));
+  return parseLab(oldText.slice(0, start) + inserted + oldText.slice(end));
+}
+
+/** The length of a model's text, without making the whole text of an updated one (see edited-text.ts). */
+export function textLengthOf(doc: LabDocument): number {
+  return doc instanceof ParsedLab ? doc.source.length : doc.text.length;
 }
 
 function clampOffset(value: unknown, length: number, fallback: number): number {
@@ -120,7 +130,7 @@ function readAround(text: string, refusedAt: number): ParsedLab | undefined {
     // Last set aside first: each offset is into the text as it was when that line was taken out.
     for (let i = setAside.length - 1; i >= 0 && lab; i--) {
       const line = setAside[i];
-      lab = reparse(lab, line, lab.text.slice(0, line.start) + line.text + lab.text.slice(line.start));
+      lab = reparse(lab, line, lab.source.edited(line.start, line.start, line.text));
     }
     return lab && lab.syntaxErrors.length > 0 ? lab : undefined;
   } catch {

@@ -7,6 +7,7 @@
  * regions can then be re-read piece by piece, so one unclosed bracket at the
  * top no longer makes every keystroke below it a full parse.
  */
+import type { TextLike } from '../../text-lines';
 import type { Layout } from '../model/document';
 import { itemsOf } from './layout';
 import { buildOutline, sameEntry, sameItem, type OutlineEntry, type OutlineItem } from './outline';
@@ -19,7 +20,7 @@ const MAX_REGIONS = 64;
 const IN_STEP = 2;
 
 /** The unsettled regions of a fully parsed layout, sorted and disjoint; undefined without errors. */
-export function unsettledRegions(text: string, layout: Layout): Range[] | undefined {
+export function unsettledRegions(text: TextLike, layout: Layout): Range[] | undefined {
   const { pieces, syntaxErrors } = layout;
   if (syntaxErrors.length === 0) return undefined;
   const whole = [{ start: 0, end: Infinity }];
@@ -33,7 +34,7 @@ export function unsettledRegions(text: string, layout: Layout): Range[] | undefi
  * there are too many clusters to check.
  */
 export function regionsOf(
-  text: string,
+  text: TextLike,
   layout: Layout,
   errors: readonly SyntaxError[],
   limit = layout.pieces.length,
@@ -76,7 +77,7 @@ function regionStart(layout: Layout, firstPiece: number): number {
  * IN_STEP) read alone (behind their section's key line) exactly as they read
  * in the whole text, without errors, in a section whose key line has no error.
  */
-function backInStepAt(text: string, layout: Layout, index: number): boolean {
+function backInStepAt(text: TextLike, layout: Layout, index: number): boolean {
   const { pieces, sections } = layout;
   const end = index + IN_STEP;
   if (end > pieces.length) return false;
