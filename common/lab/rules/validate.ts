@@ -8,7 +8,9 @@
  * network and link (as read; see LabDocument.forEachAsRead) and which links use
  * each interface (counted: the links holding each), so that a version costs a
  * look at each element and the checks of those the edits re-read, not every
- * check again.
+ * check again; and, in document order, the elements with findings, so that a
+ * version that only replaced some items (LabDocument.replaced) costs the checks
+ * of those and a move of the listed ones after them, not a look at each element.
  */
 import { shiftRange } from '../parse/outline';
 import {
