@@ -220,6 +220,9 @@ export class DiagnosticsService {
     const writing = this.writing.get(file.uri);
     if (writing) {
       writing.again = true;
+      // The local checks still follow this version when that costs what its edits touched: the next version
+      // published can then be followed from it (see LabChecks.follow), not checked by a look at every element.
+      this.checks.get(file.uri)?.follow(file.model);
       return;
     }
     const local = this.localFindings(file);
