@@ -135,6 +135,8 @@ export class LabFile {
       if (failed) continue;
       try {
         this.current = updateLab(this.current, change);
+        // What each version replaced is known only once its census is read: the checks then follow every step.
+        void this.current.replaced;
       } catch (error) {
         this.log.error(`incremental update of ${this.uri} failed; reparsing the whole document`, error);
         failed = true;
