@@ -7,7 +7,7 @@
  */
 import { shiftRange } from '../parse/outline';
 import { shiftFragment, shiftIssues } from '../parse/shift';
-import type { Layout, Piece } from './document';
+import type { Layout, Piece } from './pieces';
 import type { FormatIssue, LabNetwork, LabNode, LabTest, Located, NodeFields } from './types';
 
 export interface Census {

@@ -6,20 +6,10 @@
  * read, so a full parse and an incremental update share this one code path
  * and cannot drift apart, and a version nobody reads in full costs nothing.
  */
-import {
-  listIndex,
-  pathAtEntry,
-  pathAtItem,
-  rangeOfPathIn,
-  shiftRange,
-  type OutlineEntry,
-  type OutlineItem,
-  type OutlineValue,
-} from '../parse/outline';
+import { listIndex, pathAtEntry, pathAtItem, rangeOfPathIn, shiftRange, type OutlineEntry } from '../parse/outline';
 import { mapAsRead } from './lookup';
-import type { Fragment } from '../parse/read';
 import { shiftElement } from '../parse/shift';
-import type { PieceList } from './pieces';
+import type { Layout, Piece } from './pieces';
 import { EditedText } from './edited-text';
 import { censusAfterSplice, censusOf, type Census, type Splice } from './census';
 import type {
@@ -39,63 +29,6 @@ import type {
   Replaced,
   SyntaxError,
 } from './types';
-
-export type PieceKind = 'section' | 'node' | 'network' | 'link';
-
-export interface Piece {
-  kind: PieceKind;
-  /** Index in Layout.sections of the top-level entry the piece belongs to (or is). */
-  section: number;
-  /** The text it was read from: from the start of its first line up to the next piece's first line. */
-  start: number;
-  end: number;
-  /** Spaces before its key or `-` on its first line. */
-  indent: number;
-  /** Whether this piece can be re-read from its slice of text alone. */
-  sliceable: boolean;
-  /** The outline as read; add `delta` to its ranges. Sections, nodes and networks have an entry, links an item. */
-  outline: OutlineEntry | OutlineItem;
-  delta: number;
-  /**
-   * The model it contributes as read: add `delta` to its ranges and `linkShift`
-   * to its link indexes (links added or removed before it since). Moving a
-   * piece therefore copies nothing of it.
-   */
-  fragment: Fragment;
-  linkShift: number;
-}
-
-export interface Section {
-  key: string;
-  keyRange: Range;
-  /** The section runs from the start of its key's line to the next section's start. */
-  start: number;
-  /** Its pieces are Layout.pieces[firstPiece, firstPiece + pieceCount). */
-  firstPiece: number;
-  pieceCount: number;
-  /** Set when the section's value is split into one piece per node or network ('map') or per link ('seq'). */
-  itemized?: 'map' | 'seq';
-  /** Whether its pieces can be re-read alone (its key starts a line and is a plain scalar). */
-  sliceable: boolean;
-}
-
-export interface Layout {
-  /** Whether pieces may be re-read on their own at all (a block map at the root, no aliases, a plain prefix). */
-  sliceable: boolean;
-  sections: Section[];
-  pieces: PieceList;
-  /** The root when it is not a map; then there are no sections. */
-  root?: OutlineValue;
-  rootIssues: FormatIssue[];
-  syntaxErrors: SyntaxError[];
-  /**
-   * Where syntax errors may have made pieces read differently from how they
-   * would read in a clean context (see unsettled.ts): absent for a document
-   * without errors, else sorted disjoint regions that hold every error. Pieces
-   * outside them read as they would anywhere.
-   */
-  unsettled?: Range[];
-}
 
 type Elements = Pick<LabDocument, 'nodes' | 'networks' | 'links'>;
 

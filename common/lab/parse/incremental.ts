@@ -28,16 +28,9 @@
  *    whole text reads differently after it, and nothing short of reading it
  *    shows how.
  */
-import {
-  ParsedLab,
-  indexOfLastStartingAtOrBefore,
-  linkIndexOf,
-  type Layout,
-  type Piece,
-  type Section,
-} from '../model/document';
+import { ParsedLab, indexOfLastStartingAtOrBefore, linkIndexOf } from '../model/document';
 import { addItems, addSections, hasPlainKey, itemsOf, nextPieceIndex, readItem, type LayoutDraft } from './layout';
-import { PieceList } from '../model/pieces';
+import { PieceList, type Layout, type Piece, type Section } from '../model/pieces';
 import type { Splice } from '../model/census';
 import { lineStartOf, type TextLike } from '../../text-lines';
 import type { EditedText } from '../model/edited-text';

@@ -5,8 +5,7 @@
  * the next piece's first line, so pieces can be cut out of the text and
  * re-read alone.
  */
-import type { Layout, Piece, Section } from '../model/document';
-import { PieceList } from '../model/pieces';
+import { PieceList, type Layout, type Piece, type Section } from '../model/pieces';
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineValue } from './outline';
 import { emptyFragment, readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
 import type { NodeFields } from '../model/types';

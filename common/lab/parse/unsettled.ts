@@ -8,7 +8,7 @@
  * top no longer makes every keystroke below it a full parse.
  */
 import type { TextLike } from '../../text-lines';
-import type { Layout } from '../model/document';
+import type { Layout } from '../model/pieces';
 import { itemsOf } from './layout';
 import { buildOutline, sameEntry, sameItem, type OutlineEntry, type OutlineItem } from './outline';
 import type { Range, SyntaxError } from '../model/types';
