@@ -7,6 +7,7 @@
  */
 import { shiftRange } from '../parse/outline';
 import { shiftFragment, shiftIssues } from '../parse/shift';
+import type { Fragment } from '../parse/read';
 import type { Layout, Piece } from './pieces';
 import type { FormatIssue, LabNetwork, LabNode, LabTest, Located, NodeFields } from './types';
 
@@ -95,26 +96,16 @@ export function censusAfterSplice(layout: Layout, census: Census, splice: Splice
   for (let s = 0; s < sections.length; s++) {
     const top = sections[s];
     if (!census.counts[s] || top.itemized) continue;
-    for (let p = top.firstPiece; p < top.firstPiece + top.pieceCount; p++) {
-      const { fragment, delta: pieceDelta, linkShift } = pieces.at(p);
-      if (!(fragment.name || fragment.description || fragment.defaults || fragment.tests)) continue;
-      const current = shiftFragment(fragment, pieceDelta, linkShift);
-      if (current.name) moved.name = current.name;
-      if (current.description) moved.description = current.description;
-      if (current.defaults) moved.defaults = current.defaults;
-      if (current.tests) moved.tests = current.tests;
-    }
+    pieces.each(top.firstPiece, top.firstPiece + top.pieceCount, (piece, delta, linkShift) =>
+      takeTopLevel(moved, piece.fragment, delta, linkShift),
+    );
   }
   return moved;
 }
 
 /** Whether the fragments `a` and `b` name the same nodes (or networks) in the same order. */
-function sameNames(
-  a: readonly Piece['fragment'][],
-  b: readonly Piece['fragment'][],
-  kind: 'nodes' | 'networks',
-): boolean {
-  const namesOf = (fragments: readonly Piece['fragment'][]) => fragments.flatMap((f) => f[kind].map((e) => e.name));
+function sameNames(a: readonly Fragment[], b: readonly Fragment[], kind: 'nodes' | 'networks'): boolean {
+  const namesOf = (fragments: readonly Fragment[]) => fragments.flatMap((f) => f[kind].map((e) => e.name));
   const [x, y] = [namesOf(a), namesOf(b)];
   return x.length === y.length && x.every((name, i) => name === y[i]);
 }
@@ -151,19 +142,23 @@ export function censusOf(layout: Layout): Census {
     if (fragment.issues.length > 0)
       for (const issue of shiftIssues(fragment.issues, delta, linkShift)) issues.push(issue);
     if (!sectionCounts) return;
-    if (fragment.name || fragment.description || fragment.defaults || fragment.tests) {
-      const current = shiftFragment(fragment, delta, linkShift);
-      if (current.name) census.name = current.name;
-      if (current.description) census.description = current.description;
-      if (current.defaults) census.defaults = current.defaults;
-      if (current.tests) census.tests = current.tests;
-    }
+    takeTopLevel(census, fragment, delta, linkShift);
     // Indexed loops: for-of makes an iterator result per element until V8 optimizes the loop.
     for (let i = 0; i < nodes.length; i++) dropRepeat(nodes[i], delta, 'nodes', 'node', names.nodes, census);
     for (let i = 0; i < networks.length; i++)
       dropRepeat(networks[i], delta, 'networks', 'network', names.networks, census);
   });
   return census;
+}
+
+/** What a counting top-level entry holds (name, description, defaults, tests), moved to where it is now, into `census`. */
+function takeTopLevel(census: Census, fragment: Fragment, delta: number, linkShift: number): void {
+  if (!(fragment.name || fragment.description || fragment.defaults || fragment.tests)) return;
+  const current = shiftFragment(fragment, delta, linkShift);
+  if (current.name) census.name = current.name;
+  if (current.description) census.description = current.description;
+  if (current.defaults) census.defaults = current.defaults;
+  if (current.tests) census.tests = current.tests;
 }
 
 /** Notes an element whose name is not new as dropped, with an issue (only the first one is read). */

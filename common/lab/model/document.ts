@@ -9,7 +9,7 @@
 import { listIndex, pathAtEntry, pathAtItem, rangeOfPathIn, shiftRange, type OutlineEntry } from '../parse/outline';
 import { mapAsRead } from './lookup';
 import { shiftElement } from '../parse/shift';
-import type { Layout, Piece } from './pieces';
+import { indexOfLastStartingAtOrBefore, type Layout, type Piece } from './pieces';
 import { EditedText } from './edited-text';
 import { censusAfterSplice, censusOf, type Census, type Splice } from './census';
 import type {
@@ -239,23 +239,6 @@ export class ParsedLab implements LabDocument {
 /** The index of the link a piece of `links` holds. */
 export function linkIndexOf(piece: Piece): number {
   return (piece.fragment.links[0]?.index ?? 0) + piece.linkShift;
-}
-
-/** Binary search over items sorted by `start`. */
-export function indexOfLastStartingAtOrBefore(items: readonly { start: number }[], offset: number): number {
-  let low = 0;
-  let high = items.length - 1;
-  let found = -1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (items[middle].start <= offset) {
-      found = middle;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
-  return found;
 }
 
 /** The elements `splice` removed and added, as LabDocument.replaced gives them. */

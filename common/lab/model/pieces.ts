@@ -69,6 +69,31 @@ export interface Layout {
   unsettled?: Range[];
 }
 
+/** How the pieces after a splice move (see PieceList.splice). */
+export interface PieceShift {
+  delta: number;
+  renumber?: number;
+  renumberTo?: number;
+  sections?: number;
+}
+
+/** Binary search over items sorted by `start`: the index of the last one starting at or before `offset`, -1 when none does. */
+export function indexOfLastStartingAtOrBefore(items: readonly { start: number }[], offset: number): number {
+  let low = 0;
+  let high = items.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (items[middle].start <= offset) {
+      found = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return found;
+}
+
 /** Pieces a chunk holds as made; one grows to twice that before it is split. */
 const CHUNK = 256;
 
@@ -117,20 +142,10 @@ export class PieceList {
     return this.chunks[c].pieces[index - this.firsts[c]].start + this.chunks[c].moved;
   }
 
-  /** Piece `index` as read: add deltaAt(index) to its ranges instead of its own delta, linkShiftAt(index) to its link indexes. */
+  /** Piece `index` as read, for what moving does not change (its kind and section); at() for the rest. */
   asRead(index: number): Piece {
     const c = this.chunkOf(index);
     return this.chunks[c].pieces[index - this.firsts[c]];
-  }
-
-  deltaAt(index: number): number {
-    const c = this.chunkOf(index);
-    return this.chunks[c].pieces[index - this.firsts[c]].delta + this.chunks[c].moved;
-  }
-
-  linkShiftAt(index: number): number {
-    const c = this.chunkOf(index);
-    return this.chunks[c].pieces[index - this.firsts[c]].linkShift + this.chunks[c].renumbered;
   }
 
   /**
@@ -186,24 +201,7 @@ export class PieceList {
     }
     if (c < 0) return -1;
     const { pieces, moved } = this.chunks[c];
-    low = 0;
-    high = pieces.length - 1;
-    let found = 0;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      if (pieces[middle].start + moved <= offset) {
-        found = middle;
-        low = middle + 1;
-      } else {
-        high = middle - 1;
-      }
-    }
-    return this.firsts[c] + found;
-  }
-
-  /** This list with piece `index` replaced by `piece` (where it is now). */
-  with(index: number, piece: Piece): PieceList {
-    return this.splice(index, index + 1, [piece], { delta: 0 });
+    return this.firsts[c] + indexOfLastStartingAtOrBefore(pieces, offset - moved);
   }
 
   /**
@@ -213,12 +211,7 @@ export class PieceList {
    * indexes; their section indexes moved by `sections` (sections were added
    * or removed before them: rare, and those pieces are then copied).
    */
-  splice(
-    from: number,
-    to: number,
-    added: readonly Piece[],
-    shift: { delta: number; renumber?: number; renumberTo?: number; sections?: number },
-  ): PieceList {
+  splice(from: number, to: number, added: readonly Piece[], shift: PieceShift): PieceList {
     const { delta, renumber = 0, renumberTo = this.length, sections = 0 } = shift;
     const renumberedAt = (index: number) => (index < renumberTo ? renumber : 0);
     if (sections !== 0) {

@@ -28,9 +28,16 @@
  *    whole text reads differently after it, and nothing short of reading it
  *    shows how.
  */
-import { ParsedLab, indexOfLastStartingAtOrBefore, linkIndexOf } from '../model/document';
+import { ParsedLab, linkIndexOf } from '../model/document';
 import { addItems, addSections, hasPlainKey, itemsOf, nextPieceIndex, readItem, type LayoutDraft } from './layout';
-import { PieceList, type Layout, type Piece, type Section } from '../model/pieces';
+import {
+  PieceList,
+  indexOfLastStartingAtOrBefore,
+  type Layout,
+  type Piece,
+  type PieceShift,
+  type Section,
+} from '../model/pieces';
 import type { Splice } from '../model/census';
 import { lineStartOf, type TextLike } from '../../text-lines';
 import type { EditedText } from '../model/edited-text';
@@ -55,7 +62,7 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: EditedText)
   if (!piece.sliceable) return undefined;
   // A piece where errors may have changed how it reads is re-read with them, in a window.
   if (layout.unsettled?.some((r) => r.start < piece.end && piece.start < r.end)) return undefined;
-  const insideEnd = change.end < piece.end || (change.end === piece.end && piece.end === previous.text.length);
+  const insideEnd = change.end < piece.end || (change.end === piece.end && piece.end === previous.source.length);
   if (!insideEnd) return undefined;
 
   const delta = change.text.length - (change.end - change.start);
@@ -266,7 +273,7 @@ function readWindow(previous: ParsedLab, text: EditedText, w: Window): WindowRea
 
   // Whatever the errors did stays before the pieces that read as before (or runs to the end).
   let settledAgain = Infinity;
-  let after: Parameters<PieceList['splice']>[3] = { delta: 0 };
+  let after: PieceShift = { delta: 0 };
   if (!toEnd) {
     const inStep = inStepFrom(layout, draft, w, syntaxErrors);
     if (inStep === undefined) return OUT_OF_STEP;
@@ -296,7 +303,7 @@ function readWindow(previous: ParsedLab, text: EditedText, w: Window): WindowRea
           removed: pieces.slice(first, w.end),
           added: draft.pieces.length,
           start: pieces.startAt(first),
-          end: toEnd ? previous.text.length : pieces.startAt(w.end),
+          end: toEnd ? previous.source.length : pieces.startAt(w.end),
           delta: w.delta,
           linkDelta: after.renumber ?? 0,
           renumberTo: (after.renumberTo ?? w.end) - w.end + first + draft.pieces.length,
@@ -441,7 +448,7 @@ function samePiece(
  * pieces after it move: by the edit, to their sections' new indexes, and
  * renumbered where links were added or removed before them in their section.
  */
-function appendRest(layout: Layout, draft: LayoutDraft, w: Window): Parameters<PieceList['splice']>[3] {
+function appendRest(layout: Layout, draft: LayoutDraft, w: Window): PieceShift {
   const { sections, pieces } = layout;
   const oldSection = pieces.asRead(w.end).section;
   const continues = !opensSection(layout, w.end);
