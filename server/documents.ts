@@ -36,8 +36,8 @@ export interface AppliedEdit {
   end: number;
 }
 
-/** Edits waiting for the model at most: past that, a burst that keeps jumping around applies what it has. */
-const MAX_PENDING = 16;
+/** Edits waiting for the model at most (each far from the one before is its own small reparse): past that, a burst that keeps jumping around applies what it has. */
+const MAX_PENDING = 64;
 /**
  * Stretches the text keeps over its base at most, and characters in them: past
  * either it is made whole again (a copy of the text and its line index, which
