@@ -127,6 +127,24 @@ test('a read for console commands reads no running config; a full read reads eac
   assert.equal(emu.reads.runningConfigs - before, ROUTERS, 'a full read reads each router once');
 });
 
+test('two full reads at once after a change share one fresh read of each router: neither gets the config from before', async () => {
+  assert.ok(emu);
+  const lab = await client.getLab(LAB);
+  const ids = lab?.nodes.map((n) => n.id) ?? [];
+  const run = client.runCommand?.bind(client);
+  assert.ok(run, 'the Linux emulator runs commands itself');
+  // vtysh runs each line of one -c as a command.
+  const change = 'configure terminal\ninterface lo\ndescription read-after-change';
+  await Promise.all(ids.map((id) => run(LAB, id, change, 20_000, 4096)));
+  const before = emu.reads.runningConfigs;
+  // The first read begins each router's read; the second arrives while it is in flight and waits for it.
+  const reads = await Promise.all([client.getLab(LAB), client.getLab(LAB)]);
+  for (const [i, read] of reads.entries())
+    for (const node of read?.nodes ?? [])
+      assert.match(node.runningConfig?.text ?? '', /description read-after-change/, `read ${i + 1} of ${node.name}`);
+  assert.equal(emu.reads.runningConfigs - before, ROUTERS, 'one read of each router for both');
+});
+
 test('deleting a lab of running routers removes them directly: nothing of the lab is left', async () => {
   assert.ok(emu);
   assert.equal(client.deleteLabRemovesNodes, true, 'destroy asks for deleteLab only');

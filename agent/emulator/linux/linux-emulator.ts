@@ -65,9 +65,14 @@ export interface LinuxEmulatorOptions {
 /** What a node's console and running config look like at the moment. */
 interface NodeRuntime {
   console?: PtyConsole;
-  /** Someone typed on a console or ran a command since the running config was last read. */
+  /** A console showed activity or a command ran since the last read of the running config began. */
   dirty: boolean;
-  running?: string;
+  /**
+   * The newest read of the running config, in flight or done. Readers share it rather than a
+   * value: one that arrives while a read begun after the last change is under way waits for it,
+   * instead of taking the value from before the change (a pull right after a console change did).
+   */
+  running?: Promise<string | undefined>;
 }
 
 export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
@@ -307,9 +312,15 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
       if (runtime.dirty || runtime.running === undefined) {
         runtime.dirty = false;
         this.reads.runningConfigs++;
-        runtime.running = await kind.runningConfig(this.realizer.nodeNs(lab, node), node);
+        const read = kind.runningConfig(this.realizer.nodeNs(lab, node), node);
+        runtime.running = read;
+        // A read that failed is not kept: the next observation tries again.
+        const forget = () => {
+          if (runtime.running === read) runtime.running = undefined;
+        };
+        read.then((text) => text === undefined && forget(), forget);
       }
-      current = runtime.running;
+      current = await runtime.running;
     }
     if (current === undefined || node.baseline === undefined || sameConfig(current, node.baseline)) return undefined;
     return { text: current, base: node.baseline };

@@ -45,12 +45,17 @@ export class PtyConsole implements ConsoleLine {
   private readonly child: ChildProcess;
   private exited = false;
 
-  /** Runs `argv` on a fresh 80×24 pseudo-terminal; `onExit` runs once the program ends. */
+  /**
+   * Runs `argv` on a fresh 80×24 pseudo-terminal; `onExit` runs once the program ends. `onActivity`
+   * runs on what a client types and on what the program prints: typing marks a change on its way,
+   * and the output after it (vtysh's next prompt) marks it done, so a read begun in between is not
+   * taken for the state after the change.
+   */
   constructor(
     private readonly title: string,
     argv: readonly string[],
     onExit: () => void,
-    private readonly onInput: () => void,
+    private readonly onActivity: () => void,
   ) {
     const command = `stty rows 24 cols 80 2>/dev/null; exec ${argv.map(shellWord).join(' ')}`;
     this.child = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], {
@@ -58,6 +63,7 @@ export class PtyConsole implements ConsoleLine {
       env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin', TERM: 'xterm', LANG: 'C.UTF-8', HOME: '/root' },
     });
     this.child.stdout?.on('data', (chunk: Buffer) => {
+      this.onActivity();
       const data = escapeIac(chunk);
       let behind = false;
       for (const client of this.clients) if (!client.deliver(data)) behind = true;
@@ -105,7 +111,7 @@ export class PtyConsole implements ConsoleLine {
       bytes.push(byte === LF ? CR : byte);
     }
     if (!bytes.length) return ready();
-    this.onInput();
+    this.onActivity();
     // A program that does not read its input holds the client's typing back, not the agent's memory.
     if (this.child.stdin?.write(Buffer.from(bytes)) === false) this.child.stdin.once('drain', ready);
     else ready();

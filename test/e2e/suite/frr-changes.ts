@@ -166,7 +166,8 @@ describe('A running FRR lab keeps what the user changes (Linux emulator agent)',
 
     const r1 = fileIn('configs', 'r1.conf');
     const before = (await vscode.workspace.openTextDocument(r1)).getText().split('\n');
-    await vscode.commands.executeCommand(LabCommand.reconcileFromEmu, { uri: labUri.toString() });
+    const pulled = await vscode.commands.executeCommand(LabCommand.reconcileFromEmu, { uri: labUri.toString() });
+    assert.ok(pulled, 'the pull failed (the log says why)');
     const after = (await vscode.workspace.openTextDocument(r1)).getText().split('\n');
     const added = after.filter((line) => !before.includes(line));
     const removed = before.filter((line) => !after.includes(line));
