@@ -43,7 +43,12 @@ test('kill -9 in the middle of a deploy, restart: leftovers are removed and noth
   await requireLinuxLabs();
   const dataDir = mkdtempSync(join(tmpdir(), 'lab-agent-linux-crash-'));
   try {
-    const sample = ospfSample();
+    // Forty hosts more than the sample: the deploy still has most of its nodes to make when the kill comes (with the
+    // sample alone it once finished between two looks at the namespaces, and nothing was interrupted).
+    const ospf = ospfSample();
+    const extra = Array.from({ length: 40 }, (_, i) => `  x${i}:\n    template: linux\n    ethernet: 1\n`).join('');
+    const sample = { ...ospf, yaml: ospf.yaml.replace('\nnodes:\n', `\nnodes:\n${extra}`) };
+    assert.notEqual(sample.yaml, ospf.yaml, 'the extra hosts are in the lab');
     const first = await spawnAgent(dataDir);
     const prefix = prefixOf(dataDir);
     const client = new AgentClient({ baseUrl: first.url, pin: first.pin });
