@@ -18,7 +18,7 @@ import {
 import { closestNames } from '../../common/closest-names';
 import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/model/lookup';
 import type { Range } from '../../common/lab/model/types';
-import { closingQuote } from '../../common/lab/parse/yaml-text';
+import { closingQuote, strayBracket } from '../../common/lab/parse/yaml-text';
 import type { CatalogueOf } from '../catalogue';
 import type { LabFile } from '../documents';
 import { setEthernetEdit } from '../ethernet-edit';
@@ -103,6 +103,8 @@ export class CodeActionService {
         return indentWithSpaces(file, diagnostic, start);
       case 'unclosed-quote':
         return closeQuote(file, diagnostic, start);
+      case 'stray-bracket':
+        return removeStrayBracket(file, diagnostic, start);
       default:
         return [];
     }
@@ -265,6 +267,16 @@ function indentAfter(text: string, lineStart: number): number {
     return line.endsWith(':') ? key + 2 : key;
   }
   return 0;
+}
+
+/** A line set aside for a stray bracket, without it and what follows it up to a comment (strayBracket). */
+function removeStrayBracket(file: LabFile, diagnostic: Diagnostic, lineStart: number): CodeAction[] {
+  const text = file.model.text;
+  const stray = strayBracket(text, lineStart);
+  if (!stray) return [];
+  const removed = text.slice(stray.start, stray.end).trim();
+  const shown = removed.length > 20 ? `${removed.slice(0, 20)}…` : removed;
+  return [fix(file, diagnostic, `Remove the stray ${JSON.stringify(shown)}`, file.toLspRange(stray), '', true)];
 }
 
 /**

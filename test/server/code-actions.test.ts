@@ -69,7 +69,7 @@ function changedLines(a: string, b: string): number {
 }
 
 /** Codes of lines set aside: syntax errors, published without the agent's validate (which waits for text that reads). */
-const SET_ASIDE = ['tab-indentation', 'unclosed-quote'];
+const SET_ASIDE = ['tab-indentation', 'unclosed-quote', 'stray-bracket'];
 
 for (const sample of [
   {
@@ -143,6 +143,13 @@ for (const sample of [
     fixed: VALID.replace('[core1:Gi0/0, edge1:Gi0/0]', "[core1:Gi0/0, 'edge1:Gi0/0']"),
     code: 'unclosed-quote',
     title: "Close the quote with '",
+  },
+  {
+    what: 'a {} typed after the endpoints of a link',
+    broken: VALID.replace('edge1:Gi0/0]', 'edge1:Gi0/0]{} # uplink'),
+    fixed: VALID.replace('edge1:Gi0/0]', 'edge1:Gi0/0] # uplink'),
+    code: 'stray-bracket',
+    title: 'Remove the stray "{}"',
   },
   {
     what: 'a link written twice',

@@ -323,19 +323,24 @@ test('edits that change how the rest of the text reads are not read as one piece
 });
 
 test('broken text that spreads to the end of the lab is read as a full parse reads it, keystroke by keystroke', () => {
-  // Found by an outside fuzz run: typed after `ram: 1024` in a lab with 9 links, the stray `}` makes the yaml
-  // package read the rest of the text as broken; reading the edit alone gave 9 links and 2 errors.
   const links = Array.from({ length: 9 }, (_, i) => `  - endpoints: [r1:Gi0/${i}, r2:Gi0/${i}]\n`).join('');
   const text = `name: t\ndefaults:\n  ram: 1024\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nlinks:\n${links}`;
-  let doc = parseLab(text);
-  let at = text.indexOf('1024') + 4;
-  for (const char of '{a: [b, {c: d}]}') {
-    doc = updateLab(doc, { start: at, end: at, text: char });
-    at += 1;
-    assertSameAsFullParse(doc, `after typing ${JSON.stringify(char)}`);
-  }
-  assert.equal(doc.text, text.replace('1024', '1024{a: [b, {c: d}]}'));
-  assert.deepEqual([doc.links.length, doc.syntaxErrors.length], [0, 88]);
+  const typed = (what: string) => {
+    let doc = parseLab(text);
+    let at = text.indexOf('1024') + 4;
+    for (const char of what) {
+      doc = updateLab(doc, { start: at, end: at, text: char });
+      at += 1;
+      assertSameAsFullParse(doc, `after typing ${JSON.stringify(char)} of ${JSON.stringify(what)}`);
+    }
+    assert.equal(doc.text, text.replace('1024', `1024${what}`));
+    return [doc.links.length, doc.syntaxErrors.length];
+  };
+  // Found by an outside fuzz run: the last `}` is stray, which the yaml package reads as breaking every line after it;
+  // reading the edit alone gave 9 links and 2 errors. Its line is now set aside: 9 links and that line's error.
+  assert.deepEqual(typed('{a: [b, {c: d}]}'), [9, 1]);
+  // A list item at the top level, among the defaults' keys: the rest of the lab reads as broken, as in a full parse.
+  assert.deepEqual(typed('\n- x'), [0, 3]);
 });
 
 test('an edit of the defaults resolves every node again', () => {
@@ -725,6 +730,8 @@ const LOCAL_BREAKAGES: [string, (text: string) => string][] = [
   ["an unclosed ' in the description", (text) => text.replace('\ndescription: ', "\ndescription: 'it''s ")],
   ['an over-indented key', (text) => text.replace('\n    ethernet: ', '\n      ethernet: ')],
   ['an unclosed [', (text) => text.replace('template: ', 'template: [')],
+  ['{} typed after a position', (text) => text.replace(/(position: \{[^}\n]*\})/, '$1{}')],
+  ['a stray } as a value', (text) => text.replace('\n    template: ', '\n    ram: }\n    template: ')],
 ];
 
 test('every common breakage stays local: each later keystroke re-reads as little as in the valid lab', () => {
@@ -884,6 +891,107 @@ test('a line with an unclosed quote is set aside: one error on it, the rest read
     ['unclosed-quote'],
   );
   assert.equal(multiline.nodes.length, 1);
+});
+
+/**
+ * Stray brackets: a `}` or `]` where a value starts, or a `{` or `[` right after a flow collection or a quoted string
+ * has ended, is set aside (an error on that line alone; docs/lab-format.md): the yaml package reads every line after
+ * it as broken, so each keystroke below it re-read the rest of the lab.
+ */
+const STRAY_STARTS: [string, (text: string) => string][] = [
+  ['{} typed after a position', (text) => text.replace(/(position: \{[^}\n]*\})/, '$1{}')],
+  ['a } typed as a value', (text) => text.replace('    template: ', '    ram: }\n    template: ')],
+  ['a ] after the endpoints of a link', (text) => text.replace(/(endpoints: \[[^\]\n]*\])/, '$1]')],
+  ['a [ after a quoted value', (text) => text.replace('    template: ', '    image: "vios" [\n    template: ')],
+  [
+    'a flow list over several lines, then a stray ] on its last line',
+    (text) =>
+      text.replace(/endpoints: \[([^,\n]*), /, 'endpoints: [$1,\n      ').replace(/(endpoints: \[[^\]\n]*\])/, '$1]'),
+  ],
+];
+
+/** A bracket put right after a closing one or where a value starts, or one taken out again. */
+function strayChange(text: string, pick: (n: number) => number): TextChange {
+  const closings = [...text.matchAll(/[\]}]/g)];
+  if (closings.length > 0 && pick(3) === 0) {
+    const closing = closings[pick(closings.length)];
+    return { start: closing.index, end: closing.index + 1, text: '' };
+  }
+  const places = [...text.matchAll(/[\]}](?=\n)|: /g)];
+  const place = places[pick(places.length)];
+  const at = place.index + place[0].length;
+  return { start: at, end: at, text: ['{}', '[]', '}', ']', '{', ' ['][pick(6)] };
+}
+
+test('with stray brackets, updateLab equals a full parse after each of many random edits', () => {
+  const { compared, broken: stray } = editBrokenStarts(STRAY_STARTS, { pick: 501, lab: 15 }, strayChange, (doc) =>
+    doc.syntaxErrors.some((e) => e.code === 'stray-bracket'),
+  );
+  // All 500 edits are compared, and most of them with a stray bracket somewhere.
+  assert.equal(compared, 500);
+  assert.ok(stray >= 350, `${stray} of ${compared} edits compared with a stray bracket`);
+});
+
+test('a line with a stray bracket is set aside: one error on it, the rest read as without it', () => {
+  const lab = generateLab(60, { seed: 16 });
+  const nodes = parseLab(lab).nodes.length;
+  const links = parseLab(lab).links.length;
+  const position = /position: \{[^}\n]*\}/.exec(lab)?.[0] ?? assert.fail('a position');
+  const endpoints = /endpoints: \[[^\]\n]*\]/.exec(lab)?.[0] ?? assert.fail('a link');
+  const cases: [string, string, string][] = [
+    ['{} after a position', lab.replace(position, `${position}{}`), `${position}{}`],
+    ['a second } after a position', lab.replace(position, `${position} } # moved`), `${position} } # moved`],
+    ['a } as a value', lab.replace('    template: ', '    ram: }\n    template: '), '    ram: }'],
+    ['a ] after a link', lab.replace(endpoints, `${endpoints}]`), `${endpoints}]`],
+    ['a [ after a quoted value', lab.replace('    template: ', '    image: "x"[\n    template: '), '    image: "x"['],
+  ];
+  for (const [what, text, written] of cases) {
+    const doc = parseLab(text);
+    // The whole line: from its start, to its end.
+    const at = text.lastIndexOf('\n', text.indexOf(written)) + 1;
+    const end = text.indexOf('\n', at);
+    assert.deepEqual(
+      doc.syntaxErrors,
+      [
+        {
+          message:
+            'a stray bracket: a } or ] that closes nothing, or a { or [ right after a value that has ended, makes YAML read the rest of the lab differently, so this line is not read; remove the bracket and what follows it',
+          range: { start: at, end },
+          code: 'stray-bracket',
+        },
+      ],
+      what,
+    );
+    const blank = parseLab(text.slice(0, at) + ' '.repeat(end - at) + text.slice(end));
+    assert.deepStrictEqual(
+      { ...observe(doc), syntaxErrors: [], text: '' },
+      { ...observe(blank), syntaxErrors: [], text: '' },
+      what,
+    );
+    assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
+    assert.equal(doc.links.length, what.includes('link') ? links - 1 : links, `${what}: links`);
+  }
+  // Flow collections over several lines, nested ones, brackets inside plain values and comments: nothing to set aside.
+  const fine = parseLab(
+    [
+      'name: x',
+      'description: a } and a ] # and [ }',
+      'nodes:',
+      '  r1:',
+      '    template: frr',
+      '    position: {x: 1,',
+      '      y: 2}',
+      '    icon: [a, {b: [c]}]',
+      'links:',
+      '  - endpoints: [',
+      '      r1:eth0,',
+      '      r2:eth0]',
+      '',
+    ].join('\n'),
+  );
+  assert.deepEqual(fine.syntaxErrors, []);
+  assert.deepEqual(fine.nodes[0].fields.position?.value, { x: 1, y: 2 });
+  assert.equal(fine.links.length, 1);
 });
 
 test('a tab after the indentation of a block scalar is text, as the yaml package reads it; one before it is set aside', () => {

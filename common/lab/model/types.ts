@@ -122,11 +122,14 @@ export interface LabTest {
   timeout?: Located<number>;
 }
 
+/** Why a line was set aside (parse/yaml-text.ts): a tab in its indentation, an unclosed quote, a stray bracket. */
+export type SetAsideCode = 'tab-indentation' | 'unclosed-quote' | 'stray-bracket';
+
 export interface SyntaxError {
   message: string;
   range: Range;
-  /** A line set aside (its range: the whole line) for a tab in its indentation or an unclosed quote; other syntax errors have none. */
-  code?: 'tab-indentation' | 'unclosed-quote';
+  /** A line set aside (its range: the whole line); other syntax errors have none. */
+  code?: SetAsideCode;
 }
 
 /**

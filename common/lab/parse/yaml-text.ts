@@ -5,7 +5,7 @@
  * keys left to the model, which reports them per node and per setting.
  */
 import { parseDocument, YAMLParseError, type Document } from 'yaml';
-import type { SyntaxError } from '../model/types';
+import type { SetAsideCode, SyntaxError } from '../model/types';
 
 /**
  * Lines broken in a way that changes how everything after them reads are set aside first (see
@@ -28,8 +28,6 @@ export function parseYaml(src: string): Document.Parsed {
   }
 }
 
-type SetAsideCode = 'tab-indentation' | 'unclosed-quote';
-
 interface SetAsideLine {
   /** The line without its line break (and without a CR before it). */
   start: number;
@@ -41,25 +39,29 @@ interface SetAsideLine {
 class LineSetAside extends YAMLParseError {
   readonly setAside: SetAsideCode;
   constructor(line: SetAsideLine) {
-    super(
-      [line.start, line.end],
-      line.code === 'tab-indentation' ? 'TAB_AS_INDENT' : 'MISSING_CHAR',
-      MESSAGES[line.code],
-    );
+    super([line.start, line.end], PARSE_CODES[line.code], MESSAGES[line.code]);
     this.setAside = line.code;
   }
 }
+
+const PARSE_CODES = {
+  'tab-indentation': 'TAB_AS_INDENT',
+  'unclosed-quote': 'MISSING_CHAR',
+  'stray-bracket': 'UNEXPECTED_TOKEN',
+} as const satisfies Record<SetAsideCode, string>;
 
 const MESSAGES: Record<SetAsideCode, string> = {
   'tab-indentation':
     'a tab in indentation: YAML indents with spaces, so this line is not read; replace its tabs with spaces',
   'unclosed-quote':
     'an unclosed quote: a quoted string in a lab ends on the line it starts on, so this line is not read; close the quote (text over several lines goes in a block scalar, | or >)',
+  'stray-bracket':
+    'a stray bracket: a } or ] that closes nothing, or a { or [ right after a value that has ended, makes YAML read the rest of the lab differently, so this line is not read; remove the bracket and what follows it',
 };
 
 /**
  * `src` with each line set aside replaced by as many spaces (offsets do not
- * move), and where those lines were. Two breakages are set aside, each of
+ * move), and where those lines were. Three breakages are set aside, each of
  * which the `yaml` package reads as changing everything after it, often to the
  * end of the lab, so that every keystroke after it re-read the rest (#29):
  *
@@ -71,22 +73,30 @@ const MESSAGES: Record<SetAsideCode, string> = {
  *   YAML lets a quoted string run over lines, so the package reads the rest of
  *   the lab up to the next such quote as one string. A lab keeps each quoted
  *   string on one line (docs/lab-format.md), so that typing `image: "vios`
- *   costs one error on that line.
+ *   costs one error on that line;
+ * - a stray bracket outside any flow collection: a `}` or `]` where a value
+ *   starts (`ram: }`), or a `{` or `[` right after a flow collection or a
+ *   quoted string has ended (`position: {x: 1, y: 2}{}`, typed where the
+ *   editor closed a bracket): the package reads every line after it as broken.
  *
  * Set aside, such a line is one clear error and the rest reads as it would
  * without it. Inside a block scalar (`|`, `>`) every line is text, as YAML
  * reads it: a tab after the scalar's indentation and quotes are content. The
  * scalar's extent is found from the lines alone (its header line, then the
  * lines indented further), so any part of a text that starts outside a block
- * scalar reads it as the whole does.
+ * scalar reads it as the whole does. So is a flow collection's over several
+ * lines: its later lines are those indented further than the line that opened
+ * it, and they are read inside it (a `]` there may close it).
  */
 function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
-  if (!HAS_TAB_OR_QUOTE.test(src)) return { text: src, lines: [] };
+  if (!MAY_SET_ASIDE.test(src)) return { text: src, lines: [] };
   const lines: SetAsideLine[] = [];
   let text = '';
   let copied = 0;
   /** The block scalar being read: its parent's column, and its indentation (-1 until its first line of text). */
   let block: { parent: number; indent: number } | undefined;
+  /** The flow collections left open at the end of a line: how many, and the indentation of the line that opened them. */
+  let flow: { depth: number; indent: number } | undefined;
   for (let start = 0; start <= src.length;) {
     const newline = src.indexOf('\n', start);
     const lineEnd = newline < 0 ? src.length : newline;
@@ -109,11 +119,15 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
       }
     }
     if (!block && first < end && src.charCodeAt(first) !== 35) {
+      if (flow && indent <= flow.indent) flow = undefined;
       if (first > spaces) code = 'tab-indentation';
       else {
-        const read = readLine(src, first, end, start);
-        if (read && 'quote' in read) code = 'unclosed-quote';
-        else if (read) block = read;
+        const read = readLine(src, first, end, start, flow?.depth);
+        if (read?.kind === 'quote') code = 'unclosed-quote';
+        else if (read?.kind === 'stray') code = 'stray-bracket';
+        else if (read?.kind === 'block') block = read;
+        // A line set aside reads as blank: the collections open before it stay open.
+        if (!code) flow = read?.kind === 'open' ? { depth: read.depth, indent: flow?.indent ?? indent } : undefined;
       }
     }
     if (code) {
@@ -127,13 +141,23 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
   return { text: lines.length > 0 ? text + src.slice(copied) : src, lines };
 }
 
-const HAS_TAB_OR_QUOTE = /["'\t]/;
+/**
+ * A text without tabs, quotes, a closing bracket followed on its line by another bracket, and a
+ * closing bracket where a value may start (after a space, `:` or `-`, or first on its line) has no
+ * line to set aside. Lab files have none of these: most texts skip the line-by-line reading.
+ */
+const MAY_SET_ASIDE = /["'\t]|[\]}][ \t]*[[\]{}]|(?:^|[ \t:-])[\]}]/m;
 
-/** A quoted string that does not end on its line: where it starts, and inside how many flow collections. */
-interface Unclosed {
-  quote: number;
-  depth: number;
-}
+/** What of a line's tokens matters to setAsideLines (readLine). */
+type LineReading =
+  /** A quoted string that does not end on its line: where it starts, and inside how many flow collections. */
+  | { kind: 'quote'; quote: number; depth: number }
+  /** A block scalar's header ends the line: its parent's column, and its indentation when the header gives it (else -1). */
+  | { kind: 'block'; parent: number; indent: number }
+  /** A stray bracket outside flow collections (setAsideLines): where it is. */
+  | { kind: 'stray'; at: number }
+  /** Flow collections left open at the end of the line. */
+  | { kind: 'open'; depth: number };
 
 /**
  * Where to put the quote that closes the unclosed quoted string on the line
@@ -149,7 +173,7 @@ export function closingQuote(text: string, lineStart: number): { at: number; quo
   let first = lineStart;
   while (first < end && text.charCodeAt(first) === 32) first++;
   const read = first < end ? readLine(text, first, end, lineStart) : undefined;
-  if (!read || !('quote' in read)) return undefined;
+  if (read?.kind !== 'quote') return undefined;
   let at = end;
   if (read.depth > 0) {
     const indicator = /[,\]}]/.exec(text.slice(read.quote + 1, end));
@@ -159,22 +183,39 @@ export function closingQuote(text: string, lineStart: number): { at: number; quo
   const quote = text[read.quote];
   const line = text.slice(lineStart, at) + quote + text.slice(at, end);
   const again = readLine(line, first - lineStart, line.length, 0);
-  return again && 'quote' in again && again.quote === read.quote - lineStart ? undefined : { at, quote };
+  return again?.kind === 'quote' && again.quote === read.quote - lineStart ? undefined : { at, quote };
+}
+
+/**
+ * What to remove from the line starting at `lineStart` for its stray bracket
+ * (setAsideLines): the bracket and what follows it up to a comment, with the
+ * spaces before it. Undefined when the line, read alone, has none.
+ */
+export function strayBracket(text: string, lineStart: number): { start: number; end: number } | undefined {
+  const newline = text.indexOf('\n', lineStart);
+  let end = newline < 0 ? text.length : newline;
+  if (text.charCodeAt(end - 1) === 13) end--;
+  let first = lineStart;
+  while (first < end && text.charCodeAt(first) === 32) first++;
+  const read = first < end ? readLine(text, first, end, lineStart) : undefined;
+  if (read?.kind !== 'stray') return undefined;
+  const comment = /[ \t]#/.exec(text.slice(read.at, end));
+  let to = comment ? read.at + comment.index : end;
+  while (to > read.at && isBlank(text, to - 1)) to--;
+  let from = read.at;
+  while (from > first && isBlank(text, from - 1)) from--;
+  return { start: from, end: to };
 }
 
 /**
  * Reads the tokens of one line outside block scalars, from its first character
- * (`from`) to `end`: a quoted string that starts on it and does not end on it; a block scalar's parent column (and its indentation when the
- * header gives it) when the line ends with a block scalar header; otherwise
- * undefined. Quotes inside a plain scalar (`it's`) and in comments are text.
+ * (`from`) to `end`, inside `depth` flow collections left open by the lines
+ * before it (LineReading says what it finds); undefined when nothing on it
+ * matters. Quotes inside a plain scalar (`it's`) and in comments are text.
  */
-function readLine(
-  src: string,
-  from: number,
-  end: number,
-  lineStart: number,
-): Unclosed | { parent: number; indent: number } | undefined {
-  let depth = 0;
+function readLine(src: string, from: number, end: number, lineStart: number, depth = 0): LineReading | undefined {
+  /** A flow collection or a quoted string has just ended outside any flow collection: no bracket may follow it. */
+  let ended = false;
   let dash = -1;
   let key = -1;
   let token = -1;
@@ -191,12 +232,13 @@ function readLine(
     if (c === 32 || c === 9) {
       i++;
     } else if (c === 35) {
-      return undefined; // A comment: at a token's start, so after a space.
+      break; // A comment: at a token's start, so after a space.
     } else if (c === 34 || c === 39) {
       const close = quoteEnd(src, i, end);
-      if (close < 0) return { quote: i, depth };
+      if (close < 0) return { kind: 'quote', quote: i, depth };
       token = i;
       i = close + 1;
+      ended = depth === 0;
     } else if (
       (c === 45 || c === 63 || c === 58) &&
       (i + 1 === end || isBlank(src, i + 1) || (depth > 0 && c === 58))
@@ -204,21 +246,29 @@ function readLine(
       // `- `, `? `, `: ` (in a flow collection `:` may touch its value).
       if (c === 45) dash = i;
       if (c === 58 && depth === 0) key = token;
+      ended = false;
       i++;
     } else if (c === 91 || c === 123) {
+      if (ended) return { kind: 'stray', at: i };
       depth++;
       i++;
-    } else if (c === 93 || c === 125 || c === 44) {
-      if (c !== 44) depth = Math.max(0, depth - 1);
+    } else if (c === 93 || c === 125) {
+      if (depth === 0) return { kind: 'stray', at: i };
+      depth--;
+      ended = depth === 0;
+      i++;
+    } else if (c === 44) {
+      ended = false;
       i++;
     } else if ((c === 124 || c === 62) && depth === 0) {
       const header = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?[ \t]*(?:#.*)?$/.exec(src.slice(i, end));
       if (!header) return undefined;
       const parent = (key >= 0 ? key : dash >= 0 ? dash : i - 1) - lineStart;
       const explicit = /[1-9]/.exec(header[0].slice(1, 3));
-      return { parent, indent: explicit ? Math.max(parent, 0) + Number(explicit[0]) : -1 };
+      return { kind: 'block', parent, indent: explicit ? Math.max(parent, 0) + Number(explicit[0]) : -1 };
     } else {
       // A plain scalar (or an anchor, tag or alias): to a `: `, a ` #`, or in a flow collection an indicator.
+      ended = false;
       token = i;
       while (i < end) {
         const p = src.charCodeAt(i);
@@ -231,7 +281,7 @@ function readLine(
       }
     }
   }
-  return undefined;
+  return depth > 0 ? { kind: 'open', depth } : undefined;
 }
 
 const FLOW_INDICATORS = ',[]{}';
