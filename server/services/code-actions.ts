@@ -18,7 +18,7 @@ import {
 import { closestNames } from '../../common/closest-names';
 import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/model/lookup';
 import type { Range } from '../../common/lab/model/types';
-import { closingQuote, strayBracket } from '../../common/lab/parse/yaml-text';
+import { closingQuote, keyColonAt, strayBracket } from '../../common/lab/parse/yaml-text';
 import type { CatalogueOf } from '../catalogue';
 import type { LabFile } from '../documents';
 import { setEthernetEdit } from '../ethernet-edit';
@@ -105,6 +105,8 @@ export class CodeActionService {
         return closeQuote(file, diagnostic, start);
       case 'stray-bracket':
         return removeStrayBracket(file, diagnostic, start);
+      case 'key-without-colon':
+        return addKeyColon(file, diagnostic, start);
       default:
         return [];
     }
@@ -267,6 +269,17 @@ function indentAfter(text: string, lineStart: number): number {
     return line.endsWith(':') ? key + 2 : key;
   }
   return 0;
+}
+
+/** A line set aside for a key without its colon, with the colon after the key (keyColonAt). */
+function addKeyColon(file: LabFile, diagnostic: Diagnostic, lineStart: number): CodeAction[] {
+  const text = file.model.text;
+  const at = keyColonAt(text, lineStart);
+  if (at === undefined) return [];
+  const key = text.slice(lineStart, at).trim();
+  return [
+    fix(file, diagnostic, `End the key with a colon (${key}:)`, file.toLspRange({ start: at, end: at }), ':', true),
+  ];
 }
 
 /** A line set aside for a stray bracket, without it and what follows it up to a comment (strayBracket). */

@@ -69,7 +69,7 @@ function changedLines(a: string, b: string): number {
 }
 
 /** Codes of lines set aside: syntax errors, published without the agent's validate (which waits for text that reads). */
-const SET_ASIDE = ['tab-indentation', 'unclosed-quote', 'stray-bracket'];
+const SET_ASIDE = ['tab-indentation', 'unclosed-quote', 'stray-bracket', 'key-without-colon'];
 
 for (const sample of [
   {
@@ -150,6 +150,13 @@ for (const sample of [
     fixed: VALID.replace('edge1:Gi0/0]', 'edge1:Gi0/0] # uplink'),
     code: 'stray-bracket',
     title: 'Remove the stray "{}"',
+  },
+  {
+    what: 'a node name typed without its colon',
+    broken: VALID.replace('  edge1:\n', '  edge1 # the edge\n'),
+    fixed: VALID.replace('  edge1:\n', '  edge1: # the edge\n'),
+    code: 'key-without-colon',
+    title: 'End the key with a colon (edge1:)',
   },
   {
     what: 'a link written twice',

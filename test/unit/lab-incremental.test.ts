@@ -339,8 +339,8 @@ test('broken text that spreads to the end of the lab is read as a full parse rea
   // Found by an outside fuzz run: the last `}` is stray, which the yaml package reads as breaking every line after it;
   // reading the edit alone gave 9 links and 2 errors. Its line is now set aside: 9 links and that line's error.
   assert.deepEqual(typed('{a: [b, {c: d}]}'), [9, 1]);
-  // A list item at the top level, among the defaults' keys: the rest of the lab reads as broken, as in a full parse.
-  assert.deepEqual(typed('\n- x'), [0, 3]);
+  // A list item between the top level and the defaults' keys: the rest of the lab reads as broken, as in a full parse.
+  assert.deepEqual(typed('\n - x'), [0, 3]);
 });
 
 test('an edit of the defaults resolves every node again', () => {
@@ -732,6 +732,12 @@ const LOCAL_BREAKAGES: [string, (text: string) => string][] = [
   ['an unclosed [', (text) => text.replace('template: ', 'template: [')],
   ['{} typed after a position', (text) => text.replace(/(position: \{[^}\n]*\})/, '$1{}')],
   ['a stray } as a value', (text) => text.replace('\n    template: ', '\n    ram: }\n    template: ')],
+  ['a node name typed without its colon', (text) => text.replace('\n  sw2:\n', '\n  n9\n  sw2:\n')],
+  [
+    'a link typed among the nodes',
+    (text) => text.replace('\n  sw2:\n', '\n  - endpoints: [r1:eth0, sw2:eth0]\n  sw2:\n'),
+  ],
+  ['a node typed among the links', (text) => text.replace('\nlinks:\n', '\nlinks:\n  - endpoints: [a, b]\n  n9:\n')],
 ];
 
 test('every common breakage stays local: each later keystroke re-reads as little as in the valid lab', () => {
@@ -992,6 +998,215 @@ test('a line with a stray bracket is set aside: one error on it, the rest read a
   assert.deepEqual(fine.syntaxErrors, []);
   assert.deepEqual(fine.nodes[0].fields.position?.value, { x: 1, y: 2 });
   assert.equal(fine.links.length, 1);
+});
+
+/**
+ * Keys without their colon: a line of one plain scalar where a key belongs (a node's name being typed) is set aside;
+ * the yaml package reads it as a key over several lines, and the nodes after it as its children.
+ */
+const KEYLESS_STARTS: [string, (text: string) => string][] = [
+  ['a node name typed among the nodes', (text) => text.replace('\n  sw2:\n', '\n  n9\n  sw2:\n')],
+  ['a node name typed before its settings', (text) => text.replace('\n  sw2:\n', '\n  sw2\n')],
+  ['a setting typed in a node', (text) => text.replace(/(\n {4}template: [^\n]*)/, '$1\n    templ')],
+  ['a section name at the top level', (text) => text.replace('\nlinks:\n', '\nlinks\n')],
+];
+
+/** A colon taken from a key, put back, or a word typed on a new line at a key's indentation. */
+function keylessChange(text: string, pick: (n: number) => number): TextChange {
+  const keys = [...text.matchAll(/^ *\w+(:)$/gm)];
+  if (keys.length > 0 && pick(2) === 0) {
+    const key = keys[pick(keys.length)];
+    const at = key.index + key[0].length - 1;
+    return { start: at, end: at + 1, text: '' };
+  }
+  const bare = [...text.matchAll(/^ *\w+$/gm)];
+  if (bare.length > 0 && pick(2) === 0) {
+    const line = bare[pick(bare.length)];
+    return { start: line.index + line[0].length, end: line.index + line[0].length, text: ':' };
+  }
+  const lines = [...text.matchAll(/\n( *)/g)];
+  const line = lines[pick(lines.length)];
+  return { start: line.index, end: line.index, text: `\n${line[1]}${['n', 'x9', 'temp'][pick(3)]}` };
+}
+
+test('with keys without their colon, updateLab equals a full parse after each of many random edits', () => {
+  const { compared, broken: keyless } = editBrokenStarts(KEYLESS_STARTS, { pick: 601, lab: 17 }, keylessChange, (doc) =>
+    doc.syntaxErrors.some((e) => e.code === 'key-without-colon'),
+  );
+  // All 400 edits are compared, and most of them with a key without its colon somewhere.
+  assert.equal(compared, 400);
+  assert.ok(keyless >= 280, `${keyless} of ${compared} edits compared with a key without its colon`);
+});
+
+test('a key without its colon is set aside: one error on it, the rest read as without it; a value is not', () => {
+  const lab = generateLab(60, { seed: 18 });
+  const nodes = parseLab(lab).nodes.length;
+  const links = parseLab(lab).links.length;
+  const cases: [string, string, string][] = [
+    ['a node name among the nodes', lab.replace('\n  sw2:\n', '\n  n9\n  sw2:\n'), '  n9'],
+    [
+      'a setting in a node, with a comment',
+      lab.replace(/(\n {4}template: [^\n]*)/, '$1\n    templ # t'),
+      '    templ # t',
+    ],
+    ['a section name', lab.replace('\nlinks:\n', '\nlinks:\nnetw\n'), 'netw'],
+  ];
+  for (const [what, text, written] of cases) {
+    const doc = parseLab(text);
+    const at = text.indexOf(`\n${written}\n`) + 1;
+    const end = at + written.length;
+    assert.deepEqual(
+      doc.syntaxErrors,
+      [
+        {
+          message:
+            'a key without its colon: a word alone on a line where a key belongs makes YAML read the lines after it into it, so this line is not read; end the key with a colon (r1:)',
+          range: { start: at, end },
+          code: 'key-without-colon',
+        },
+      ],
+      what,
+    );
+    const blank = parseLab(text.slice(0, at) + ' '.repeat(end - at) + text.slice(end));
+    assert.deepStrictEqual(
+      { ...observe(doc), syntaxErrors: [], text: '' },
+      { ...observe(blank), syntaxErrors: [], text: '' },
+      what,
+    );
+    assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
+    assert.equal(doc.links.length, links, `${what}: links`);
+  }
+  // A plain scalar over several lines, or on the line after its key or dash: values, as YAML reads them.
+  const values = parseLab(
+    [
+      'name: x',
+      'description: three routers',
+      '  in a line',
+      'nodes:',
+      '  r1:',
+      '    template:',
+      '      frr',
+      'links:',
+      '  - endpoints: [r1:eth0, r2:eth0]',
+      '    label: core',
+      '      link',
+      'tests:',
+      '  -',
+      '    name: reach',
+      '',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    values.syntaxErrors.map((e) => e.code),
+    [],
+  );
+  assert.equal(values.description?.value, 'three routers in a line');
+  assert.equal(values.nodes[0].fields.template?.value, 'frr');
+});
+
+/** List items among keys: a `- ` at the indentation of a map's keys (a link typed among the nodes) is set aside. */
+const LISTED_STARTS: [string, (text: string) => string][] = [
+  [
+    'a node typed among the links',
+    (text) => text.replace('\nlinks:\n', '\nlinks:\n  - endpoints: [a, b]\n  n9:\n  - x\n'),
+  ],
+  [
+    'a link typed among the nodes',
+    (text) => text.replace('\n  sw2:\n', '\n  - endpoints: [r1:eth0, sw2:eth0]\n  sw2:\n'),
+  ],
+  ['a list item among a node settings', (text) => text.replace(/(\n {4}template: [^\n]*)/, '$1\n    - x')],
+  ['a list item among the top-level keys', (text) => text.replace('\nlinks:\n', '\n- x\nlinks:\n')],
+  [
+    'links written as a list at its key indentation, and a list item among the nodes',
+    (text) => text.replace(/\n {2}- endpoints/g, '\n- endpoints').replace('\n  sw2:\n', '\n  - x\n  sw2:\n'),
+  ],
+];
+
+/** A `- ` put at the start of a line's indentation, one taken out, or a line starting a list typed. */
+function listedChange(text: string, pick: (n: number) => number): TextChange {
+  const dashes = [...text.matchAll(/^ *(- )/gm)];
+  if (dashes.length > 0 && pick(3) === 0) {
+    const dash = dashes[pick(dashes.length)];
+    const at = dash.index + dash[0].length - 2;
+    return { start: at, end: at + 2, text: '' };
+  }
+  const lines = [...text.matchAll(/\n( *)/g)];
+  const line = lines[pick(lines.length)];
+  const at = line.index + 1 + line[1].length;
+  return pick(2) ? { start: at, end: at, text: '- ' } : { start: line.index, end: line.index, text: `\n${line[1]}- x` };
+}
+
+test('with list items among keys, updateLab equals a full parse after each of many random edits', () => {
+  const { compared, broken: listed } = editBrokenStarts(LISTED_STARTS, { pick: 701, lab: 19 }, listedChange, (doc) =>
+    doc.syntaxErrors.some((e) => e.code === 'list-item-among-keys' || e.code === 'key-among-list-items'),
+  );
+  // All 500 edits are compared, and most of them with a list item among keys somewhere.
+  assert.equal(compared, 500);
+  assert.ok(listed >= 250, `${listed} of ${compared} edits compared with a list item among keys or a key among items`);
+});
+
+test('a list item among keys is set aside: one error on it, the rest read as without it; a list under its key is not', () => {
+  const lab = generateLab(60, { seed: 20 });
+  const nodes = parseLab(lab).nodes.length;
+  const links = parseLab(lab).links.length;
+  const cases: [string, string, string][] = [
+    ['a link among the nodes', lab.replace('\n  sw2:\n', '\n  - endpoints: [a, b]\n  sw2:\n'), '  - endpoints: [a, b]'],
+    ['an item among the top-level keys', lab.replace('\nlinks:\n', '\n- x\nlinks:\n'), '- x'],
+  ];
+  for (const [what, text, written] of cases) {
+    const doc = parseLab(text);
+    const at = text.indexOf(`\n${written}\n`) + 1;
+    const end = at + written.length;
+    assert.deepEqual(
+      doc.syntaxErrors,
+      [
+        {
+          message:
+            'a list item among keys: a - where the keys of a map are (a link among the nodes?) makes YAML read the lines after it into it, so this line is not read; move it under the list it belongs to (links:), or indent it under its key',
+          range: { start: at, end },
+          code: 'list-item-among-keys',
+        },
+      ],
+      what,
+    );
+    const blank = parseLab(text.slice(0, at) + ' '.repeat(end - at) + text.slice(end));
+    assert.deepStrictEqual(
+      { ...observe(doc), syntaxErrors: [], text: '' },
+      { ...observe(blank), syntaxErrors: [], text: '' },
+      what,
+    );
+    assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
+    assert.equal(doc.links.length, links, `${what}: links`);
+  }
+  // The other way round: a key among the items of a list (a node typed among the links).
+  const keyed = lab.replace('\nlinks:\n', '\nlinks:\n  - endpoints: [r1:eth0, r2:eth0]\n  n9:\n');
+  const keyedDoc = parseLab(keyed);
+  const at = keyed.indexOf('\n  n9:\n') + 1;
+  assert.deepEqual(
+    keyedDoc.syntaxErrors.map((e) => [e.code, e.range]),
+    [['key-among-list-items', { start: at, end: at + '  n9:'.length }]],
+  );
+  assert.equal(keyedDoc.links.length, links + 1);
+  assert.equal(keyedDoc.nodes.length, nodes);
+  // A list at its key's indentation, and lists nested in items: what YAML reads, with nothing set aside.
+  const lists = parseLab(
+    [
+      'name: x',
+      'links:',
+      '- endpoints: [r1:eth0, r2:eth0]',
+      '- endpoints:',
+      '  - r1:eth1',
+      '  - r2:eth1',
+      'tests:',
+      '- name: a',
+      '',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    lists.syntaxErrors.map((e) => e.code),
+    [],
+  );
+  assert.equal(lists.links.length, 2);
 });
 
 test('a tab after the indentation of a block scalar is text, as the yaml package reads it; one before it is set aside', () => {

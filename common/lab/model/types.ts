@@ -122,8 +122,14 @@ export interface LabTest {
   timeout?: Located<number>;
 }
 
-/** Why a line was set aside (parse/yaml-text.ts): a tab in its indentation, an unclosed quote, a stray bracket. */
-export type SetAsideCode = 'tab-indentation' | 'unclosed-quote' | 'stray-bracket';
+/** Why a line was set aside (parse/yaml-text.ts). */
+export type SetAsideCode =
+  | 'tab-indentation'
+  | 'unclosed-quote'
+  | 'stray-bracket'
+  | 'key-without-colon'
+  | 'list-item-among-keys'
+  | 'key-among-list-items';
 
 export interface SyntaxError {
   message: string;

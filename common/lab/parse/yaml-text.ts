@@ -1,8 +1,8 @@
 /**
  * Parsing YAML text with the `yaml` package the one way the lab model needs:
  * with source tokens (for `-` and `?` positions), without pretty errors (their
- * code frames cost time and we place errors ourselves), and with duplicate
- * keys left to the model, which reports them per node and per setting.
+ * code frames cost time and we place errors ourselves), not strict, and with
+ * duplicate keys left to the model, which reports them per node and per setting.
  */
 import { parseDocument, YAMLParseError, type Document } from 'yaml';
 import type { SetAsideCode, SyntaxError } from '../model/types';
@@ -20,7 +20,10 @@ export function parseYaml(src: string): Document.Parsed {
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    const doc = parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false });
+    // Not strict: the errors it adds read nothing differently, and one of them (a key more than 1024 characters
+    // before its `:`, counted from the junk before it in broken text) depends on text far before the key, which
+    // no re-read of a part can see.
+    const doc = parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: false, strict: false });
     for (const line of lines) doc.errors.push(new LineSetAside(line));
     return doc;
   } finally {
@@ -48,6 +51,9 @@ const PARSE_CODES = {
   'tab-indentation': 'TAB_AS_INDENT',
   'unclosed-quote': 'MISSING_CHAR',
   'stray-bracket': 'UNEXPECTED_TOKEN',
+  'key-without-colon': 'MISSING_CHAR',
+  'list-item-among-keys': 'UNEXPECTED_TOKEN',
+  'key-among-list-items': 'UNEXPECTED_TOKEN',
 } as const satisfies Record<SetAsideCode, string>;
 
 const MESSAGES: Record<SetAsideCode, string> = {
@@ -57,11 +63,17 @@ const MESSAGES: Record<SetAsideCode, string> = {
     'an unclosed quote: a quoted string in a lab ends on the line it starts on, so this line is not read; close the quote (text over several lines goes in a block scalar, | or >)',
   'stray-bracket':
     'a stray bracket: a } or ] that closes nothing, or a { or [ right after a value that has ended, makes YAML read the rest of the lab differently, so this line is not read; remove the bracket and what follows it',
+  'key-without-colon':
+    'a key without its colon: a word alone on a line where a key belongs makes YAML read the lines after it into it, so this line is not read; end the key with a colon (r1:)',
+  'list-item-among-keys':
+    'a list item among keys: a - where the keys of a map are (a link among the nodes?) makes YAML read the lines after it into it, so this line is not read; move it under the list it belongs to (links:), or indent it under its key',
+  'key-among-list-items':
+    'a key among list items: a key where the items of a list are (a node among the links?) makes YAML read the lines after it differently, so this line is not read; move it to the map it belongs to (nodes:), or indent it into an item',
 };
 
 /**
  * `src` with each line set aside replaced by as many spaces (offsets do not
- * move), and where those lines were. Three breakages are set aside, each of
+ * move), and where those lines were. These breakages are set aside, each of
  * which the `yaml` package reads as changing everything after it, often to the
  * end of the lab, so that every keystroke after it re-read the rest (#29):
  *
@@ -77,7 +89,16 @@ const MESSAGES: Record<SetAsideCode, string> = {
  * - a stray bracket outside any flow collection: a `}` or `]` where a value
  *   starts (`ram: }`), or a `{` or `[` right after a flow collection or a
  *   quoted string has ended (`position: {x: 1, y: 2}{}`, typed where the
- *   editor closed a bracket): the package reads every line after it as broken.
+ *   editor closed a bracket): the package reads every line after it as broken;
+ * - a key being typed, before its colon (`  r9` among the nodes): a line of one
+ *   plain scalar where it cannot be a value (not indented past the key or
+ *   dash of a line whose value it would continue, or of a `key:` whose value
+ *   it would be): the package reads it as a key over several lines, and the
+ *   nodes after it as its children;
+ * - a list item among keys (a link typed among the nodes): a `- ` at the
+ *   indentation of a block map's keys, other than right after a `key:` whose
+ *   list it starts (`links:` and then `- …`): the nodes after it are lost;
+ *   and a key among the items of a list (a node typed among the links).
  *
  * Set aside, such a line is one clear error and the rest reads as it would
  * without it. Inside a block scalar (`|`, `>`) every line is text, as YAML
@@ -86,7 +107,12 @@ const MESSAGES: Record<SetAsideCode, string> = {
  * lines indented further), so any part of a text that starts outside a block
  * scalar reads it as the whole does. So is a flow collection's over several
  * lines: its later lines are those indented further than the line that opened
- * it, and they are read inside it (a `]` there may close it).
+ * it, and they are read inside it (a `]` there may close it). A key without
+ * its colon depends on the line before it, a list item on the maps and lists
+ * open at its line (from the indentation of the lines before it): every part
+ * starts at a key or a list item of its section (behind the section's key
+ * where it starts inside one), never at such a line, and what it has open
+ * there is what the whole has at the same indentations.
  */
 function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
   if (!MAY_SET_ASIDE.test(src)) return { text: src, lines: [] };
@@ -97,6 +123,13 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
   let block: { parent: number; indent: number } | undefined;
   /** The flow collections left open at the end of a line: how many, and the indentation of the line that opened them. */
   let flow: { depth: number; indent: number } | undefined;
+  /**
+   * The line before (read, not set aside): whether a plain scalar may continue or start on the next
+   * line, past which column, and whether that line ended with a key or `- ` and nothing after it.
+   */
+  let before: { continuable: boolean; column: number; empty: boolean } | undefined;
+  /** The block maps and lists open at the line, by indentation (innermost last). */
+  const open: { indent: number; list: boolean }[] = [];
   for (let start = 0; start <= src.length;) {
     const newline = src.indexOf('\n', start);
     const lineEnd = newline < 0 ? src.length : newline;
@@ -122,12 +155,44 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
       if (flow && indent <= flow.indent) flow = undefined;
       if (first > spaces) code = 'tab-indentation';
       else {
+        const continued = flow !== undefined;
         const read = readLine(src, first, end, start, flow?.depth);
-        if (read?.kind === 'quote') code = 'unclosed-quote';
-        else if (read?.kind === 'stray') code = 'stray-bracket';
-        else if (read?.kind === 'block') block = read;
-        // A line set aside reads as blank: the collections open before it stay open.
-        if (!code) flow = read?.kind === 'open' ? { depth: read.depth, indent: flow?.indent ?? indent } : undefined;
+        if (!continued) while (open.length > 0 && open[open.length - 1].indent > indent) open.pop();
+        const inner = open[open.length - 1];
+        if (read.kind === 'quote') code = 'unclosed-quote';
+        else if (read.kind === 'stray') code = 'stray-bracket';
+        else if (read.kind === 'line' && read.plainOnly && before && !(before.continuable && indent > before.column))
+          code = 'key-without-colon';
+        else if (
+          !continued &&
+          read.dash === indent &&
+          inner?.indent === indent &&
+          !inner.list &&
+          !(before?.empty && before.column === indent)
+        )
+          // A `- ` among a map's keys, not right after a `key:` whose list it starts (`links:` then `- …`).
+          code = 'list-item-among-keys';
+        else if (
+          !continued &&
+          read.dash < 0 &&
+          read.key === indent &&
+          inner?.indent === indent &&
+          inner.list &&
+          !(open[open.length - 2]?.indent === indent && !open[open.length - 2].list)
+        )
+          // A key among the items of a list indented under its key (a node typed among the links).
+          code = 'key-among-list-items';
+        else if (read.kind === 'block') block = read;
+        if (!code && !continued && (read.kind === 'line' || read.kind === 'block' || read.kind === 'open'))
+          openCollections(open, read);
+        // A line set aside reads as blank: what the lines before it left open stays open.
+        if (!code) {
+          flow = read.kind === 'open' ? { depth: read.depth, indent: flow?.indent ?? indent } : undefined;
+          // A plain scalar's next line (plainOnly) continues it: what may follow stays as it was.
+          if (read.kind !== 'line') before = { continuable: false, column: -1, empty: false };
+          else if (!read.plainOnly)
+            before = { continuable: read.value !== 'other', column: read.column, empty: read.value === 'empty' };
+        }
       }
     }
     if (code) {
@@ -142,22 +207,50 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
 }
 
 /**
- * A text without tabs, quotes, a closing bracket followed on its line by another bracket, and a
- * closing bracket where a value may start (after a space, `:` or `-`, or first on its line) has no
- * line to set aside. Lab files have none of these: most texts skip the line-by-line reading.
+ * A text without tabs, quotes, a closing bracket followed on its line by another bracket, a
+ * closing bracket where a value may start (after a space, `:` or `-`, or first on its line), and a
+ * line that is neither a key, nor a list item, nor a comment, and a list item has no line to set
+ * aside. Only lists make the line-by-line reading run on valid lab text (a link's part of a lab).
  */
-const MAY_SET_ASIDE = /["'\t]|[\]}][ \t]*[[\]{}]|(?:^|[ \t:-])[\]}]/m;
+/** The block list a line's `- ` opens or continues, and the block map its key does (setAsideLines). */
+function openCollections(open: { indent: number; list: boolean }[], lead: Lead): void {
+  if (lead.dash >= 0) {
+    const inner = open[open.length - 1];
+    if (!(inner?.indent === lead.dash && inner.list)) open.push({ indent: lead.dash, list: true });
+  }
+  if (lead.key >= 0) {
+    // A key at a list's indentation ends the list, which is its map's (`links:` then `- …` then `nodes:`):
+    // among the items of a list indented under its key, it is set aside.
+    if (lead.dash < 0 && open[open.length - 1]?.indent === lead.key && open[open.length - 1].list) open.pop();
+    const inner = open[open.length - 1];
+    if (!(inner?.indent === lead.key && !inner.list)) open.push({ indent: lead.key, list: false });
+  }
+}
+
+const MAY_SET_ASIDE =
+  /["'\t]|[\]}][ \t]*[[\]{}]|(?:^|[ \t:-])[\]}]|^ *(?!- |-$|[?#\s]|$)(?:[^:\n]|:(?! |$))*$|^ *-(?: |$)/m;
 
 /** What of a line's tokens matters to setAsideLines (readLine). */
 type LineReading =
   /** A quoted string that does not end on its line: where it starts, and inside how many flow collections. */
   | { kind: 'quote'; quote: number; depth: number }
   /** A block scalar's header ends the line: its parent's column, and its indentation when the header gives it (else -1). */
-  | { kind: 'block'; parent: number; indent: number }
+  | ({ kind: 'block'; parent: number; indent: number } & Lead)
   /** A stray bracket outside flow collections (setAsideLines): where it is. */
   | { kind: 'stray'; at: number }
   /** Flow collections left open at the end of the line. */
-  | { kind: 'open'; depth: number };
+  | ({ kind: 'open'; depth: number } & Lead)
+  /**
+   * Any other line: whether it is one plain scalar and nothing else, and what its value is (after its
+   * last `: ` or `- `: a plain scalar, nothing yet, or anything else) with that key's or dash's column.
+   */
+  | ({ kind: 'line'; plainOnly: boolean; value: 'plain' | 'empty' | 'other'; column: number } & Lead);
+
+/** How a line begins: the column of its `- ` when it starts with one, and of its key when that comes first (after the dash); else -1. */
+interface Lead {
+  dash: number;
+  key: number;
+}
 
 /**
  * Where to put the quote that closes the unclosed quoted string on the line
@@ -207,45 +300,95 @@ export function strayBracket(text: string, lineStart: number): { start: number; 
   return { start: from, end: to };
 }
 
+/** Where the colon goes on the line starting at `lineStart`, set aside for a key without its colon: after the key. */
+export function keyColonAt(text: string, lineStart: number): number | undefined {
+  const newline = text.indexOf('\n', lineStart);
+  let end = newline < 0 ? text.length : newline;
+  if (text.charCodeAt(end - 1) === 13) end--;
+  let first = lineStart;
+  while (first < end && text.charCodeAt(first) === 32) first++;
+  const read = first < end ? readLine(text, first, end, lineStart) : undefined;
+  if (read?.kind !== 'line' || !read.plainOnly) return undefined;
+  const comment = /[ \t]#/.exec(text.slice(first, end));
+  let at = comment ? first + comment.index : end;
+  while (at > first && isBlank(text, at - 1)) at--;
+  return at;
+}
+
 /**
  * Reads the tokens of one line outside block scalars, from its first character
  * (`from`) to `end`, inside `depth` flow collections left open by the lines
- * before it (LineReading says what it finds); undefined when nothing on it
- * matters. Quotes inside a plain scalar (`it's`) and in comments are text.
+ * before it (LineReading says what it finds). Quotes inside a plain scalar
+ * (`it's`) and in comments are text.
  */
-function readLine(src: string, from: number, end: number, lineStart: number, depth = 0): LineReading | undefined {
+function readLine(src: string, from: number, end: number, lineStart: number, depth = 0): LineReading {
   /** A flow collection or a quoted string has just ended outside any flow collection: no bracket may follow it. */
   let ended = false;
+  /** Outside flow collections: 0 before any token, 1 after one plain scalar alone, -1 after anything else. */
+  let shape = depth === 0 ? 0 : -1;
+  let value: 'plain' | 'empty' | 'other' = 'other';
+  let column = -1;
   let dash = -1;
   let key = -1;
   let token = -1;
+  /** The first `- `, and the first token that is not one, outside flow collections. */
+  let firstDash = -1;
+  let first = -1;
   let i = from;
+  const lead = (): Lead => ({
+    dash: firstDash >= 0 && (first < 0 || firstDash < first) ? firstDash - lineStart : -1,
+    key: key >= 0 && key === first ? key - lineStart : -1,
+  });
   // `---` and `...` start and end documents; what follows on their line is read as any value.
   if (
     i === lineStart &&
     (src.startsWith('---', i) || src.startsWith('...', i)) &&
     (i + 3 === end || isBlank(src, i + 3))
-  )
+  ) {
     i += 3;
+    shape = -1;
+    value = 'empty';
+  }
   while (i < end) {
     const c = src.charCodeAt(i);
     if (c === 32 || c === 9) {
       i++;
-    } else if (c === 35) {
-      break; // A comment: at a token's start, so after a space.
-    } else if (c === 34 || c === 39) {
+      continue;
+    }
+    if (c === 35) break; // A comment: at a token's start, so after a space.
+    const plain = !(
+      c === 34 ||
+      c === 39 ||
+      c === 91 ||
+      c === 123 ||
+      c === 93 ||
+      c === 125 ||
+      c === 44 ||
+      ((c === 45 || c === 63 || c === 58) && (i + 1 === end || isBlank(src, i + 1) || (depth > 0 && c === 58))) ||
+      ((c === 124 || c === 62) && depth === 0)
+    );
+    if (depth === 0) {
+      if (first < 0 && !(c === 45 && !plain)) first = i;
+      shape = shape === 0 && plain && c !== 38 && c !== 33 && c !== 42 ? 1 : -1;
+      if (value === 'empty') value = plain && c !== 38 && c !== 33 && c !== 42 ? 'plain' : 'other';
+    }
+    if (c === 34 || c === 39) {
       const close = quoteEnd(src, i, end);
       if (close < 0) return { kind: 'quote', quote: i, depth };
       token = i;
       i = close + 1;
       ended = depth === 0;
-    } else if (
-      (c === 45 || c === 63 || c === 58) &&
-      (i + 1 === end || isBlank(src, i + 1) || (depth > 0 && c === 58))
-    ) {
+    } else if (!plain && (c === 45 || c === 63 || c === 58)) {
       // `- `, `? `, `: ` (in a flow collection `:` may touch its value).
-      if (c === 45) dash = i;
+      if (c === 45) {
+        dash = i;
+        if (firstDash < 0 && depth === 0) firstDash = i;
+      }
       if (c === 58 && depth === 0) key = token;
+      if (depth === 0) {
+        value = c === 63 ? 'other' : 'empty';
+        column = (c === 45 ? i : key >= 0 ? key : i) - lineStart;
+      }
       ended = false;
       i++;
     } else if (c === 91 || c === 123) {
@@ -260,12 +403,13 @@ function readLine(src: string, from: number, end: number, lineStart: number, dep
     } else if (c === 44) {
       ended = false;
       i++;
-    } else if ((c === 124 || c === 62) && depth === 0) {
+    } else if (!plain) {
+      // `|` or `>` outside flow collections: a block scalar's header.
       const header = /^[|>](?:[1-9][-+]?|[-+][1-9]?)?[ \t]*(?:#.*)?$/.exec(src.slice(i, end));
-      if (!header) return undefined;
+      if (!header) return { kind: 'line', plainOnly: false, value: 'other', column, ...lead() };
       const parent = (key >= 0 ? key : dash >= 0 ? dash : i - 1) - lineStart;
       const explicit = /[1-9]/.exec(header[0].slice(1, 3));
-      return { kind: 'block', parent, indent: explicit ? Math.max(parent, 0) + Number(explicit[0]) : -1 };
+      return { kind: 'block', parent, indent: explicit ? Math.max(parent, 0) + Number(explicit[0]) : -1, ...lead() };
     } else {
       // A plain scalar (or an anchor, tag or alias): to a `: `, a ` #`, or in a flow collection an indicator.
       ended = false;
@@ -281,7 +425,8 @@ function readLine(src: string, from: number, end: number, lineStart: number, dep
       }
     }
   }
-  return depth > 0 ? { kind: 'open', depth } : undefined;
+  if (depth > 0) return { kind: 'open', depth, ...lead() };
+  return { kind: 'line', plainOnly: shape === 1, value, column, ...lead() };
 }
 
 const FLOW_INDICATORS = ',[]{}';
