@@ -18,7 +18,7 @@ import {
 import { closestNames } from '../../common/closest-names';
 import { findNode, interfacesInUse, linkAt, mapAsRead } from '../../common/lab/model/lookup';
 import type { Range } from '../../common/lab/model/types';
-import { closingQuote, keyColonAt, strayBracket } from '../../common/lab/parse/yaml-text';
+import { closingQuote, keyColonAt, strayText } from '../../common/lab/parse/yaml-text';
 import type { CatalogueOf } from '../catalogue';
 import type { LabFile } from '../documents';
 import { setEthernetEdit } from '../ethernet-edit';
@@ -104,7 +104,8 @@ export class CodeActionService {
       case 'unclosed-quote':
         return closeQuote(file, diagnostic, start);
       case 'stray-bracket':
-        return removeStrayBracket(file, diagnostic, start);
+      case 'text-after-value':
+        return removeStrayText(file, diagnostic, start);
       case 'key-without-colon':
         return addKeyColon(file, diagnostic, start);
       default:
@@ -282,10 +283,10 @@ function addKeyColon(file: LabFile, diagnostic: Diagnostic, lineStart: number): 
   ];
 }
 
-/** A line set aside for a stray bracket, without it and what follows it up to a comment (strayBracket). */
-function removeStrayBracket(file: LabFile, diagnostic: Diagnostic, lineStart: number): CodeAction[] {
+/** A line set aside for a stray bracket or text after a value, without it and what follows it up to a comment (strayText). */
+function removeStrayText(file: LabFile, diagnostic: Diagnostic, lineStart: number): CodeAction[] {
   const text = file.model.text;
-  const stray = strayBracket(text, lineStart);
+  const stray = strayText(text, lineStart);
   if (!stray) return [];
   const removed = text.slice(stray.start, stray.end).trim();
   const shown = removed.length > 20 ? `${removed.slice(0, 20)}…` : removed;

@@ -926,12 +926,12 @@ function strayChange(text: string, pick: (n: number) => number): TextChange {
   const places = [...text.matchAll(/[\]}](?=\n)|: /g)];
   const place = places[pick(places.length)];
   const at = place.index + place[0].length;
-  return { start: at, end: at, text: ['{}', '[]', '}', ']', '{', ' ['][pick(6)] };
+  return { start: at, end: at, text: ['{}', '[]', '}', ']', '{', ' [', 'x', '3"0'][pick(8)] };
 }
 
 test('with stray brackets, updateLab equals a full parse after each of many random edits', () => {
   const { compared, broken: stray } = editBrokenStarts(STRAY_STARTS, { pick: 501, lab: 15 }, strayChange, (doc) =>
-    doc.syntaxErrors.some((e) => e.code === 'stray-bracket'),
+    doc.syntaxErrors.some((e) => e.code === 'stray-bracket' || e.code === 'text-after-value'),
   );
   // All 500 edits are compared, and most of them with a stray bracket somewhere.
   assert.equal(compared, 500);
@@ -977,6 +977,14 @@ test('a line with a stray bracket is set aside: one error on it, the rest read a
     assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
     assert.equal(doc.links.length, what.includes('link') ? links - 1 : links, `${what}: links`);
   }
+  // Other text after a flow collection or a quoted value: its own code, and its line alone.
+  const after = lab.replace(endpoints, `${endpoints}3"0`);
+  const afterAt = after.lastIndexOf('\n', after.indexOf(`${endpoints}3"0`)) + 1;
+  assert.deepEqual(
+    parseLab(after).syntaxErrors.map((e) => [e.code, e.range]),
+    [['text-after-value', { start: afterAt, end: after.indexOf('\n', afterAt) }]],
+  );
+  assert.equal(parseLab(after).links.length, links - 1);
   // Flow collections over several lines, nested ones, brackets inside plain values and comments: nothing to set aside.
   const fine = parseLab(
     [

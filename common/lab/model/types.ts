@@ -127,6 +127,7 @@ export type SetAsideCode =
   | 'tab-indentation'
   | 'unclosed-quote'
   | 'stray-bracket'
+  | 'text-after-value'
   | 'key-without-colon'
   | 'list-item-among-keys'
   | 'key-among-list-items';

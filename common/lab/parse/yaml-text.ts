@@ -51,6 +51,7 @@ const PARSE_CODES = {
   'tab-indentation': 'TAB_AS_INDENT',
   'unclosed-quote': 'MISSING_CHAR',
   'stray-bracket': 'UNEXPECTED_TOKEN',
+  'text-after-value': 'UNEXPECTED_TOKEN',
   'key-without-colon': 'MISSING_CHAR',
   'list-item-among-keys': 'UNEXPECTED_TOKEN',
   'key-among-list-items': 'UNEXPECTED_TOKEN',
@@ -63,6 +64,8 @@ const MESSAGES: Record<SetAsideCode, string> = {
     'an unclosed quote: a quoted string in a lab ends on the line it starts on, so this line is not read; close the quote (text over several lines goes in a block scalar, | or >)',
   'stray-bracket':
     'a stray bracket: a } or ] that closes nothing, or a { or [ right after a value that has ended, makes YAML read the rest of the lab differently, so this line is not read; remove the bracket and what follows it',
+  'text-after-value':
+    'text after a value that has ended: after the closing bracket or quote of a value only a comment may follow, and YAML may read the rest of the lab differently, so this line is not read; remove what follows the value',
   'key-without-colon':
     'a key without its colon: a word alone on a line where a key belongs makes YAML read the lines after it into it, so this line is not read; end the key with a colon (r1:)',
   'list-item-among-keys':
@@ -90,6 +93,7 @@ const MESSAGES: Record<SetAsideCode, string> = {
  *   starts (`ram: }`), or a `{` or `[` right after a flow collection or a
  *   quoted string has ended (`position: {x: 1, y: 2}{}`, typed where the
  *   editor closed a bracket): the package reads every line after it as broken;
+ *   other text after such a value (`[r1:eth0, r2:eth0]3"0`) may do the same;
  * - a key being typed, before its colon (`  r9` among the nodes): a line of one
  *   plain scalar where it cannot be a value (not indented past the key or
  *   dash of a line whose value it would continue, or of a `key:` whose value
@@ -160,7 +164,7 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
         if (!continued) while (open.length > 0 && open[open.length - 1].indent > indent) open.pop();
         const inner = open[open.length - 1];
         if (read.kind === 'quote') code = 'unclosed-quote';
-        else if (read.kind === 'stray') code = 'stray-bracket';
+        else if (read.kind === 'stray') code = read.bracket ? 'stray-bracket' : 'text-after-value';
         else if (read.kind === 'line' && read.plainOnly && before && !(before.continuable && indent > before.column))
           code = 'key-without-colon';
         else if (
@@ -207,7 +211,7 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
 }
 
 /**
- * A text without tabs, quotes, a closing bracket followed on its line by another bracket, a
+ * A text without tabs, quotes, a closing bracket followed on its line by text other than a comment, a
  * closing bracket where a value may start (after a space, `:` or `-`, or first on its line), and a
  * line that is neither a key, nor a list item, nor a comment, and a list item has no line to set
  * aside. Only lists make the line-by-line reading run on valid lab text (a link's part of a lab).
@@ -228,7 +232,7 @@ function openCollections(open: { indent: number; list: boolean }[], lead: Lead):
 }
 
 const MAY_SET_ASIDE =
-  /["'\t]|[\]}][ \t]*[[\]{}]|(?:^|[ \t:-])[\]}]|^ *(?!- |-$|[?#\s]|$)(?:[^:\n]|:(?! |$))*$|^ *-(?: |$)/m;
+  /["'\t]|[\]}][ \t]*[^\s#,:]|(?:^|[ \t:-])[\]}]|^ *(?!- |-$|[?#\s]|$)(?:[^:\n]|:(?! |$))*$|^ *-(?: |$)/m;
 
 /** What of a line's tokens matters to setAsideLines (readLine). */
 type LineReading =
@@ -236,8 +240,8 @@ type LineReading =
   | { kind: 'quote'; quote: number; depth: number }
   /** A block scalar's header ends the line: its parent's column, and its indentation when the header gives it (else -1). */
   | ({ kind: 'block'; parent: number; indent: number } & Lead)
-  /** A stray bracket outside flow collections (setAsideLines): where it is. */
-  | { kind: 'stray'; at: number }
+  /** A stray bracket outside flow collections, or other text after a value that has ended (setAsideLines): where it is. */
+  | { kind: 'stray'; at: number; bracket: boolean }
   /** Flow collections left open at the end of the line. */
   | ({ kind: 'open'; depth: number } & Lead)
   /**
@@ -281,10 +285,10 @@ export function closingQuote(text: string, lineStart: number): { at: number; quo
 
 /**
  * What to remove from the line starting at `lineStart` for its stray bracket
- * (setAsideLines): the bracket and what follows it up to a comment, with the
- * spaces before it. Undefined when the line, read alone, has none.
+ * or its text after a value (setAsideLines): from there up to a comment, with
+ * the spaces before it. Undefined when the line, read alone, has neither.
  */
-export function strayBracket(text: string, lineStart: number): { start: number; end: number } | undefined {
+export function strayText(text: string, lineStart: number): { start: number; end: number } | undefined {
   const newline = text.indexOf('\n', lineStart);
   let end = newline < 0 ? text.length : newline;
   if (text.charCodeAt(end - 1) === 13) end--;
@@ -375,6 +379,7 @@ function readLine(src: string, from: number, end: number, lineStart: number, dep
     if (c === 34 || c === 39) {
       const close = quoteEnd(src, i, end);
       if (close < 0) return { kind: 'quote', quote: i, depth };
+      if (ended) return { kind: 'stray', at: i, bracket: false };
       token = i;
       i = close + 1;
       ended = depth === 0;
@@ -392,11 +397,11 @@ function readLine(src: string, from: number, end: number, lineStart: number, dep
       ended = false;
       i++;
     } else if (c === 91 || c === 123) {
-      if (ended) return { kind: 'stray', at: i };
+      if (ended) return { kind: 'stray', at: i, bracket: true };
       depth++;
       i++;
     } else if (c === 93 || c === 125) {
-      if (depth === 0) return { kind: 'stray', at: i };
+      if (depth === 0) return { kind: 'stray', at: i, bracket: true };
       depth--;
       ended = depth === 0;
       i++;
@@ -412,7 +417,7 @@ function readLine(src: string, from: number, end: number, lineStart: number, dep
       return { kind: 'block', parent, indent: explicit ? Math.max(parent, 0) + Number(explicit[0]) : -1, ...lead() };
     } else {
       // A plain scalar (or an anchor, tag or alias): to a `: `, a ` #`, or in a flow collection an indicator.
-      ended = false;
+      if (ended) return { kind: 'stray', at: i, bracket: false };
       token = i;
       while (i < end) {
         const p = src.charCodeAt(i);
