@@ -949,6 +949,11 @@ test('a line with a stray bracket is set aside: one error on it, the rest read a
     ['a second } after a position', lab.replace(position, `${position} } # moved`), `${position} } # moved`],
     ['a } as a value', lab.replace('    template: ', '    ram: }\n    template: '), '    ram: }'],
     ['a ] after a link', lab.replace(endpoints, `${endpoints}]`), `${endpoints}]`],
+    [
+      'a {} after an endpoint of a link, without a comma',
+      lab.replace(endpoints, `${endpoints.slice(0, -1)}{}]`),
+      `${endpoints.slice(0, -1)}{}]`,
+    ],
     ['a [ after a quoted value', lab.replace('    template: ', '    image: "x"[\n    template: '), '    image: "x"['],
   ];
   for (const [what, text, written] of cases) {

@@ -91,7 +91,8 @@ const MESSAGES: Record<SetAsideCode, string> = {
  *   costs one error on that line;
  * - a stray bracket outside any flow collection: a `}` or `]` where a value
  *   starts (`ram: }`), or a `{` or `[` right after a flow collection or a
- *   quoted string has ended (`position: {x: 1, y: 2}{}`, typed where the
+ *   quoted string has ended, or inside a flow collection after a value
+ *   without a comma (`position: {x: 1, y: 2}{}`, typed where the
  *   editor closed a bracket): the package reads every line after it as broken;
  *   other text after such a value (`[r1:eth0, r2:eth0]3"0`) may do the same;
  * - a key being typed, before its colon (`  r9` among the nodes): a line of one
@@ -211,7 +212,8 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
 }
 
 /**
- * A text without tabs, quotes, a closing bracket followed on its line by text other than a comment, a
+ * A text without tabs, quotes, a closing bracket followed on its line by text other than a comment, an
+ * opening bracket right after a value, a
  * closing bracket where a value may start (after a space, `:` or `-`, or first on its line), and a
  * line that is neither a key, nor a list item, nor a comment, and a list item has no line to set
  * aside. Only lists make the line-by-line reading run on valid lab text (a link's part of a lab).
@@ -232,7 +234,7 @@ function openCollections(open: { indent: number; list: boolean }[], lead: Lead):
 }
 
 const MAY_SET_ASIDE =
-  /["'\t]|[\]}][ \t]*[^\s#,:]|(?:^|[ \t:-])[\]}]|^ *(?!- |-$|[?#\s]|$)(?:[^:\n]|:(?! |$))*$|^ *-(?: |$)/m;
+  /["'\t]|[\]}][ \t]*[^\s#,:]|[^\s,[{:-][ \t]*[[{]|(?:^|[ \t:-])[\]}]|^ *(?!- |-$|[?#\s]|$)(?:[^:\n]|:(?! |$))*$|^ *-(?: |$)/m;
 
 /** What of a line's tokens matters to setAsideLines (readLine). */
 type LineReading =
@@ -326,7 +328,11 @@ export function keyColonAt(text: string, lineStart: number): number | undefined 
  * (`it's`) and in comments are text.
  */
 function readLine(src: string, from: number, end: number, lineStart: number, depth = 0): LineReading {
-  /** A flow collection or a quoted string has just ended outside any flow collection: no bracket may follow it. */
+  /**
+   * A value has just ended: a flow collection, a quoted string, or inside a flow collection a plain
+   * scalar. No bracket may follow it (inside a flow collection, not without a comma between), and
+   * outside flow collections nothing but a comment.
+   */
   let ended = false;
   /** Outside flow collections: 0 before any token, 1 after one plain scalar alone, -1 after anything else. */
   let shape = depth === 0 ? 0 : -1;
@@ -379,10 +385,10 @@ function readLine(src: string, from: number, end: number, lineStart: number, dep
     if (c === 34 || c === 39) {
       const close = quoteEnd(src, i, end);
       if (close < 0) return { kind: 'quote', quote: i, depth };
-      if (ended) return { kind: 'stray', at: i, bracket: false };
+      if (ended && depth === 0) return { kind: 'stray', at: i, bracket: false };
       token = i;
       i = close + 1;
-      ended = depth === 0;
+      ended = true;
     } else if (!plain && (c === 45 || c === 63 || c === 58)) {
       // `- `, `? `, `: ` (in a flow collection `:` may touch its value).
       if (c === 45) {
@@ -403,7 +409,7 @@ function readLine(src: string, from: number, end: number, lineStart: number, dep
     } else if (c === 93 || c === 125) {
       if (depth === 0) return { kind: 'stray', at: i, bracket: true };
       depth--;
-      ended = depth === 0;
+      ended = true;
       i++;
     } else if (c === 44) {
       ended = false;
@@ -417,7 +423,9 @@ function readLine(src: string, from: number, end: number, lineStart: number, dep
       return { kind: 'block', parent, indent: explicit ? Math.max(parent, 0) + Number(explicit[0]) : -1, ...lead() };
     } else {
       // A plain scalar (or an anchor, tag or alias): to a `: `, a ` #`, or in a flow collection an indicator.
-      if (ended) return { kind: 'stray', at: i, bracket: false };
+      if (ended && depth === 0) return { kind: 'stray', at: i, bracket: false };
+      // An anchor or a tag comes before its value: `[&a [1]]`.
+      ended = depth > 0 && c !== 38 && c !== 33;
       token = i;
       while (i < end) {
         const p = src.charCodeAt(i);
