@@ -900,6 +900,28 @@ test('a line with an unclosed quote is set aside: one error on it, the rest read
 });
 
 /**
+ * Checks that `text` has one syntax error, the line [at, end) set aside with `code` and `message`,
+ * and otherwise reads as the same text with that line blank.
+ */
+function assertSetAside(
+  text: string,
+  line: { start: number; end: number },
+  code: string,
+  message: string,
+  what: string,
+) {
+  const doc = parseLab(text);
+  assert.deepEqual(doc.syntaxErrors, [{ message, range: line, code }], what);
+  const blank = parseLab(text.slice(0, line.start) + ' '.repeat(line.end - line.start) + text.slice(line.end));
+  assert.deepStrictEqual(
+    { ...observe(doc), syntaxErrors: [], text: '' },
+    { ...observe(blank), syntaxErrors: [], text: '' },
+    what,
+  );
+  return doc;
+}
+
+/**
  * Stray brackets: a `}` or `]` where a value starts, or a `{` or `[` right after a flow collection or a quoted string
  * has ended, is set aside (an error on that line alone; docs/lab-format.md): the yaml package reads every line after
  * it as broken, so each keystroke below it re-read the rest of the lab.
@@ -957,26 +979,13 @@ test('a line with a stray bracket is set aside: one error on it, the rest read a
     ['a [ after a quoted value', lab.replace('    template: ', '    image: "x"[\n    template: '), '    image: "x"['],
   ];
   for (const [what, text, written] of cases) {
-    const doc = parseLab(text);
     // The whole line: from its start, to its end.
     const at = text.lastIndexOf('\n', text.indexOf(written)) + 1;
-    const end = text.indexOf('\n', at);
-    assert.deepEqual(
-      doc.syntaxErrors,
-      [
-        {
-          message:
-            'a stray bracket: a } or ] that closes nothing, or a { or [ right after a value that has ended, makes YAML read the rest of the lab differently, so this line is not read; remove the bracket and what follows it',
-          range: { start: at, end },
-          code: 'stray-bracket',
-        },
-      ],
-      what,
-    );
-    const blank = parseLab(text.slice(0, at) + ' '.repeat(end - at) + text.slice(end));
-    assert.deepStrictEqual(
-      { ...observe(doc), syntaxErrors: [], text: '' },
-      { ...observe(blank), syntaxErrors: [], text: '' },
+    const doc = assertSetAside(
+      text,
+      { start: at, end: text.indexOf('\n', at) },
+      'stray-bracket',
+      'a stray bracket: a } or ] that closes nothing, or a { or [ right after a value that has ended, makes YAML read the rest of the lab differently, so this line is not read; remove the bracket and what follows it',
       what,
     );
     assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
@@ -1065,25 +1074,12 @@ test('a key without its colon is set aside: one error on it, the rest read as wi
     ['a section name', lab.replace('\nlinks:\n', '\nlinks:\nnetw\n'), 'netw'],
   ];
   for (const [what, text, written] of cases) {
-    const doc = parseLab(text);
     const at = text.indexOf(`\n${written}\n`) + 1;
-    const end = at + written.length;
-    assert.deepEqual(
-      doc.syntaxErrors,
-      [
-        {
-          message:
-            'a key without its colon: a word alone on a line where a key belongs makes YAML read the lines after it into it, so this line is not read; end the key with a colon (r1:)',
-          range: { start: at, end },
-          code: 'key-without-colon',
-        },
-      ],
-      what,
-    );
-    const blank = parseLab(text.slice(0, at) + ' '.repeat(end - at) + text.slice(end));
-    assert.deepStrictEqual(
-      { ...observe(doc), syntaxErrors: [], text: '' },
-      { ...observe(blank), syntaxErrors: [], text: '' },
+    const doc = assertSetAside(
+      text,
+      { start: at, end: at + written.length },
+      'key-without-colon',
+      'a key without its colon: a word alone on a line where a key belongs makes YAML read the lines after it into it, so this line is not read; end the key with a colon (r1:)',
       what,
     );
     assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
@@ -1167,25 +1163,12 @@ test('a list item among keys is set aside: one error on it, the rest read as wit
     ['an item among the top-level keys', lab.replace('\nlinks:\n', '\n- x\nlinks:\n'), '- x'],
   ];
   for (const [what, text, written] of cases) {
-    const doc = parseLab(text);
     const at = text.indexOf(`\n${written}\n`) + 1;
-    const end = at + written.length;
-    assert.deepEqual(
-      doc.syntaxErrors,
-      [
-        {
-          message:
-            'a list item among keys: a - where the keys of a map are (a link among the nodes?) makes YAML read the lines after it into it, so this line is not read; move it under the list it belongs to (links:), or indent it under its key',
-          range: { start: at, end },
-          code: 'list-item-among-keys',
-        },
-      ],
-      what,
-    );
-    const blank = parseLab(text.slice(0, at) + ' '.repeat(end - at) + text.slice(end));
-    assert.deepStrictEqual(
-      { ...observe(doc), syntaxErrors: [], text: '' },
-      { ...observe(blank), syntaxErrors: [], text: '' },
+    const doc = assertSetAside(
+      text,
+      { start: at, end: at + written.length },
+      'list-item-among-keys',
+      'a list item among keys: a - where the keys of a map are (a link among the nodes?) makes YAML read the lines after it into it, so this line is not read; move it under the list it belongs to (links:), or indent it under its key',
       what,
     );
     assert.equal(doc.nodes.length, nodes, `${what}: nodes`);

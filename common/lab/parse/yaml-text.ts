@@ -258,6 +258,16 @@ interface Lead {
   key: number;
 }
 
+/** The line starting at `lineStart` read alone (readLine): its first character, its end (before a CR) and its reading. */
+function lineAt(text: string, lineStart: number): { first: number; end: number; read: LineReading | undefined } {
+  const newline = text.indexOf('\n', lineStart);
+  let end = newline < 0 ? text.length : newline;
+  if (text.charCodeAt(end - 1) === 13) end--;
+  let first = lineStart;
+  while (first < end && text.charCodeAt(first) === 32) first++;
+  return { first, end, read: first < end ? readLine(text, first, end, lineStart) : undefined };
+}
+
 /**
  * Where to put the quote that closes the unclosed quoted string on the line
  * starting at `lineStart`, and which quote: at the end of the line, or in a
@@ -266,12 +276,7 @@ interface Lead {
  * a `\` that escapes it).
  */
 export function closingQuote(text: string, lineStart: number): { at: number; quote: string } | undefined {
-  const newline = text.indexOf('\n', lineStart);
-  let end = newline < 0 ? text.length : newline;
-  if (text.charCodeAt(end - 1) === 13) end--;
-  let first = lineStart;
-  while (first < end && text.charCodeAt(first) === 32) first++;
-  const read = first < end ? readLine(text, first, end, lineStart) : undefined;
+  const { first, end, read } = lineAt(text, lineStart);
   if (read?.kind !== 'quote') return undefined;
   let at = end;
   if (read.depth > 0) {
@@ -291,12 +296,7 @@ export function closingQuote(text: string, lineStart: number): { at: number; quo
  * the spaces before it. Undefined when the line, read alone, has neither.
  */
 export function strayText(text: string, lineStart: number): { start: number; end: number } | undefined {
-  const newline = text.indexOf('\n', lineStart);
-  let end = newline < 0 ? text.length : newline;
-  if (text.charCodeAt(end - 1) === 13) end--;
-  let first = lineStart;
-  while (first < end && text.charCodeAt(first) === 32) first++;
-  const read = first < end ? readLine(text, first, end, lineStart) : undefined;
+  const { first, end, read } = lineAt(text, lineStart);
   if (read?.kind !== 'stray') return undefined;
   const comment = /[ \t]#/.exec(text.slice(read.at, end));
   let to = comment ? read.at + comment.index : end;
@@ -308,12 +308,7 @@ export function strayText(text: string, lineStart: number): { start: number; end
 
 /** Where the colon goes on the line starting at `lineStart`, set aside for a key without its colon: after the key. */
 export function keyColonAt(text: string, lineStart: number): number | undefined {
-  const newline = text.indexOf('\n', lineStart);
-  let end = newline < 0 ? text.length : newline;
-  if (text.charCodeAt(end - 1) === 13) end--;
-  let first = lineStart;
-  while (first < end && text.charCodeAt(first) === 32) first++;
-  const read = first < end ? readLine(text, first, end, lineStart) : undefined;
+  const { first, end, read } = lineAt(text, lineStart);
   if (read?.kind !== 'line' || !read.plainOnly) return undefined;
   const comment = /[ \t]#/.exec(text.slice(first, end));
   let at = comment ? first + comment.index : end;
