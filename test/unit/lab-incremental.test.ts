@@ -901,24 +901,25 @@ test('a line with an unclosed quote is set aside: one error on it, the rest read
 
 /**
  * Checks that `text` has one syntax error, the line [at, end) set aside with `code` and `message`,
- * and otherwise reads as the same text with that line blank.
+ * that it otherwise reads as the same text with that line blank, and that it has `count` nodes and links.
  */
 function assertSetAside(
   text: string,
   line: { start: number; end: number },
-  code: string,
-  message: string,
+  error: { code: string; message: string },
+  count: { nodes: number; links: number },
   what: string,
-) {
+): void {
   const doc = parseLab(text);
-  assert.deepEqual(doc.syntaxErrors, [{ message, range: line, code }], what);
+  assert.deepEqual(doc.syntaxErrors, [{ message: error.message, range: line, code: error.code }], what);
   const blank = parseLab(text.slice(0, line.start) + ' '.repeat(line.end - line.start) + text.slice(line.end));
   assert.deepStrictEqual(
     { ...observe(doc), syntaxErrors: [], text: '' },
     { ...observe(blank), syntaxErrors: [], text: '' },
     what,
   );
-  return doc;
+  assert.equal(doc.nodes.length, count.nodes, `${what}: nodes`);
+  assert.equal(doc.links.length, count.links, `${what}: links`);
 }
 
 /**
@@ -981,15 +982,17 @@ test('a line with a stray bracket is set aside: one error on it, the rest read a
   for (const [what, text, written] of cases) {
     // The whole line: from its start, to its end.
     const at = text.lastIndexOf('\n', text.indexOf(written)) + 1;
-    const doc = assertSetAside(
+    assertSetAside(
       text,
       { start: at, end: text.indexOf('\n', at) },
-      'stray-bracket',
-      'a stray bracket: a } or ] that closes nothing, or a { or [ right after a value that has ended, makes YAML read the rest of the lab differently, so this line is not read; remove the bracket and what follows it',
+      {
+        code: 'stray-bracket',
+        message:
+          'a stray bracket: a } or ] that closes nothing, or a { or [ right after a value that has ended, makes YAML read the rest of the lab differently, so this line is not read; remove the bracket and what follows it',
+      },
+      { nodes, links: what.includes('link') ? links - 1 : links },
       what,
     );
-    assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
-    assert.equal(doc.links.length, what.includes('link') ? links - 1 : links, `${what}: links`);
   }
   // Other text after a flow collection or a quoted value: its own code, and its line alone.
   const after = lab.replace(endpoints, `${endpoints}3"0`);
@@ -1075,15 +1078,17 @@ test('a key without its colon is set aside: one error on it, the rest read as wi
   ];
   for (const [what, text, written] of cases) {
     const at = text.indexOf(`\n${written}\n`) + 1;
-    const doc = assertSetAside(
+    assertSetAside(
       text,
       { start: at, end: at + written.length },
-      'key-without-colon',
-      'a key without its colon: a word alone on a line where a key belongs makes YAML read the lines after it into it, so this line is not read; end the key with a colon (r1:)',
+      {
+        code: 'key-without-colon',
+        message:
+          'a key without its colon: a word alone on a line where a key belongs makes YAML read the lines after it into it, so this line is not read; end the key with a colon (r1:)',
+      },
+      { nodes, links: links },
       what,
     );
-    assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
-    assert.equal(doc.links.length, links, `${what}: links`);
   }
   // A plain scalar over several lines, or on the line after its key or dash: values, as YAML reads them.
   const values = parseLab(
@@ -1164,15 +1169,17 @@ test('a list item among keys is set aside: one error on it, the rest read as wit
   ];
   for (const [what, text, written] of cases) {
     const at = text.indexOf(`\n${written}\n`) + 1;
-    const doc = assertSetAside(
+    assertSetAside(
       text,
       { start: at, end: at + written.length },
-      'list-item-among-keys',
-      'a list item among keys: a - where the keys of a map are (a link among the nodes?) makes YAML read the lines after it into it, so this line is not read; move it under the list it belongs to (links:), or indent it under its key',
+      {
+        code: 'list-item-among-keys',
+        message:
+          'a list item among keys: a - where the keys of a map are (a link among the nodes?) makes YAML read the lines after it into it, so this line is not read; move it under the list it belongs to (links:), or indent it under its key',
+      },
+      { nodes, links: links },
       what,
     );
-    assert.equal(doc.nodes.length, nodes, `${what}: nodes`);
-    assert.equal(doc.links.length, links, `${what}: links`);
   }
   // The other way round: a key among the items of a list (a node typed among the links).
   const keyed = lab.replace('\nlinks:\n', '\nlinks:\n  - endpoints: [r1:eth0, r2:eth0]\n  n9:\n');

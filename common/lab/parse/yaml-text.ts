@@ -163,31 +163,12 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
         const continued = flow !== undefined;
         const read = readLine(src, first, end, start, flow?.depth);
         if (!continued) while (open.length > 0 && open[open.length - 1].indent > indent) open.pop();
-        const inner = open[open.length - 1];
         if (read.kind === 'quote') code = 'unclosed-quote';
         else if (read.kind === 'stray') code = read.bracket ? 'stray-bracket' : 'text-after-value';
         else if (read.kind === 'line' && read.plainOnly && before && !(before.continuable && indent > before.column))
           code = 'key-without-colon';
-        else if (
-          !continued &&
-          read.dash === indent &&
-          inner?.indent === indent &&
-          !inner.list &&
-          !(before?.empty && before.column === indent)
-        )
-          // A `- ` among a map's keys, not right after a `key:` whose list it starts (`links:` then `- …`).
-          code = 'list-item-among-keys';
-        else if (
-          !continued &&
-          read.dash < 0 &&
-          read.key === indent &&
-          inner?.indent === indent &&
-          inner.list &&
-          !(open[open.length - 2]?.indent === indent && !open[open.length - 2].list)
-        )
-          // A key among the items of a list indented under its key (a node typed among the links).
-          code = 'key-among-list-items';
-        else if (read.kind === 'block') block = read;
+        else if (!continued) code = misplacedEntry(open, indent, read, before?.empty ? before.column : -1);
+        if (!code && read.kind === 'block') block = read;
         if (!code && !continued && (read.kind === 'line' || read.kind === 'block' || read.kind === 'open'))
           openCollections(open, read);
         // A line set aside reads as blank: what the lines before it left open stays open.
@@ -212,12 +193,25 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
 }
 
 /**
- * A text without tabs, quotes, a closing bracket followed on its line by text other than a comment, an
- * opening bracket right after a value, a
- * closing bracket where a value may start (after a space, `:` or `-`, or first on its line), and a
- * line that is neither a key, nor a list item, nor a comment, and a list item has no line to set
- * aside. Only lists make the line-by-line reading run on valid lab text (a link's part of a lab).
+ * A line at `indent` that starts an entry where the maps and lists open there do not take one (setAsideLines):
+ * a `- ` among a map's keys, unless right after a `key:` (at column `listKey`) whose list it starts
+ * (`links:` then `- …`); a key among the items of a list indented under its key (a node typed among the links).
  */
+function misplacedEntry(
+  open: readonly { indent: number; list: boolean }[],
+  indent: number,
+  lead: Lead,
+  listKey: number,
+): SetAsideCode | undefined {
+  const inner = open[open.length - 1];
+  if (inner?.indent !== indent) return undefined;
+  if (lead.dash === indent && !inner.list && listKey !== indent) return 'list-item-among-keys';
+  const outer = open[open.length - 2];
+  if (lead.dash < 0 && lead.key === indent && inner.list && !(outer?.indent === indent && !outer.list))
+    return 'key-among-list-items';
+  return undefined;
+}
+
 /** The block list a line's `- ` opens or continues, and the block map its key does (setAsideLines). */
 function openCollections(open: { indent: number; list: boolean }[], lead: Lead): void {
   if (lead.dash >= 0) {
@@ -233,6 +227,13 @@ function openCollections(open: { indent: number; list: boolean }[], lead: Lead):
   }
 }
 
+/**
+ * A text has no line to set aside unless it has a tab, a quote, a closing bracket followed on its
+ * line by text other than a comment, an opening bracket right after a value, a closing bracket
+ * where a value may start (after a space, `:` or `-`, or first on its line), a line that is neither
+ * a key, nor a list item, nor a comment, or a list item. Only lists make the line-by-line reading
+ * run on valid lab text (a lab's links).
+ */
 const MAY_SET_ASIDE =
   /["'\t]|[\]}][ \t]*[^\s#,:]|[^\s,[{:-][ \t]*[[{]|(?:^|[ \t:-])[\]}]|^ *(?!- |-$|[?#\s]|$)(?:[^:\n]|:(?! |$))*$|^ *-(?: |$)/m;
 
@@ -298,9 +299,7 @@ export function closingQuote(text: string, lineStart: number): { at: number; quo
 export function strayText(text: string, lineStart: number): { start: number; end: number } | undefined {
   const { first, end, read } = lineAt(text, lineStart);
   if (read?.kind !== 'stray') return undefined;
-  const comment = /[ \t]#/.exec(text.slice(read.at, end));
-  let to = comment ? read.at + comment.index : end;
-  while (to > read.at && isBlank(text, to - 1)) to--;
+  const to = contentEnd(text, read.at, end);
   let from = read.at;
   while (from > first && isBlank(text, from - 1)) from--;
   return { start: from, end: to };
@@ -310,9 +309,14 @@ export function strayText(text: string, lineStart: number): { start: number; end
 export function keyColonAt(text: string, lineStart: number): number | undefined {
   const { first, end, read } = lineAt(text, lineStart);
   if (read?.kind !== 'line' || !read.plainOnly) return undefined;
-  const comment = /[ \t]#/.exec(text.slice(first, end));
-  let at = comment ? first + comment.index : end;
-  while (at > first && isBlank(text, at - 1)) at--;
+  return contentEnd(text, first, end);
+}
+
+/** Where the text from `from` to `end` ends before a comment and the blanks before it. */
+function contentEnd(text: string, from: number, end: number): number {
+  const comment = /[ \t]#/.exec(text.slice(from, end));
+  let at = comment ? from + comment.index : end;
+  while (at > from && isBlank(text, at - 1)) at--;
   return at;
 }
 
@@ -372,10 +376,12 @@ function readLine(src: string, from: number, end: number, lineStart: number, dep
       ((c === 45 || c === 63 || c === 58) && (i + 1 === end || isBlank(src, i + 1) || (depth > 0 && c === 58))) ||
       ((c === 124 || c === 62) && depth === 0)
     );
+    /** An anchor, a tag or an alias: read as a plain token, but no plain scalar. */
+    const property = c === 38 || c === 33 || c === 42;
     if (depth === 0) {
       if (first < 0 && !(c === 45 && !plain)) first = i;
-      shape = shape === 0 && plain && c !== 38 && c !== 33 && c !== 42 ? 1 : -1;
-      if (value === 'empty') value = plain && c !== 38 && c !== 33 && c !== 42 ? 'plain' : 'other';
+      shape = shape === 0 && plain && !property ? 1 : -1;
+      if (value === 'empty') value = plain && !property ? 'plain' : 'other';
     }
     if (c === 34 || c === 39) {
       const close = quoteEnd(src, i, end);
