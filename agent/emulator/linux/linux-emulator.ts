@@ -248,7 +248,10 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
         `Lab ${lab.path} would share kernel names with ${clash.path}; choose another path.`,
       );
     this.store.labs.set(lab.path, lab);
+    // Saved before any of its kernel objects exist: after a crash while they are made, the next start knows the
+    // lab (and reports it interrupted) and not only the objects it left.
     this.changed();
+    this.flush();
     await this.realizer.realizeLab(lab);
   }
 
