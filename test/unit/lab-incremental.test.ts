@@ -343,6 +343,22 @@ test('broken text that spreads to the end of the lab is read as a full parse rea
   assert.deepEqual(typed('\n - x'), [0, 3]);
 });
 
+test('an edit that changes how the piece before it reads is read by a window that starts earlier', () => {
+  // Found by lsp-pressure: a pasted (or coalesced) edit whose first line is set aside lets its next line carry on the
+  // link before it, so the errors start before the edited piece; the window read refused that and a full parse of
+  // the 10,000-node lab followed, at each such keystroke.
+  const links = Array.from({ length: 9 }, (_, i) => `  - endpoints: [r1:Gi0/${i}, r2:Gi0/${i}]\n`).join('');
+  const text = `name: t\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: vios\nlinks:\n  - endpoints:x\n${links}`;
+  const at = text.indexOf('\n', text.indexOf('[r1:Gi0/0'));
+  const updated = updateAndCompare(
+    parseLab(text),
+    { start: at, end: at, text: '}\n    cpu: 2' },
+    'a stray } and a line under it',
+  );
+  assert.ok(updated.syntaxErrors[0].range.start < at - 30, 'the errors start in the link before the edited one');
+  assert.equal(readBy(updated), 'window');
+});
+
 test('an edit of the defaults resolves every node again', () => {
   const previous = parseLab('defaults:\n  ram: 512\nnodes:\n  r1:\n    template: vios\n  r2:\n    template: iol\n');
   const at = previous.text.indexOf('512');

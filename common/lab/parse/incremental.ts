@@ -120,15 +120,26 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: EditedText)
 
 function reparseWindow(previous: ParsedLab, change: TextChange, text: EditedText): ParsedLab | undefined {
   const layout = previous.layout;
-  const start = windowStart(layout, change);
-  if (!start) return undefined;
   const delta = change.text.length - (change.end - change.start);
-  for (const end of windowEnds(layout, start)) {
-    const reading = readWindow(previous, text, { ...start, end, delta });
-    if (reading.outcome !== 'out-of-step') return reading.outcome === 'read' ? reading.lab : undefined;
+  let start = windowStart(layout, change);
+  for (let back = 0; start && back <= MAX_STEPS_BACK; back++) {
+    let outcome: WindowReading['outcome'] = 'out-of-step';
+    for (const end of windowEnds(layout, start)) {
+      const reading = readWindow(previous, text, { ...start, end, delta });
+      if (reading.outcome === 'read') return reading.lab;
+      outcome = reading.outcome;
+      if (outcome !== 'out-of-step') break;
+    }
+    if (outcome !== 'reaches-back') return undefined;
+    // The edit changed how the piece before it reads (a line set aside lets the next one carry on the item before
+    // it): that piece is re-read as edited too, behind the one before it.
+    start = windowStart(layout, { ...change, start: start.context.start });
   }
   return undefined;
 }
+
+/** How many pieces a window moves back for errors that start before the edited text: past that, a full parse. */
+const MAX_STEPS_BACK = 4;
 
 /** Where a window starts: the pieces before it are kept as they are. */
 interface WindowStart {
@@ -157,12 +168,19 @@ interface Window extends WindowStart {
 
 /**
  * What reading a window gave: the document; or the pieces at its end did not
- * read as before yet (a longer window may); or only a full parse can be trusted.
+ * read as before yet (a longer window may); or errors start before the
+ * edited pieces (a window starting earlier may); or only a full parse can be
+ * trusted.
  */
-type WindowReading = { outcome: 'read'; lab: ParsedLab } | { outcome: 'out-of-step' } | { outcome: 'refused' };
+type WindowReading =
+  | { outcome: 'read'; lab: ParsedLab }
+  | { outcome: 'out-of-step' }
+  | { outcome: 'reaches-back' }
+  | { outcome: 'refused' };
 
 const OUT_OF_STEP: WindowReading = { outcome: 'out-of-step' };
 const REFUSED: WindowReading = { outcome: 'refused' };
+const REACHES_BACK: WindowReading = { outcome: 'reaches-back' };
 
 /**
  * Where the window for an edit starts: at the piece before the edited one,
@@ -243,7 +261,7 @@ function readWindow(previous: ParsedLab, text: EditedText, w: Window): WindowRea
   const base = w.boundary - w.header.length;
   const doc = parseYaml(source);
   const syntaxErrors = syntaxErrorsOf(doc, source.length, base);
-  if (syntaxErrors.some((e) => e.range.start < w.editStart)) return REFUSED;
+  if (syntaxErrors.some((e) => e.range.start < w.editStart)) return REACHES_BACK;
   const build = { src: source, base, sawAlias: false };
   const root = buildOutline(doc.contents, build);
   if (build.sawAlias || root?.kind !== 'map' || root.flow || root.entries.length === 0) return REFUSED;
