@@ -10,5 +10,9 @@
  * alone, the bench's keystrokes; load about 1): keystroke -> diagnostics p50
  * 4.1 -> 2.5 ms and p95 17.1 -> 12.9 ms without it; opening two 10,000-node
  * labs and a 2,000-node one 6.4 -> 2.8 s, with resident memory 240 -> 279 MiB.
+ *
+ * --expose-gc lets the server collect once after a large document closes
+ * (server/release-memory.ts): V8 otherwise keeps the heap that document grew
+ * while the idle server allocates nothing.
  */
-export const SERVER_NODE_OPTIONS: readonly string[] = [];
+export const SERVER_NODE_OPTIONS: readonly string[] = ['--expose-gc'];

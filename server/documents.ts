@@ -218,8 +218,11 @@ export class LabDocuments {
     for (const file of this.files.values()) file.applyPending();
   }
 
-  close(uri: string): void {
+  /** Forgets the document; returns how long its text was (0 when it was not open). */
+  close(uri: string): number {
+    const length = this.files.get(uri)?.text.length ?? 0;
     this.files.delete(uri);
+    return length;
   }
 }
 

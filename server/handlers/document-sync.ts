@@ -3,6 +3,7 @@ import { FileChangeType, type Connection } from 'vscode-languageserver/node';
 import type { LabLanguageServices } from '../language-services';
 import type { MessageQueue } from '../message-queue';
 import type { Guard } from './guard';
+import { releaseMemoryAfterClose } from '../release-memory';
 
 export function registerDocumentSync(
   connection: Connection,
@@ -25,12 +26,13 @@ export function registerDocumentSync(
   connection.onDidCloseTextDocument(
     (params) =>
       void guard.run('didClose', undefined, () => {
-        documents.close(params.textDocument.uri);
+        const closedChars = documents.close(params.textDocument.uri);
         diagnostics.documentClosed(params.textDocument.uri);
         codeLens.documentClosed(params.textDocument.uri);
         configs.close(params.textDocument.uri);
         // The client names the agent again before the document opens again.
         agents.unbind(params.textDocument.uri);
+        releaseMemoryAfterClose(closedChars);
       }),
   );
   // The client watches lab files (deletes and creates only): see client/language-client.ts.
