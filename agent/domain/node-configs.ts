@@ -11,7 +11,7 @@
  * had to write the whole config instead.
  */
 import type { Direction } from '../../common/api/contract';
-import { EmuNodeStatus, type EmuNode } from '../emulator/backend';
+import { EmuError, EmuNodeStatus, type EmuNode } from '../emulator/backend';
 import { applyConfigDelta, configDelta, deltaSize, sameConfig, type ConfigDelta } from '../emulator/config-contexts';
 import { normaliseConfig } from './desired';
 import type { ObservedTopology } from './observed';
@@ -63,6 +63,12 @@ function pushed(node: TopoNode, live: EmuNode): TopoNode | undefined {
  */
 function pulled(wanted: TopoNode | undefined, node: TopoNode, live: EmuNode): TopoNode | undefined {
   const file = wanted?.config;
+  // Unread is not unchanged: a pull that went on would say the file already matches a router it could not see.
+  if (live.runningConfigUnread)
+    throw new EmuError(
+      'unreachable',
+      `the running config of ${live.name} could not be read: ${live.runningConfigUnread}`,
+    );
   const own = live.runningConfig;
   if (own) {
     const delta = configDelta(own.base, own.text);

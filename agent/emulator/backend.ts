@@ -106,6 +106,11 @@ export interface EmuNode extends EmuNodeSpec {
    * so the changes can be told apart from the router's formatting.
    */
   runningConfig?: { text: string; base: string };
+  /**
+   * Why the router's own config could not be read this time (a running router that did not
+   * answer): it may differ from the startup config, and a pull must not report that nothing changed.
+   */
+  runningConfigUnread?: string;
   /** How a change of `config` reaches this node; omitted when the emulator does not say. */
   configEffect?: ConfigEffect;
 }

@@ -3,13 +3,17 @@
  * reaches a running FRR router live (no restart, console changes kept), a
  * graceful stop keeps what was pushed, a push to a stopped router applies at
  * its next start, and a pull writes one console change as one changed line of
- * the user's file; after it the plan is truthful in both directions.
+ * the user's file; after it the plan is truthful in both directions. A
+ * router that cannot be read makes a pull fail, never report no change.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentClient } from '../../common/api/client';
+import { existsSync, readdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
 import { commandLine } from '../../agent/emulator/linux/kernel';
-import { startTestAgent, type TestAgent } from '../support/agent';
+import { runDirOf } from '../../agent/emulator/linux/frr';
+import { failsWith, startTestAgent, type TestAgent } from '../support/agent';
 import { namespacesOf, ospfSample, prefixOf, processesOf, requireLinuxLabs, typeOnConsole } from './support';
 
 let agent: TestAgent | undefined;
@@ -133,4 +137,30 @@ test('a pull writes one console change as one added line of the file; the plan i
   assert.deepEqual(zebras(), before);
   assert.match((await client.planProject(payload())).text ?? '', /No changes/);
   assert.match((await client.planProject({ ...payload(), direction: 'from_emu' })).text ?? '', /No changes/);
+});
+
+test('a pull from routers whose vtysh does not answer fails and names the router; it works once they answer', async () => {
+  await typeOnConsole(client, payload(), 'r1', ['configure terminal', 'interface eth1', 'ip ospf cost 78', 'end']);
+  // vtysh reaches each daemon by its socket in the router's run directory: moved away, every read fails.
+  const sockets = (await namespacesOf(prefix))
+    .map((ns) => runDirOf(ns))
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.vty'))
+        .map((f) => join(dir, f)),
+    );
+  assert.ok(sockets.length > 0, 'the routers have vty sockets');
+  for (const socket of sockets) renameSync(socket, `${socket}.aside`);
+  try {
+    const refused = await failsWith(client.planProject({ ...payload(), direction: 'from_emu' }), 'emu_unreachable');
+    assert.match(refused.message, /running config of r\d could not be read/);
+  } finally {
+    for (const socket of sockets) renameSync(`${socket}.aside`, socket);
+  }
+  assert.match(
+    (await client.planProject({ ...payload(), direction: 'from_emu' })).text ?? '',
+    // The cost set on the console replaces the one pulled before: a statement removed and one added.
+    /~ node r1: config .*# 2 statements changed on the node/,
+  );
 });

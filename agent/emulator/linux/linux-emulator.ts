@@ -306,9 +306,13 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
    * what a stopped one saved and boots into; with its baseline to tell the
    * changes from FRR's formatting.
    */
-  private async runningConfigOf(lab: LinuxLab, node: LinuxNode, running: boolean): Promise<EmuNode['runningConfig']> {
+  private async runningConfigOf(
+    lab: LinuxLab,
+    node: LinuxNode,
+    running: boolean,
+  ): Promise<Pick<EmuNode, 'runningConfig' | 'runningConfigUnread'>> {
     const kind = this.realizer.kindOf(node);
-    if (!kind.runningConfig) return undefined;
+    if (!kind.runningConfig) return {};
     let current = node.saved;
     if (running) {
       const runtime = this.runtime(lab, node);
@@ -324,9 +328,13 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
         read.then((text) => text === undefined && forget(), forget);
       }
       current = await runtime.running;
+      if (current === undefined)
+        return {
+          runningConfigUnread: `${node.name} did not answer vtysh's show running-config; try again in a moment`,
+        };
     }
-    if (current === undefined || node.baseline === undefined || sameConfig(current, node.baseline)) return undefined;
-    return { text: current, base: node.baseline };
+    if (current === undefined || node.baseline === undefined || sameConfig(current, node.baseline)) return {};
+    return { runningConfig: { text: current, base: node.baseline } };
   }
 
   /** Pushes a changed startup config to a running node whose kind takes one live (a router). */
@@ -397,13 +405,13 @@ export class LinuxEmulator implements EmulatorBackend, LinuxLabs {
       config: _c,
       ...spec
     } = node;
-    const runningConfig = configs ? await this.runningConfigOf(lab, node, running) : undefined;
+    const own = configs ? await this.runningConfigOf(lab, node, running) : {};
     const { configEffect } = this.realizer.kindOf(node);
     const transition = node.status === EmuNodeStatus.starting || node.status === EmuNodeStatus.stopping;
     return {
       ...spec,
       ...(node.config !== undefined ? { config: node.config } : {}),
-      ...(runningConfig ? { runningConfig } : {}),
+      ...own,
       ...(configEffect ? { configEffect } : {}),
       status: running
         ? EmuNodeStatus.running
