@@ -938,6 +938,18 @@ function assertSetAside(
   assert.equal(doc.links.length, count.links, `${what}: links`);
 }
 
+/** assertSetAside for each case: [what, text, the whole line of it set aside]. */
+function assertLinesSetAside(
+  cases: readonly [string, string, string][],
+  error: { code: string; message: string },
+  count: { nodes: number; links: number },
+): void {
+  for (const [what, text, written] of cases) {
+    const at = text.indexOf(`\n${written}\n`) + 1;
+    assertSetAside(text, { start: at, end: at + written.length }, error, count, what);
+  }
+}
+
 /**
  * Stray brackets: a `}` or `]` where a value starts, or a `{` or `[` right after a flow collection or a quoted string
  * has ended, is set aside (an error on that line alone; docs/lab-format.md): the yaml package reads every line after
@@ -1092,20 +1104,15 @@ test('a key without its colon is set aside: one error on it, the rest read as wi
     ],
     ['a section name', lab.replace('\nlinks:\n', '\nlinks:\nnetw\n'), 'netw'],
   ];
-  for (const [what, text, written] of cases) {
-    const at = text.indexOf(`\n${written}\n`) + 1;
-    assertSetAside(
-      text,
-      { start: at, end: at + written.length },
-      {
-        code: 'key-without-colon',
-        message:
-          'a key without its colon: a word alone on a line where a key belongs makes YAML read the lines after it into it, so this line is not read; end the key with a colon (r1:)',
-      },
-      { nodes, links: links },
-      what,
-    );
-  }
+  assertLinesSetAside(
+    cases,
+    {
+      code: 'key-without-colon',
+      message:
+        'a key without its colon: a word alone on a line where a key belongs makes YAML read the lines after it into it, so this line is not read; end the key with a colon (r1:)',
+    },
+    { nodes, links },
+  );
   // A plain scalar over several lines, or on the line after its key or dash: values, as YAML reads them.
   const values = parseLab(
     [
@@ -1183,20 +1190,15 @@ test('a list item among keys is set aside: one error on it, the rest read as wit
     ['a link among the nodes', lab.replace('\n  sw2:\n', '\n  - endpoints: [a, b]\n  sw2:\n'), '  - endpoints: [a, b]'],
     ['an item among the top-level keys', lab.replace('\nlinks:\n', '\n- x\nlinks:\n'), '- x'],
   ];
-  for (const [what, text, written] of cases) {
-    const at = text.indexOf(`\n${written}\n`) + 1;
-    assertSetAside(
-      text,
-      { start: at, end: at + written.length },
-      {
-        code: 'list-item-among-keys',
-        message:
-          'a list item among keys: a - where the keys of a map are (a link among the nodes?) makes YAML read the lines after it into it, so this line is not read; move it under the list it belongs to (links:), or indent it under its key',
-      },
-      { nodes, links: links },
-      what,
-    );
-  }
+  assertLinesSetAside(
+    cases,
+    {
+      code: 'list-item-among-keys',
+      message:
+        'a list item among keys: a - where the keys of a map are (a link among the nodes?) makes YAML read the lines after it into it, so this line is not read; move it under the list it belongs to (links:), or indent it under its key',
+    },
+    { nodes, links },
+  );
   // The other way round: a key among the items of a list (a node typed among the links).
   const keyed = lab.replace('\nlinks:\n', '\nlinks:\n  - endpoints: [r1:eth0, r2:eth0]\n  n9:\n');
   const keyedDoc = parseLab(keyed);

@@ -77,6 +77,22 @@ export interface PieceShift {
   sections?: number;
 }
 
+/** Binary search over items in document order: the index of the first one whose `startOf` is at or after `offset` (items.length when none is). */
+export function indexOfFirstStartingAtOrAfter<T>(
+  items: readonly T[],
+  offset: number,
+  startOf: (item: T) => number,
+): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (startOf(items[middle]) < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Binary search over items sorted by `start`: the index of the last one starting at or before `offset`, -1 when none does. */
 export function indexOfLastStartingAtOrBefore(items: readonly { start: number }[], offset: number): number {
   let low = 0;

@@ -32,6 +32,7 @@ import { ParsedLab, linkIndexOf } from '../model/document';
 import { addItems, addSections, hasPlainKey, itemsOf, nextPieceIndex, readItem, type LayoutDraft } from './layout';
 import {
   PieceList,
+  indexOfFirstStartingAtOrAfter,
   indexOfLastStartingAtOrBefore,
   type Layout,
   type Piece,
@@ -389,12 +390,7 @@ function keptAround(
   for (const region of layout.unsettled ?? []) {
     // The errors are in document order: a search, not a look at every error for every region (typing into a lab
     // left broken in many places makes hundreds of both).
-    let low = 0;
-    for (let high = all.length; low < high;) {
-      const mid = (low + high) >> 1;
-      if (all[mid].range.start < region.start) low = mid + 1;
-      else high = mid;
-    }
+    const low = indexOfFirstStartingAtOrAfter(all, region.start, errorStart);
     let end = low;
     while (end < all.length && all[end].range.start < region.end) end++;
     const errors = all.slice(low, end);
@@ -406,6 +402,10 @@ function keptAround(
       });
   }
   return { before, after };
+}
+
+function errorStart(error: SyntaxError): number {
+  return error.range.start;
 }
 
 /** The layout's errors and unsettled regions, from the groups in document order. */

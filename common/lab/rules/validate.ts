@@ -13,6 +13,7 @@
  * of those and a move of the listed ones after them, not a look at each element.
  */
 import { shiftRange } from '../parse/outline';
+import { indexOfFirstStartingAtOrAfter } from '../model/pieces';
 import {
   NONE,
   checkFields,
@@ -288,7 +289,7 @@ export class LabChecks {
     for (let i = 0; i < added.length; i++)
       if (known.has(added[i].element) && !going.has(added[i].element)) return undefined;
     const list = this.listed[kind];
-    const first = firstPlacedAtOrAfter(list, step.start);
+    const first = indexOfFirstStartingAtOrAfter(list, step.start, placeOf);
     for (let i = first; i < first + count; i++) if (i >= list.length || !going.has(list[i].element)) return undefined;
     return { first, count };
   }
@@ -480,18 +481,6 @@ function holdersOf(holders: LabLink | LabLink[] | undefined): readonly LabLink[]
 /** Where an element starts in the last version checked. */
 function placeOf(checked: Checked<Element>): number {
   return checked.element.range.start + checked.delta;
-}
-
-/** The index of the first entry of `list` (in document order) placed at or after `offset`. */
-function firstPlacedAtOrAfter(list: readonly Checked<Element>[], offset: number): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (placeOf(list[middle]) < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 function inLinkOrder(a: Use, b: Use): number {
