@@ -290,12 +290,6 @@ test('edits that change how the rest of the text reads are not read as one piece
       'window',
     ],
     [
-      'an unclosed quote that runs into the next node',
-      { start: text.indexOf('vios'), end: text.indexOf('vios'), text: '"' },
-      'name: x\ndescription: y\nnodes:\n  r1:\n    template: "vios\n  r2:\n    template: iol\n',
-      'window',
-    ],
-    [
       'a quote opened at the start of a top-level key',
       { start: text.indexOf('description'), end: text.indexOf('description') + 2, text: '"' },
       `name: x\n"scription: y\n${nodes}`,
@@ -320,6 +314,29 @@ test('edits that change how the rest of the text reads are not read as one piece
     'x',
   );
   assert.equal(readBy(within), 'piece');
+});
+
+test('lines set aside inside one piece are read by that piece alone, as a full parse reads them', () => {
+  const text = 'name: x\nnodes:\n  r1:\n    template: vios\n    ethernet: 4\n  r2:\n    template: iol\n';
+  // An unclosed quote would run into the next node, and a key before its colon would take the next keys as its
+  // children: both lines are set aside (yaml-text.ts), and nothing around them reads differently.
+  const quoted = updateAndCompare(
+    parseLab(text),
+    { start: text.indexOf('vios'), end: text.indexOf('vios'), text: '"' },
+    'an unclosed quote',
+  );
+  assert.equal(readBy(quoted), 'piece');
+  assert.equal(quoted.syntaxErrors.length, 1);
+  let doc: LabDocument = parseLab(text);
+  let at = text.indexOf('  r2:');
+  for (const key of ['\n', ...'    cpu: 2']) {
+    // Typed at the end of r1, each keystroke (`    c`, `    cp`, … before the colon) stays in its piece.
+    doc = updateAndCompare(doc, { start: at - 1, end: at - 1, text: key }, `typing ${JSON.stringify(key)}`);
+    assert.equal(readBy(doc), 'piece', `typing ${JSON.stringify(key)}: read by`);
+    at += key.length;
+  }
+  assert.equal(doc.syntaxErrors.length, 0);
+  assert.equal(doc.nodes[0].fields.cpu?.value, 2);
 });
 
 test('broken text that spreads to the end of the lab is read as a full parse reads it, keystroke by keystroke', () => {

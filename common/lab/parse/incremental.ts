@@ -61,8 +61,10 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: EditedText)
   if (index < 0) return undefined;
   const piece = layout.pieces.at(index);
   if (!piece.sliceable) return undefined;
-  // A piece where errors may have changed how it reads is re-read with them, in a window.
-  if (layout.unsettled?.some((r) => r.start < piece.end && piece.start < r.end)) return undefined;
+  // A piece where errors may have changed how it reads is re-read with them, in a window; one whose only errors are
+  // its own lines set aside is not (see below).
+  if (layout.unsettled?.some((r) => r.start < piece.end && piece.start < r.end && !onlySetAsideIn(layout, r, piece)))
+    return undefined;
   const insideEnd = change.end < piece.end || (change.end === piece.end && piece.end === previous.source.length);
   if (!insideEnd) return undefined;
 
@@ -72,7 +74,10 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: EditedText)
   const slice = ownCopy(text.slice(piece.start, end));
   if (!keepsShape(slice, piece.indent)) return undefined;
   const doc = parseYaml(slice);
-  if (doc.errors.length > 0) return undefined;
+  // A line set aside (yaml-text.ts) reads as blank, and is judged in a piece as in the whole text: the piece reads
+  // as the whole reads it and nothing around it changes, so typing a key before its colon stays in its piece.
+  const setAside = syntaxErrorsOf(doc, slice.length, piece.start);
+  if (setAside.some((e) => e.code === undefined)) return undefined;
   const build = { src: slice, base: piece.start, sawAlias: false };
   const root = buildOutline(doc.contents, build);
   if (build.sawAlias) return undefined;
@@ -104,7 +109,8 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: EditedText)
     return s;
   });
   const kept = keptAround(layout, piece.start, piece.end, delta);
-  const updated: Layout = { ...layout, sections, pieces, ...withErrors(kept.before, [], kept.after) };
+  const own = setAside.length > 0 ? [{ region: { start: piece.start, end }, errors: setAside }] : [];
+  const updated: Layout = { ...layout, sections, pieces, ...withErrors(kept.before, own, kept.after) };
   const splice: Splice = {
     first: index,
     removed: [piece],
@@ -388,12 +394,7 @@ function keptAround(
   const after: Unsettled[] = [];
   const all = layout.syntaxErrors;
   for (const region of layout.unsettled ?? []) {
-    // The errors are in document order: a search, not a look at every error for every region (typing into a lab
-    // left broken in many places makes hundreds of both).
-    const low = indexOfFirstStartingAtOrAfter(all, region.start, errorStart);
-    let end = low;
-    while (end < all.length && all[end].range.start < region.end) end++;
-    const errors = all.slice(low, end);
+    const errors = errorsIn(all, region);
     if (region.end <= from) before.push({ region, errors });
     else if (region.start >= to)
       after.push({
@@ -402,6 +403,26 @@ function keptAround(
       });
   }
   return { before, after };
+}
+
+/**
+ * The errors in `region`. They are in document order: a search, not a look at every error for every region
+ * (typing into a lab left broken in many places makes hundreds of both).
+ */
+function errorsIn(all: readonly SyntaxError[], region: Range): SyntaxError[] {
+  const low = indexOfFirstStartingAtOrAfter(all, region.start, errorStart);
+  let end = low;
+  while (end < all.length && all[end].range.start < region.end) end++;
+  return all.slice(low, end);
+}
+
+/** Whether `region` lies in `piece` and holds only lines set aside: what reparsePiece leaves after reading such lines. */
+function onlySetAsideIn(layout: Layout, region: Range, piece: Piece): boolean {
+  return (
+    region.start >= piece.start &&
+    region.end <= piece.end &&
+    errorsIn(layout.syntaxErrors, region).every((e) => e.code !== undefined)
+  );
 }
 
 function errorStart(error: SyntaxError): number {
