@@ -295,12 +295,6 @@ test('edits that change how the rest of the text reads are not read as one piece
       `name: x\n"scription: y\n${nodes}`,
       'window',
     ],
-    [
-      'a tab in the indentation',
-      { start: text.indexOf('    template: vios'), end: text.indexOf('    template: vios') + 1, text: '\t' },
-      'name: x\ndescription: y\nnodes:\n  r1:\n\t   template: vios\n  r2:\n    template: iol\n',
-      'window',
-    ],
   ];
   for (const [what, change, expected, reading] of cases) {
     const updated = updateAndCompare(parseLab(text), change, what);
@@ -318,15 +312,18 @@ test('edits that change how the rest of the text reads are not read as one piece
 
 test('lines set aside inside one piece are read by that piece alone, as a full parse reads them', () => {
   const text = 'name: x\nnodes:\n  r1:\n    template: vios\n    ethernet: 4\n  r2:\n    template: iol\n';
-  // An unclosed quote would run into the next node, and a key before its colon would take the next keys as its
-  // children: both lines are set aside (yaml-text.ts), and nothing around them reads differently.
-  const quoted = updateAndCompare(
-    parseLab(text),
-    { start: text.indexOf('vios'), end: text.indexOf('vios'), text: '"' },
-    'an unclosed quote',
-  );
-  assert.equal(readBy(quoted), 'piece');
-  assert.equal(quoted.syntaxErrors.length, 1);
+  // An unclosed quote would run into the next node, a tab in indentation would end the node there, and a key
+  // before its colon would take the next keys as its children: each line is set aside (yaml-text.ts), and
+  // nothing around it reads differently.
+  const template = text.indexOf('    template: vios');
+  for (const [what, change] of [
+    ['an unclosed quote', { start: text.indexOf('vios'), end: text.indexOf('vios'), text: '"' }],
+    ['a tab in the indentation', { start: template, end: template + 1, text: '\t' }],
+  ] as const) {
+    const updated = updateAndCompare(parseLab(text), change, what);
+    assert.equal(readBy(updated), 'piece', `${what}: read by`);
+    assert.equal(updated.syntaxErrors.length, 1, what);
+  }
   let doc: LabDocument = parseLab(text);
   let at = text.indexOf('  r2:');
   for (const key of ['\n', ...'    cpu: 2']) {

@@ -585,7 +585,8 @@ function sameValues(a: NodeFields, b: NodeFields): boolean {
 /**
  * Whether a piece's new text still reads as that piece alone: its first line
  * starts with exactly `indent` spaces and content, and every later line with
- * content is indented further (blank and comment lines do not count).
+ * content is indented further (blank and comment lines do not count, nor do
+ * lines with a tab at or before that indentation, which are set aside).
  */
 function keepsShape(slice: string, indent: number): boolean {
   let lineStart = 0;
@@ -596,8 +597,9 @@ function keepsShape(slice: string, indent: number): boolean {
     let at = lineStart;
     while (at < lineEnd && slice.charCodeAt(at) === 32) at++;
     const next = at < lineEnd ? slice[at] : '';
-    if (next === '\t') return false;
-    const blank = next === '' || next === '\r' || next === '#';
+    // A tab within the piece's indentation: the line is set aside (yaml-text.ts), blank to the shape.
+    if (next === '\t' && (first || at - lineStart > indent)) return false;
+    const blank = next === '' || next === '\r' || next === '#' || next === '\t';
     if (first) {
       if (blank || at - lineStart !== indent) return false;
       first = false;
