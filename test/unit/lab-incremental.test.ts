@@ -198,6 +198,28 @@ test('an edit inside one node takes the census of the version before (no pass ov
   updateAndCompare(back, { start: at, end: at, text: 'z' }, 'an edit after a rename');
 });
 
+test('an edit of a top-level entry, or one a window reads with the entry before the first node, keeps the census', () => {
+  const lab = generateLab(40, { seed: 5 });
+  assert.ok(/\ndefaults:[^]*\nnodes:\n {2}\S/.test(lab), 'defaults come right before the first node');
+  let doc = parseLab(lab);
+  const names = doc.namesOf('nodes');
+  // A word typed on a new line under the first node's key, where YAML reads it as that node's value: a window,
+  // which re-reads `defaults` as its context.
+  let at = lab.indexOf('\n', lab.indexOf('\nnodes:') + 1 + '\nnodes:'.length);
+  for (const char of '\n    image') {
+    doc = updateAndCompare(doc, { start: at, end: at, text: char }, `typing ${JSON.stringify(char)}`);
+    at += 1;
+  }
+  assert.equal(readBy(doc), 'window');
+  assert.ok(doc.syntaxErrors.length > 0);
+  assert.equal(doc.namesOf('nodes'), names, 'the census of the version before');
+  // The lab's name: a top-level entry alone.
+  const name = doc.text.indexOf('\n', doc.text.indexOf('name: '));
+  doc = updateAndCompare(doc, { start: name, end: name, text: '2' }, 'the name edited');
+  assert.equal(readBy(doc), 'piece');
+  assert.equal(doc.namesOf('nodes'), names, 'the census of the version before');
+});
+
 test('typing after a tab at the start of a line of the first node (the line is set aside): equal to a full parse', () => {
   const lab = generateLab(30, { seed: 8 });
   const at = lab.indexOf('\n', lab.indexOf('\nnodes:') + 1 + '\nnodes:'.length) + 1;

@@ -8,7 +8,7 @@
 import { shiftRange } from '../parse/outline';
 import { shiftFragment, shiftIssues } from '../parse/shift';
 import type { Fragment } from '../parse/read';
-import type { Layout, Piece } from './pieces';
+import type { Layout, Piece, Section } from './pieces';
 import type { FormatIssue, LabNetwork, LabNode, LabTest, Located, NodeFields } from './types';
 
 export interface Census {
@@ -42,24 +42,36 @@ export interface Splice {
   delta: number;
   linkDelta: number;
   renumberTo: number;
-  /** How many sections the layout before had: an update that adds or removes one is not a splice of items. */
-  sections: number;
+  /** The sections of the layout before: an update that adds, removes or renames one is not a splice of items. */
+  sections: readonly Section[];
 }
 
 /**
  * The census after `splice`, from `census` (the one before): the same names
- * and dropped elements, when the pieces replaced were items of one counting
- * section and the new ones name what the old ones named, none of them dropped;
- * issues and what top-level entries hold moved by the edit. Undefined when
- * that does not hold: the census is then worked out whole.
+ * and dropped elements, when the sections are the same, the items replaced
+ * were of one counting section and the new pieces name what the old ones
+ * named, none of them dropped; issues and what top-level entries hold moved by
+ * the edit. Top-level entries that name no nodes or networks may be among the
+ * pieces replaced (an edit of `name:`, or the entry a window re-reads before
+ * the first node): what they hold is taken again below. Undefined when that
+ * does not hold: the census is then worked out whole.
  */
 export function censusAfterSplice(layout: Layout, census: Census, splice: Splice): Census | undefined {
   const { pieces, sections } = layout;
-  if (sections.length !== splice.sections) return undefined;
+  if (!sameSections(sections, splice.sections)) return undefined;
+  // A repeated top-level key's issue is the census's own, on its key: not among the pieces' issues put back below.
+  const repeatedKeyInside = splice.sections.some(
+    (s, i) => !census.counts[i] && s.keyRange.start >= splice.start && s.keyRange.start < splice.end,
+  );
+  if (repeatedKeyInside) return undefined;
   const added = pieces.slice(splice.first, splice.first + splice.added);
-  const section = (added[0] ?? splice.removed[0])?.section;
-  if (section === undefined || !census.counts[section] || !sections[section].itemized) return undefined;
-  if ([...splice.removed, ...added].some((p) => p.kind === 'section' || p.section !== section)) return undefined;
+  const replaced = [...splice.removed, ...added];
+  const items = replaced.filter((p) => p.kind !== 'section');
+  if (items.length < replaced.length && replaced.some((p) => p.kind === 'section' && namesAny(p.fragment)))
+    return undefined;
+  const section = items[0]?.section;
+  if (section !== undefined && (!census.counts[section] || !sections[section].itemized)) return undefined;
+  if (items.some((p) => p.section !== section)) return undefined;
   const was = splice.removed.map((p) => p.fragment);
   const is = added.map((p) => p.fragment);
   if (!sameNames(was, is, 'nodes') || !sameNames(was, is, 'networks')) return undefined;
@@ -101,6 +113,17 @@ export function censusAfterSplice(layout: Layout, census: Census, splice: Splice
     );
   }
   return moved;
+}
+
+/** Whether two lists of sections have the same keys, each split into items the same way. */
+function sameSections(a: readonly Section[], b: readonly Section[]): boolean {
+  return (
+    a.length === b.length && a.every((section, i) => section.key === b[i].key && section.itemized === b[i].itemized)
+  );
+}
+
+function namesAny(fragment: Fragment): boolean {
+  return fragment.nodes.length > 0 || fragment.networks.length > 0;
 }
 
 /** Whether the fragments `a` and `b` name the same nodes (or networks) in the same order. */

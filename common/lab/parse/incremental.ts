@@ -120,7 +120,7 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: EditedText)
     delta,
     linkDelta: 0,
     renumberTo: index + 1,
-    sections: sections.length,
+    sections: layout.sections,
   };
   return updatedLab(text, previous, updated, 'piece', splice);
 }
@@ -332,7 +332,7 @@ function readWindow(previous: ParsedLab, text: EditedText, w: Window): WindowRea
           delta: w.delta,
           linkDelta: after.renumber ?? 0,
           renumberTo: (after.renumberTo ?? w.end) - w.end + first + draft.pieces.length,
-          sections: sections.length,
+          sections,
         };
   return { outcome: 'read', lab: updatedLab(text, previous, updated, 'window', splice) };
 }
