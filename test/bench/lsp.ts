@@ -8,15 +8,16 @@
  *   version (ours: local checks; yaml-language-server: its schema validation,
  *   after its own debounce), and separately ours with the agent's findings,
  *   which wait for typing to pause;
- * - typing as a person does on the largest lab (a new link, a new key, each
- *   half-typed on the way): keystroke → local diagnostics p50 and p95 (at
- *   10,000 nodes too, against one frame, 16 ms), and how that p95 grows with
- *   the lab from 2,000 to 10,000 nodes (its exponent: 0 costs the same at
- *   any size, 1 grows with the lab), and
- *   ours again with one `[` left open near the top, against ours on the valid
- *   lab (three rounds of each, taking turns); opening that broken lab; and a
- *   tab typed into indentation near the top, then the same keystrokes; and
- *   `image: "vios` typed near the top and left open, then the same keystrokes;
+ * - typing as a person does (a new link, a new key, each half-typed on the
+ *   way) at 2,000 and 10,000 nodes: keystroke → local diagnostics p50 and p95,
+ *   taking turns with the baseline; then ours alone at a person's pace (the
+ *   link, the key and a digit), on the valid lab and with one `[` left open
+ *   near the top: p95 against one frame (16 ms) at 10,000 nodes, the broken
+ *   lab against the valid one, and how the new key's p95 grows from 2,000 to
+ *   10,000 nodes (its exponent: 0 costs the same at any size, 1 grows with the
+ *   lab); opening that broken lab; and a tab typed into indentation near the
+ *   top, then the same keystrokes; and `image: "vios` typed near the top and
+ *   left open, then the same keystrokes;
  * - RSS of both servers at the end, all labs still open: right after the last
  *   edit (the target), and again after both have been idle for a while.
  * The servers take turns request by request, so both see the same machine.
@@ -233,6 +234,21 @@ function newLinkKeys(text: string): Keystroke[] {
   );
 }
 
+/** What ours types alone at a person's pace, on any lab (typingSection). */
+const OURS_KEYS = 'a new link and a new key in a node typed character by character, then a digit in a value';
+
+/** The keystrokes of OURS_KEYS, and where the new key's are among them. */
+function oursTyping(text: string): { keys: Keystroke[]; newKey: { from: number; to: number } } {
+  const link = newLinkKeys(text);
+  const key = newKeyKeys(text);
+  return { keys: [...link, ...key, ...digitKeys(text)], newKey: { from: link.length, to: link.length + key.length } };
+}
+
+/** A digit typed into a node's value a sixteenth into `nodes` (`ethernet: 8` becomes `ethernet: 80`). */
+function digitKeys(text: string): Keystroke[] {
+  return typed(text.indexOf('\n', text.indexOf('    ethernet: ', text.indexOf('\nnodes:') + (text.length >> 4))), '0');
+}
+
 /** A new key typed in a node an eighth into `nodes`, one keystroke at a time. */
 function newKeyKeys(text: string): Keystroke[] {
   return typed(
@@ -250,11 +266,15 @@ function typed(at: number, line: string): Keystroke[] {
   return [...line].map((text, i) => ({ offset: at + i, text }));
 }
 
-/** Types the keystrokes into `uri`, taking turns between the servers; then undoes them (untimed). */
-async function typeInto(servers: LspServer[], uri: string, text: string, keys: Keystroke[]) {
+/**
+ * Types the keystrokes into `uri`, taking turns between the servers, `paceMs`
+ * apart at least; then undoes them (untimed).
+ */
+async function typeInto(servers: LspServer[], uri: string, text: string, keys: Keystroke[], paceMs = 0) {
   const times = servers.map((): number[] => []);
   let current = text;
   for (const key of keys) {
+    if (paceMs > 0) await sleep(paceMs);
     const at = positionAt(current, key.offset);
     for (const [i, server] of servers.entries())
       times[i].push((await timeEdit(server, uri, { range: { start: at, end: at }, text: key.text }, 1))[0]);
@@ -279,10 +299,21 @@ async function typeInto(servers: LspServer[], uri: string, text: string, keys: K
 }
 
 /**
+ * A person typing about seven characters a second: the pause between keystrokes of ours alone. Taking
+ * turns with the baseline instead leaves ours idle for seconds (yaml-language-server's keystroke at
+ * 10,000 nodes) before each one: on this machine a process woken after a second or more idle read its
+ * pipe up to 12 ms after the write (p95 9 ms; 0.7 ms at this pace), a figure of the machine, not of a
+ * keystroke in the middle of typing, which the frame budget is about.
+ */
+const PACE_MS = 150;
+
+/**
  * Keystrokes as a person types them, each waiting for its diagnostics, on the
- * valid lab against the baseline and on the lab with an unclosed bracket. The
- * offsets are into the lab's text: a link later in the file is typed before a
- * node earlier in it, so that the node's offset still holds.
+ * valid lab against the baseline (`keys`) and, ours alone at a person's pace,
+ * on the valid lab and on the lab with an unclosed bracket (`oursKeys`: see
+ * oursTyping). The offsets are into the lab's text: a link later in
+ * the file is typed before a node earlier in it, so that the node's offset
+ * still holds. Resolves with ours on the valid lab at that pace, by round.
  */
 async function typingSection(
   ours: LspServer,
@@ -290,7 +321,8 @@ async function typingSection(
   lab: Pick<Lab, 'size' | 'text' | 'uri'>,
   dir: string,
   keys: Keystroke[],
-): Promise<number[]> {
+  oursKeys: Keystroke[],
+): Promise<number[][]> {
   progress(`lsp: typing ${keys.length} keystrokes into the ${lab.size}-node lab`);
   const [valid, baseline] = await typeInto([ours, theirs], lab.uri, lab.text, keys);
   const brokenText = withUnclosedBracket(lab.text);
@@ -309,57 +341,81 @@ async function typingSection(
     targets: lab.size === BIG_LAB_NODES ? [{ on: 'ratio', op: '<=', limit: 0.5 }] : undefined,
   });
   // The bracket shifts every offset after it by one character.
-  const brokenKeys = keys.map((k) => ({ ...k, offset: k.offset + 1 }));
+  const brokenKeys = oursKeys.map((k) => ({ ...k, offset: k.offset + 1 }));
   // Both sides of this ratio are ours: more rounds, taking turns, so that its p95 is not one keystroke's noise.
-  const validAgain = [...valid];
+  const paced: number[][] = [];
   const broken: number[] = [];
+  // The baseline reads the broken lab it just opened for seconds more: ours alone types once it has done.
+  await untilIdle(theirs);
+  const theirsCpu = theirs.cpuMs() ?? NaN;
   for (let round = 0; round < BROKEN_ROUNDS; round++) {
-    if (round > 0) validAgain.push(...(await typeInto([ours], lab.uri, lab.text, keys))[0]);
-    broken.push(...(await typeInto([ours], brokenUri, brokenText, brokenKeys))[0]);
+    paced.push((await typeInto([ours], lab.uri, lab.text, oursKeys, PACE_MS))[0]);
+    broken.push(...(await typeInto([ours], brokenUri, brokenText, brokenKeys, PACE_MS))[0]);
   }
+  const validAgain = paced.flat();
+  const meanwhile = `${BASELINE} used ${((theirs.cpuMs() ?? NaN) - theirsCpu).toFixed(0)} ms of CPU meanwhile`;
+  const big = lab.size === BIG_LAB_NODES;
   for (const p of [50, 95]) {
     report({
       name: `lsp typing → local diagnostics p${p} (${lab.size} nodes)`,
       value: percentile(valid, p),
       unit: 'ms',
       baseline: { name: BASELINE, value: percentile(baseline, p) },
-      targets:
-        p === 95 && lab.size === BIG_LAB_NODES
-          ? [
-              { on: 'ratio', op: '<=', limit: 0.5 },
-              { on: 'value', op: '<=', limit: FRAME_MS },
-            ]
-          : [{ on: 'ratio', op: '<=', limit: 0.5 }],
+      targets: [{ on: 'ratio', op: '<=', limit: 0.5 }],
       note:
         p === 95
-          ? `${keys.length} keystrokes each: ${keys.length > 20 ? 'a new link and ' : ''}a new key in a node, half-typed on the way; load average ${loadavg()[0].toFixed(1)}`
+          ? `${keys.length} keystrokes each, taking turns: ${keys.length > 20 ? 'a new link and ' : ''}a new key in a node, half-typed on the way; load average ${loadavg()[0].toFixed(1)}`
           : undefined,
     });
   }
+  const what = `${oursKeys.length} keystrokes (${OURS_KEYS}) ${BROKEN_ROUNDS} times, ${PACE_MS} ms apart`;
+  for (const [figures, suffix, note] of [
+    [validAgain, '', `${what}; ${meanwhile}; load average ${loadavg()[0].toFixed(1)}`],
+    [broken, ', unclosed [', `${what}, with one [ left open near the top`],
+  ] as const)
+    report({
+      name: `lsp typing at a person's pace → local diagnostics p95 (${lab.size} nodes${suffix})`,
+      value: percentile(figures, 95),
+      unit: 'ms',
+      targets: big ? [{ on: 'value', op: '<=', limit: FRAME_MS }] : undefined,
+      note: `${note}; p50 ${percentile(figures, 50).toFixed(1)} ms`,
+    });
   report({
     name: `lsp typing → local diagnostics p95 (${lab.size} nodes, unclosed [)`,
     value: percentile(broken, 95),
     unit: 'ms',
     baseline: { name: 'ours on the valid lab', value: percentile(validAgain, 95) },
     targets: [{ on: 'ratio', op: '<=', limit: 2 }],
-    note: `the same keystrokes ${BROKEN_ROUNDS} times on each, with one [ left open near the top; p50 ${percentile(broken, 50).toFixed(1)} ms against ${percentile(validAgain, 50).toFixed(1)} ms`,
+    note: `the same keystrokes ${BROKEN_ROUNDS} times on each, ${PACE_MS} ms apart, with one [ left open near the top; p50 ${percentile(broken, 50).toFixed(1)} ms against ${percentile(validAgain, 50).toFixed(1)} ms`,
   });
   const breakages = [
     {
       what: 'tab in indentation',
-      keys: withTabTyped(lab.text, keys),
+      keys: withTabTyped(lab.text, oursKeys),
       rounds: TAB_ROUNDS,
       how: 'a tab typed into the indentation of the first node, then the same keystrokes with it there',
     },
     {
       what: 'unclosed quote',
-      keys: withQuoteTyped(lab.text, keys),
+      keys: withQuoteTyped(lab.text, oursKeys),
       rounds: QUOTE_ROUNDS,
       how: 'image: "vios typed on a new line of the first node and left open, then the same keystrokes',
     },
   ];
   for (const breakage of breakages) await reportBreakage(ours, lab, validAgain, breakage);
-  return valid;
+  return paced;
+}
+
+/** Waits, a minute at most, until `server` uses under a twentieth of a CPU over half a second. */
+async function untilIdle(server: LspServer): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  let before = server.cpuMs();
+  while (before !== undefined && performance.now() < deadline) {
+    await sleep(500);
+    const now = server.cpuMs();
+    if (now === undefined || now - before < 25) return;
+    before = now;
+  }
 }
 
 /** Typing with one common breakage typed first, against ours on the valid lab: it must stay local (within 2×). */
@@ -371,7 +427,7 @@ async function reportBreakage(
 ): Promise<void> {
   const times: number[] = [];
   for (let round = 0; round < breakage.rounds; round++)
-    times.push(...(await typeInto([ours], lab.uri, lab.text, breakage.keys))[0]);
+    times.push(...(await typeInto([ours], lab.uri, lab.text, breakage.keys, PACE_MS))[0]);
   for (const p of [50, 95]) {
     report({
       name: `lsp typing → local diagnostics p${p} (${lab.size} nodes, ${breakage.what})`,
@@ -387,7 +443,7 @@ async function reportBreakage(
 /**
  * How keystroke → diagnostics p95 grows with the lab, as the exponent k of
  * p95 ∝ nodes^k between two sizes, from the same keystrokes (a new key in a
- * node) at both.
+ * node, at a person's pace, BROKEN_ROUNDS times) at both.
  */
 function reportGrowth(small: { size: number; times: number[] }, large: { size: number; times: number[] }): void {
   const [a, b] = [percentile(small.times, 95), percentile(large.times, 95)];
@@ -396,7 +452,7 @@ function reportGrowth(small: { size: number; times: number[] }, large: { size: n
     value: Math.log(b / a) / Math.log(large.size / small.size),
     unit: '',
     targets: [{ on: 'value', op: '<=', limit: MAX_GROWTH_EXPONENT }],
-    note: `p95 ${a.toFixed(1)} ms → ${b.toFixed(1)} ms for the same ${large.times.length} keystrokes (a new key typed into a node); 0 is the same cost at any size, 1 grows with the lab`,
+    note: `p95 ${a.toFixed(1)} ms → ${b.toFixed(1)} ms for the same ${large.times.length} keystrokes (a new key typed into a node, ${PACE_MS} ms apart); 0 is the same cost at any size, 1 grows with the lab`,
   });
 }
 
@@ -527,16 +583,20 @@ async function main(): Promise<void> {
         });
       }
       if (size === TYPING_SIZE) {
-        const newKey = newKeyKeys(lab.text);
-        const times = await typingSection(ours, theirs, lab, dir, [...newLinkKeys(lab.text), ...newKey]);
-        newKeyAtTypingSize = times.slice(times.length - newKey.length);
+        const typing = oursTyping(lab.text);
+        const keys = [...newLinkKeys(lab.text), ...newKeyKeys(lab.text)];
+        const rounds = await typingSection(ours, theirs, lab, dir, keys, typing.keys);
+        newKeyAtTypingSize = rounds.flatMap((times) => times.slice(typing.newKey.from, typing.newKey.to));
       }
     }
 
     if (WANTED.includes(BIG_LAB_NODES)) {
       const big = await benchBigLab(ours, theirs, BASELINE, dir);
       // The baseline takes seconds a keystroke at this size: the new key alone.
-      const times = await typingSection(ours, theirs, { size: BIG_LAB_NODES, ...big }, dir, newKeyKeys(big.text));
+      const typing = oursTyping(big.text);
+      const lab = { size: BIG_LAB_NODES, ...big };
+      const rounds = await typingSection(ours, theirs, lab, dir, newKeyKeys(big.text), typing.keys);
+      const times = rounds.flatMap((round) => round.slice(typing.newKey.from, typing.newKey.to));
       if (newKeyAtTypingSize)
         reportGrowth({ size: TYPING_SIZE, times: newKeyAtTypingSize }, { size: BIG_LAB_NODES, times });
     }
