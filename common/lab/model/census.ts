@@ -67,8 +67,7 @@ export function censusAfterSplice(layout: Layout, census: Census, splice: Splice
   const added = pieces.slice(splice.first, splice.first + splice.added);
   const replaced = [...splice.removed, ...added];
   const items = replaced.filter((p) => p.kind !== 'section');
-  if (items.length < replaced.length && replaced.some((p) => p.kind === 'section' && namesAny(p.fragment)))
-    return undefined;
+  if (replaced.some((p) => p.kind === 'section' && namesAny(p.fragment))) return undefined;
   const section = items[0]?.section;
   if (section !== undefined && (!census.counts[section] || !sections[section].itemized)) return undefined;
   if (items.some((p) => p.section !== section)) return undefined;
