@@ -237,11 +237,14 @@ function newLinkKeys(text: string): Keystroke[] {
 /** What ours types alone at a person's pace, on any lab (typingSection). */
 const OURS_KEYS = 'a new link and a new key in a node typed character by character, then a digit in a value';
 
-/** The keystrokes of OURS_KEYS, and where the new key's are among them. */
-function oursTyping(text: string): { keys: Keystroke[]; newKey: { from: number; to: number } } {
+/** The keystrokes of OURS_KEYS, and the times of the new key's among them, from typingSection's rounds. */
+function oursTyping(text: string): { keys: Keystroke[]; newKeyTimes: (rounds: number[][]) => number[] } {
   const link = newLinkKeys(text);
   const key = newKeyKeys(text);
-  return { keys: [...link, ...key, ...digitKeys(text)], newKey: { from: link.length, to: link.length + key.length } };
+  return {
+    keys: [...link, ...key, ...digitKeys(text)],
+    newKeyTimes: (rounds) => rounds.flatMap((times) => times.slice(link.length, link.length + key.length)),
+  };
 }
 
 /** A digit typed into a node's value a sixteenth into `nodes` (`ethernet: 8` becomes `ethernet: 80`). */
@@ -354,7 +357,6 @@ async function typingSection(
   }
   const validAgain = paced.flat();
   const meanwhile = `${BASELINE} used ${((theirs.cpuMs() ?? NaN) - theirsCpu).toFixed(0)} ms of CPU meanwhile`;
-  const big = lab.size === BIG_LAB_NODES;
   for (const p of [50, 95]) {
     report({
       name: `lsp typing → local diagnostics p${p} (${lab.size} nodes)`,
@@ -369,24 +371,22 @@ async function typingSection(
     });
   }
   const what = `${oursKeys.length} keystrokes (${OURS_KEYS}) ${BROKEN_ROUNDS} times, ${PACE_MS} ms apart`;
-  for (const [figures, suffix, note] of [
-    [validAgain, '', `${what}; ${meanwhile}; load average ${loadavg()[0].toFixed(1)}`],
-    [broken, ', unclosed [', `${what}, with one [ left open near the top`],
-  ] as const)
-    report({
-      name: `lsp typing at a person's pace → local diagnostics p95 (${lab.size} nodes${suffix})`,
-      value: percentile(figures, 95),
-      unit: 'ms',
-      targets: big ? [{ on: 'value', op: '<=', limit: FRAME_MS }] : undefined,
-      note: `${note}; p50 ${percentile(figures, 50).toFixed(1)} ms`,
-    });
+  const frame: Target[] = lab.size === BIG_LAB_NODES ? [{ on: 'value', op: '<=', limit: FRAME_MS }] : [];
   report({
-    name: `lsp typing → local diagnostics p95 (${lab.size} nodes, unclosed [)`,
+    name: `lsp typing at a person's pace → local diagnostics p95 (${lab.size} nodes)`,
+    value: percentile(validAgain, 95),
+    unit: 'ms',
+    targets: frame,
+    note: `${what}; ${meanwhile}; load average ${loadavg()[0].toFixed(1)}; p50 ${percentile(validAgain, 50).toFixed(1)} ms`,
+  });
+  // The same keystrokes with the bracket open: within one frame too, and within twice ours on the valid lab.
+  report({
+    name: `lsp typing at a person's pace → local diagnostics p95 (${lab.size} nodes, unclosed [)`,
     value: percentile(broken, 95),
     unit: 'ms',
     baseline: { name: 'ours on the valid lab', value: percentile(validAgain, 95) },
-    targets: [{ on: 'ratio', op: '<=', limit: 2 }],
-    note: `the same keystrokes ${BROKEN_ROUNDS} times on each, ${PACE_MS} ms apart, with one [ left open near the top; p50 ${percentile(broken, 50).toFixed(1)} ms against ${percentile(validAgain, 50).toFixed(1)} ms`,
+    targets: [{ on: 'ratio', op: '<=', limit: 2 }, ...frame],
+    note: `${what}, taking turns with the valid lab, with one [ left open near the top; p50 ${percentile(broken, 50).toFixed(1)} ms against ${percentile(validAgain, 50).toFixed(1)} ms`,
   });
   const breakages = [
     {
@@ -585,8 +585,7 @@ async function main(): Promise<void> {
       if (size === TYPING_SIZE) {
         const typing = oursTyping(lab.text);
         const keys = [...newLinkKeys(lab.text), ...newKeyKeys(lab.text)];
-        const rounds = await typingSection(ours, theirs, lab, dir, keys, typing.keys);
-        newKeyAtTypingSize = rounds.flatMap((times) => times.slice(typing.newKey.from, typing.newKey.to));
+        newKeyAtTypingSize = typing.newKeyTimes(await typingSection(ours, theirs, lab, dir, keys, typing.keys));
       }
     }
 
@@ -595,8 +594,7 @@ async function main(): Promise<void> {
       // The baseline takes seconds a keystroke at this size: the new key alone.
       const typing = oursTyping(big.text);
       const lab = { size: BIG_LAB_NODES, ...big };
-      const rounds = await typingSection(ours, theirs, lab, dir, newKeyKeys(big.text), typing.keys);
-      const times = rounds.flatMap((round) => round.slice(typing.newKey.from, typing.newKey.to));
+      const times = typing.newKeyTimes(await typingSection(ours, theirs, lab, dir, newKeyKeys(big.text), typing.keys));
       if (newKeyAtTypingSize)
         reportGrowth({ size: TYPING_SIZE, times: newKeyAtTypingSize }, { size: BIG_LAB_NODES, times });
     }
