@@ -220,6 +220,23 @@ test('an edit of a top-level entry, or one a window reads with the entry before 
   assert.equal(doc.namesOf('nodes'), names, 'the census of the version before');
 });
 
+test('a link typed after the first one, read by a window with the last network, keeps the census', () => {
+  const lab = generateLab(40, { seed: 5 });
+  let doc = parseLab(lab);
+  const names = doc.namesOf('nodes');
+  let at = lab.indexOf('\n', lab.indexOf('  - endpoints: [', lab.indexOf('\nlinks:\n')));
+  const kept: string[] = [];
+  for (const char of '\n  - endpoints: [r1:Gi0/7, sw2:Gi3/3]') {
+    doc = updateAndCompare(doc, { start: at, end: at, text: char }, `typing ${JSON.stringify(char)}`);
+    at += 1;
+    // `  -` (a new item before the second link) is read by a window from the last network on.
+    if (char === '-') assert.equal(readBy(doc), 'window');
+    if (doc.namesOf('nodes') !== names) kept.push(char);
+  }
+  assert.deepEqual(kept, [], 'keystrokes after which the census was made afresh');
+  assert.equal(doc.links.length, parseLab(lab).links.length + 1);
+});
+
 test('typing after a tab at the start of a line of the first node (the line is set aside): equal to a full parse', () => {
   const lab = generateLab(30, { seed: 8 });
   const at = lab.indexOf('\n', lab.indexOf('\nnodes:') + 1 + '\nnodes:'.length) + 1;

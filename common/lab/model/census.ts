@@ -49,8 +49,8 @@ export interface Splice {
 /**
  * The census after `splice`, from `census` (the one before): the same names
  * and dropped elements, when the sections are the same, the items replaced
- * were of one counting section and the new pieces name what the old ones
- * named, none of them dropped; issues and what top-level entries hold moved by
+ * were of counting sections and the new pieces name what the old ones named,
+ * none of them dropped; issues and what top-level entries hold moved by
  * the edit. Top-level entries that name no nodes or networks may be among the
  * pieces replaced (an edit of `name:`, or the entry a window re-reads before
  * the first node): what they hold is taken again below. Undefined when that
@@ -68,9 +68,8 @@ export function censusAfterSplice(layout: Layout, census: Census, splice: Splice
   const replaced = [...splice.removed, ...added];
   const items = replaced.filter((p) => p.kind !== 'section');
   if (replaced.some((p) => p.kind === 'section' && namesAny(p.fragment))) return undefined;
-  const section = items[0]?.section;
-  if (section !== undefined && (!census.counts[section] || !sections[section].itemized)) return undefined;
-  if (items.some((p) => p.section !== section)) return undefined;
+  // Items of two sections when a window re-read the last item of one with the first of the next (a link typed first).
+  if (items.some((p) => !census.counts[p.section] || !sections[p.section].itemized)) return undefined;
   const was = splice.removed.map((p) => p.fragment);
   const is = added.map((p) => p.fragment);
   if (!sameNames(was, is, 'nodes') || !sameNames(was, is, 'networks')) return undefined;

@@ -198,7 +198,7 @@ export interface LabDocument {
   namesOf(kind: 'nodes' | 'networks'): ReadonlySet<string>;
   /**
    * What the update that made this version replaced in the version before,
-   * when that is all it changed: items of one section, naming what they
+   * when that is all it changed: items of counting sections, naming what they
    * named (see census.ts). For checks that follow a document's versions.
    * Undefined after a full parse or any other update.
    */
