@@ -6,6 +6,7 @@ import type { LabDocument } from '../../common/lab/model/types';
 import { ParsedLab } from '../../common/lab/model/document';
 import { parseDocument } from 'yaml';
 import { generateLab } from '../support/generate-lab';
+import { shiftElement } from '../../common/lab/parse/shift';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
 
 /** Everything a consumer can observe of a model, as plain data. */
@@ -41,12 +42,27 @@ function assertSameAsFullParse(updated: LabDocument, context: string): void {
   assert.deepStrictEqual(observe(updated), observe(parseLab(updated.text)), context);
 }
 
+/** Elements found by their place (countAsRead, elementAsRead) are those the lists hold, in order. */
+function assertPlacesAgree(doc: LabDocument, context: string): void {
+  for (const kind of ['nodes', 'networks', 'links'] as const) {
+    const listed = doc[kind];
+    assert.equal(doc.countAsRead(kind), listed.length, `${context}: how many ${kind}`);
+    const placed = listed.map((_, n) => {
+      const found = doc.elementAsRead(kind, n);
+      return found && shiftElement(kind, found.element, found.delta, found.indexShift);
+    });
+    assert.deepStrictEqual(placed, listed, `${context}: ${kind} by their place`);
+    assert.equal(doc.elementAsRead(kind, listed.length), undefined, `${context}: past the last of the ${kind}`);
+  }
+}
+
 /** Applies `change` by updateLab, checks the text against one applied independently, and compares with a full parse. */
 function updateAndCompare(doc: LabDocument, change: TextChange, context: string): LabDocument {
   const expected = apply(doc.text, change);
   const updated = updateLab(doc, change);
   assert.equal(updated.text, expected, `${context}: the text`);
   assertSameAsFullParse(updated, context);
+  assertPlacesAgree(updated, context);
   return updated;
 }
 
@@ -562,6 +578,46 @@ function shapeEdits(text: string, pick: (n: number) => number): TextChange[] {
   let at = text.indexOf('\n', pick(text.length));
   if (at < 0) at = text.length;
   return [...TYPED_LINES[pick(TYPED_LINES.length)]].map((char, i) => ({ start: at + i, end: at + i, text: char }));
+}
+
+test('in a lab of many chunks of pieces, elements are found by their place after random edits, names repeated too', () => {
+  // 600 nodes and their links are over 1,800 pieces: chunks of nodes or links alone, found without a visit.
+  const pick = random(31);
+  let doc = parseLab(generateLab(600, { seed: 3 }));
+  assertPlacesAgree(doc, 'as opened');
+  assertRunsAgree(doc, pick);
+  const repeated = doc.text.indexOf('\nnetworks:');
+  doc = updateAndCompare(doc, { start: repeated, end: repeated, text: '\n  r1:\n    template: vios' }, 'r1 again');
+  assert.equal(doc.formatIssues.filter((i) => i.code === 'duplicate-key').length, 1);
+  assertRunsAgree(doc, pick);
+  // Each compared with a full parse of 600 nodes: a few, the randomized tests above make many more.
+  for (let step = 0; step < 12; step++) {
+    const change = randomChange(doc.text, pick);
+    doc = updateAndCompare(doc, change, `step ${step}: ${JSON.stringify(change)}`);
+  }
+  assertRunsAgree(doc, pick);
+});
+
+/** Any run of pieces, not only a section's: its elements counted and found by their place as a walk finds them. */
+function assertRunsAgree(doc: LabDocument, pick: (n: number) => number): void {
+  assert.ok(doc instanceof ParsedLab);
+  const { pieces } = doc.layout;
+  for (let round = 0; round < 40; round++) {
+    const from = pick(pieces.length);
+    const to = from + pick(pieces.length - from + 1);
+    for (const kind of ['nodes', 'links'] as const) {
+      const walked: string[] = [];
+      pieces.each(from, to, ({ fragment }, delta) => {
+        for (const element of fragment[kind]) walked.push(`${element.range.start + delta}`);
+      });
+      assert.equal(pieces.countOf(kind, from, to), walked.length, `${kind} in pieces [${from}, ${to})`);
+      const found = walked.map((_, n) => {
+        const placed = pieces.elementAt(kind, from, to, n);
+        return placed && `${placed.element.range.start + placed.delta}`;
+      });
+      assert.deepStrictEqual(found, walked, `${kind} in pieces [${from}, ${to}) by their place`);
+    }
+  }
 }
 
 test('typing new keys, nodes and links and deleting entries in a large lab: equal to a full parse at every edit', () => {

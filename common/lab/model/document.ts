@@ -9,7 +9,7 @@
 import { listIndex, pathAtEntry, pathAtItem, rangeOfPathIn, shiftRange, type OutlineEntry } from '../parse/outline';
 import { mapAsRead } from './lookup';
 import { shiftElement } from '../parse/shift';
-import { indexOfLastStartingAtOrBefore, type Layout, type Piece } from './pieces';
+import { indexOfLastStartingAtOrBefore, type Layout, type Piece, type Section } from './pieces';
 import { EditedText } from './edited-text';
 import { censusAfterSplice, censusOf, type Census, type Splice } from './census';
 import type {
@@ -24,6 +24,7 @@ import type {
   Located,
   NodeFields,
   PathAt,
+  Placed,
   PlacedElements,
   Range,
   Replaced,
@@ -40,6 +41,7 @@ export class ParsedLab implements LabDocument {
   /** The version before and how the update made this one from it, until this version's census is worked out. */
   private spliced?: { previous: WeakRef<ParsedLab>; census: Census; splice: Splice };
   private replacedMemo?: Replaced;
+  private listedMemo?: Map<ElementKind, Placed<ElementKind>[]>;
 
   /**
    * `layout`: how the text splits into pieces, for the incremental reparse only.
@@ -131,6 +133,55 @@ export class ParsedLab implements LabDocument {
         }
       });
     }
+  }
+
+  countAsRead(kind: ElementKind): number {
+    const listed = this.withoutDropped(kind);
+    if (listed) return listed.length;
+    let count = 0;
+    this.eachCountingSection(kind, (section) => {
+      count += this.layout.pieces.countOf(kind, section.firstPiece, section.firstPiece + section.pieceCount);
+    });
+    return count;
+  }
+
+  elementAsRead<K extends ElementKind>(kind: K, n: number): Placed<K> | undefined {
+    const listed = this.withoutDropped(kind);
+    if (listed) return listed[n];
+    const { pieces } = this.layout;
+    let left = n;
+    let found: Placed<K> | undefined;
+    this.eachCountingSection(kind, (section) => {
+      const [from, to] = [section.firstPiece, section.firstPiece + section.pieceCount];
+      found ??= pieces.elementAt(kind, from, to, left);
+      if (!found) left -= pieces.countOf(kind, from, to);
+    });
+    return found;
+  }
+
+  /** Each top-level entry of `kind` that counts (the first with its key). */
+  private eachCountingSection(kind: ElementKind, visit: (section: Section) => void): void {
+    const { counts } = this.census;
+    this.layout.sections.forEach((section, s) => {
+      if (section.key === kind && counts[s]) visit(section);
+    });
+  }
+
+  /**
+   * The elements forEachAsRead visits, listed once per version, when some
+   * nodes or networks repeat a name and do not count: the piece list counts
+   * every element it holds. Undefined when none is dropped (nearly always).
+   */
+  private withoutDropped<K extends ElementKind>(kind: K): Placed<K>[] | undefined {
+    if (this.census.dropped.size === 0 || kind === 'links') return undefined;
+    this.listedMemo ??= new Map();
+    let listed = this.listedMemo.get(kind) as Placed<K>[] | undefined;
+    if (!listed) {
+      const made: Placed<K>[] = [];
+      this.forEachAsRead(kind, (element, delta, indexShift) => made.push({ element, delta, indexShift }));
+      this.listedMemo.set(kind, (listed = made));
+    }
+    return listed;
   }
 
   namesOf(kind: 'nodes' | 'networks'): ReadonlySet<string> {

@@ -10,7 +10,7 @@
  */
 import type { OutlineEntry, OutlineItem, OutlineValue } from '../parse/outline';
 import type { Fragment } from '../parse/read';
-import type { FormatIssue, Range, SyntaxError } from './types';
+import type { ElementKind, ElementOf, FormatIssue, Placed, Range, SyntaxError } from './types';
 
 export type PieceKind = 'section' | 'node' | 'network' | 'link';
 
@@ -120,9 +120,14 @@ interface Chunk {
   readonly moved: number;
   /** Link indexes its pieces moved since (add to linkShift). */
   readonly renumbered: number;
+  /** Set when each of its pieces holds one element, of this kind: its n-th piece holds its n-th element. */
+  readonly oneEach?: ElementKind;
 }
 
 export class PieceList {
+  /** See chunkCounts: made when first asked for. */
+  private counts?: Map<ElementKind, Int32Array>;
+
   private constructor(
     private readonly chunks: readonly Chunk[],
     /** The index of each chunk's first piece; one more entry: the length. */
@@ -180,6 +185,69 @@ export class PieceList {
         visit(piece, piece.delta + moved, piece.linkShift + renumbered, first + i);
       }
     }
+  }
+
+  /** How many elements of `kind` pieces [from, to) hold. */
+  countOf(kind: ElementKind, from: number, to: number): number {
+    return this.rankAt(kind, Math.min(to, this.length)) - this.rankAt(kind, Math.max(0, Math.min(from, to)));
+  }
+
+  /**
+   * The `n`-th (from 0) element of `kind` that pieces [from, to) hold, or
+   * undefined past the last: found by a binary search over the chunks, without
+   * visiting the pieces before it (the outline's groups of a 10,000-node lab
+   * need a few hundred elements, not a walk over all of them).
+   */
+  elementAt<K extends ElementKind>(kind: K, from: number, to: number, n: number): Placed<K> | undefined {
+    const rank = this.rankAt(kind, Math.max(0, from)) + n;
+    if (n < 0 || rank >= this.rankAt(kind, Math.min(to, this.length))) return undefined;
+    const before = this.chunkCounts(kind);
+    // The last chunk with fewer elements before it than `rank`: it holds that element.
+    let low = 0;
+    let high = this.chunks.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (before[middle] <= rank) low = middle;
+      else high = middle - 1;
+    }
+    const chunk = this.chunks[low];
+    let left = rank - before[low];
+    if (chunk.oneEach === kind) return placedElement(chunk, chunk.pieces[left], kind, 0);
+    for (const piece of chunk.pieces) {
+      const count = elementsOf(piece.fragment, kind).length;
+      if (left < count) return placedElement(chunk, piece, kind, left);
+      left -= count;
+    }
+    return undefined;
+  }
+
+  /** How many elements of `kind` pieces [0, index) hold. */
+  private rankAt(kind: ElementKind, index: number): number {
+    if (index >= this.length) return this.chunkCounts(kind)[this.chunks.length];
+    const c = this.chunkOf(index);
+    const chunk = this.chunks[c];
+    const within = index - this.firsts[c];
+    if (chunk.oneEach !== undefined) return this.chunkCounts(kind)[c] + (chunk.oneEach === kind ? within : 0);
+    let count = this.chunkCounts(kind)[c];
+    for (let i = 0; i < within; i++) count += elementsOf(chunk.pieces[i].fragment, kind).length;
+    return count;
+  }
+
+  /** For each chunk, how many elements of `kind` the chunks before it hold; one more entry: all of them. Once a version. */
+  private chunkCounts(kind: ElementKind): Int32Array {
+    this.counts ??= new Map();
+    let counts = this.counts.get(kind);
+    if (!counts) {
+      counts = new Int32Array(this.chunks.length + 1);
+      for (let c = 0; c < this.chunks.length; c++) {
+        const { pieces, oneEach } = this.chunks[c];
+        let inChunk = oneEach === kind ? pieces.length : 0;
+        if (oneEach === undefined) for (const { fragment } of pieces) inChunk += elementsOf(fragment, kind).length;
+        counts[c + 1] = counts[c] + inChunk;
+      }
+      this.counts.set(kind, counts);
+    }
+    return counts;
   }
 
   /** The pieces [from, to) where they are now. */
@@ -260,8 +328,13 @@ export class PieceList {
         // The chunk where renumbering stops (a section's end): split there.
         const cut = renumberTo - first;
         chunks.push(
-          { pieces: chunk.pieces.slice(0, cut), moved: chunk.moved + delta, renumbered: chunk.renumbered + renumber },
-          { pieces: chunk.pieces.slice(cut), moved: chunk.moved + delta, renumbered: chunk.renumbered },
+          {
+            ...chunk,
+            pieces: chunk.pieces.slice(0, cut),
+            moved: chunk.moved + delta,
+            renumbered: chunk.renumbered + renumber,
+          },
+          { ...chunk, pieces: chunk.pieces.slice(cut), moved: chunk.moved + delta, renumbered: chunk.renumbered },
         );
       }
     }
@@ -296,14 +369,48 @@ function placed(piece: Piece, moved: number, renumbered: number): Piece {
 /** `into` with `pieces` (where they are now) appended as chunks. */
 function chunked(pieces: readonly Piece[], into: Chunk[]): Chunk[] {
   if (pieces.length <= 2 * CHUNK) {
-    if (pieces.length > 0) into.push({ pieces, moved: 0, renumbered: 0 });
+    if (pieces.length > 0) into.push(newChunk(pieces));
     return into;
   }
   for (let i = 0; i < pieces.length; i += CHUNK) {
     // The last chunk takes a short rest rather than standing alone.
     const end = pieces.length - (i + CHUNK) < CHUNK / 2 ? pieces.length : i + CHUNK;
-    into.push({ pieces: pieces.slice(i, end), moved: 0, renumbered: 0 });
+    into.push(newChunk(pieces.slice(i, end)));
     if (end === pieces.length) break;
   }
   return into;
+}
+
+function newChunk(pieces: readonly Piece[]): Chunk {
+  const kind = oneEachOf(pieces);
+  return kind ? { pieces, moved: 0, renumbered: 0, oneEach: kind } : { pieces, moved: 0, renumbered: 0 };
+}
+
+/** The kind of element each of `pieces` holds one of, when each holds one and all of one kind. */
+function oneEachOf(pieces: readonly Piece[]): ElementKind | undefined {
+  const { nodes, networks, links } = pieces[0].fragment;
+  const kind =
+    nodes.length === 1 ? 'nodes' : networks.length === 1 ? 'networks' : links.length === 1 ? 'links' : undefined;
+  if (kind === undefined) return undefined;
+  for (const { fragment } of pieces)
+    if (
+      elementsOf(fragment, kind).length !== 1 ||
+      fragment.nodes.length + fragment.networks.length + fragment.links.length !== 1
+    )
+      return undefined;
+  return kind;
+}
+
+/** Element `e` of `kind` that `piece` of `chunk` holds, where it is now. */
+function placedElement<K extends ElementKind>(chunk: Chunk, piece: Piece, kind: K, e: number): Placed<K> {
+  return {
+    element: elementsOf(piece.fragment, kind)[e],
+    delta: piece.delta + chunk.moved,
+    indexShift: piece.linkShift + chunk.renumbered,
+  };
+}
+
+function elementsOf<K extends ElementKind>(fragment: Fragment, kind: K): readonly ElementOf[K][] {
+  // Named loads: fragment[kind] is a keyed load, which V8 leaves on its slow path.
+  return (kind === 'nodes' ? fragment.nodes : kind === 'links' ? fragment.links : fragment.networks) as ElementOf[K][];
 }

@@ -194,6 +194,13 @@ export interface LabDocument {
     kind: K,
     visit: (element: ElementOf[K], delta: number, indexShift: number) => void,
   ): void;
+  /** How many elements forEachAsRead visits, without visiting them. */
+  countAsRead(kind: ElementKind): number;
+  /**
+   * The `n`-th (from 0) element forEachAsRead visits, or undefined past the
+   * last; found without visiting those before it (nearly always).
+   */
+  elementAsRead<K extends ElementKind>(kind: K, n: number): Placed<K> | undefined;
   /** The names of the nodes or of the networks, as a set. */
   namesOf(kind: 'nodes' | 'networks'): ReadonlySet<string>;
   /**
@@ -222,7 +229,14 @@ export interface Replaced {
   added: PlacedElements;
 }
 
-export type PlacedElements = { [K in ElementKind]: { element: ElementOf[K]; delta: number; indexShift: number }[] };
+/** An element as read, with the delta to add to its ranges and, for a link, the shift to add to its index. */
+export interface Placed<K extends ElementKind> {
+  element: ElementOf[K];
+  delta: number;
+  indexShift: number;
+}
+
+export type PlacedElements = { [K in ElementKind]: Placed<K>[] };
 
 export interface ElementOf {
   nodes: LabNode;
