@@ -19,15 +19,18 @@ import { LabCommand, type LensCommandArgs } from '../../common/commands';
 
 const MAX_REASON_LENGTH = 500;
 /**
- * Nodes with Start, Stop and Console lenses at most (the first ones). VS Code asks for every
- * lens of the document at each version and holds them all, but resolves and draws only those in
- * view: so node lenses go out unresolved, a range and a few bytes of data each (NodeLensData),
- * and get their title and command in codeLens/resolve. At 10,000 nodes every lens resolved was
- * 30,004 lenses (over half a second a request), and 1,000 nodes' worth of resolved lenses still
- * 0.7 MB. Past the cap node actions are in the Labs view and the command palette; the lab's own
- * lenses always come.
+ * Node lenses at most (those of the first nodes, each node's all or none). VS Code asks for
+ * every lens of the document at each version, reads the whole reply before drawing any, and
+ * resolves and draws only those in view: so node lenses go out unresolved, a range and a few
+ * bytes of data each (NodeLensData, about 100 bytes), and get their title and command in
+ * codeLens/resolve. At 10,000 nodes every lens resolved was 30,004 lenses (over half a second a
+ * request); 3,000 unresolved ones (Start, Stop and Console on 1,000 nodes whose state is not yet
+ * known) were 308 KB, 5-35 ms for the server to send and 20-40 ms for a client to read, over
+ * the 50 ms an outline or lens refresh may take (#29). A thousand are 100 KB: 333 nodes of
+ * unknown state, 500 running ones, 1,000 stopped ones. Past them node actions are in the Labs
+ * view and the command palette; the lab's own lenses always come.
  */
-const MAX_NODES_WITH_LENSES = 1000;
+const MAX_NODE_LENSES = 1000;
 
 /** A node lens's data until it is resolved: which document (a short key), which node, which action. */
 type NodeLensData = [document: number, node: string, action: number];
@@ -96,17 +99,22 @@ export class CodeLensService {
     // The next step after a deploy stays here, where a notification's button would vanish with it.
     if (deployed && states !== undefined && [...states.values()].includes('stopped'))
       lenses.push({ range: top, command: lensCommand('Start All', LabCommand.startLab, args) });
-    // The nodes as read, moved by their delta: the model's list would copy every node an edit moved.
-    let nodes = 0;
+    // The first nodes, found by their place: no walk over every node, nor the model's list (it copies every node an
+    // edit moved).
     const key = this.documentKey(file.uri);
-    file.model.forEachAsRead('nodes', (node, delta) => {
-      if (++nodes > MAX_NODES_WITH_LENSES) return;
-      const range = file.toLspRange(shiftRange(node.nameRange, delta));
+    let nodeLenses = 0;
+    for (let n = 0; ; n++) {
+      const placed = file.model.elementAsRead('nodes', n);
+      if (!placed) break;
+      const { element: node, delta } = placed;
       // Nothing to start or attach to before a deploy: say so, and offer what can be done.
       const actions = deployed ? nodeActions(states?.get(node.name)) : [DEPLOY_FIRST];
+      nodeLenses += actions.length;
+      if (nodeLenses > MAX_NODE_LENSES) break;
+      const range = file.toLspRange(shiftRange(node.nameRange, delta));
       for (const action of actions)
         lenses.push({ range, data: [key, node.name, NODE_ACTIONS.indexOf(action)] satisfies NodeLensData });
-    });
+    }
     return lenses;
   }
 
