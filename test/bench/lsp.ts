@@ -69,10 +69,12 @@ interface Lab {
   editValues: [string, string];
 }
 
+/** Counts line breaks in place: splitting a 2 MB text made tens of thousands of strings a keystroke (see typeInto). */
 function positionAt(text: string, offset: number): Position {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length - 1;
-  return { line, character: offset - (before.lastIndexOf('\n') + 1) };
+  let line = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  const lineStart = offset === 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
+  return { line, character: offset - lineStart };
 }
 
 /**
@@ -271,27 +273,18 @@ function typed(at: number, line: string): Keystroke[] {
 
 /**
  * Types the keystrokes into `uri`, taking turns between the servers, `paceMs`
- * apart at least; then undoes them (untimed).
+ * apart at least; then undoes them (untimed). Every change is made before the
+ * first keystroke: building the 2 MB text after each one and finding the
+ * position in it filled the bench's own heap, and its collections (5-10 ms
+ * major GCs) fell inside the keystrokes timed.
  */
 async function typeInto(servers: LspServer[], uri: string, text: string, keys: Keystroke[], paceMs = 0) {
+  const { typing, undo } = keystrokeChanges(text, keys);
   const times = servers.map((): number[] => []);
-  let current = text;
-  for (const key of keys) {
+  for (const change of typing) {
     if (paceMs > 0) await sleep(paceMs);
-    const at = positionAt(current, key.offset);
-    for (const [i, server] of servers.entries())
-      times[i].push((await timeEdit(server, uri, { range: { start: at, end: at }, text: key.text }, 1))[0]);
-    current = current.slice(0, key.offset) + key.text + current.slice(key.offset);
+    for (const [i, server] of servers.entries()) times[i].push((await timeEdit(server, uri, change, 1))[0]);
   }
-  // As the editor sends an undo: one change per keystroke, last first, in one notification. Replacing the
-  // whole text instead made the server reparse it all (seconds for the broken 10,000-node lab) in the next figure.
-  const undo: TextDocumentContentChangeEvent[] = [];
-  for (const key of [...keys].reverse()) {
-    const end = key.offset + key.text.length;
-    undo.push({ range: { start: positionAt(current, key.offset), end: positionAt(current, end) }, text: '' });
-    current = current.slice(0, key.offset) + current.slice(end);
-  }
-  if (current !== text) throw new Error('the keystrokes do not undo to the text they were typed into');
   for (const server of servers) {
     const from = server.publicationCount(uri);
     const version = await server.change(uri, undo);
@@ -299,6 +292,30 @@ async function typeInto(servers: LspServer[], uri: string, text: string, keys: K
     await settle(server, uri, 300);
   }
   return times;
+}
+
+/**
+ * The didChange events of `keys` typed one by one into `text`, and of their
+ * undo: as the editor sends an undo, one change per keystroke, last first, in
+ * one notification. Replacing the whole text instead made the server reparse
+ * it all (seconds for the broken 10,000-node lab) in the next figure.
+ */
+function keystrokeChanges(text: string, keys: Keystroke[]) {
+  const typing: TextDocumentContentChangeEvent[] = [];
+  let current = text;
+  for (const key of keys) {
+    const at = positionAt(current, key.offset);
+    typing.push({ range: { start: at, end: at }, text: key.text });
+    current = current.slice(0, key.offset) + key.text + current.slice(key.offset);
+  }
+  const undo: TextDocumentContentChangeEvent[] = [];
+  for (const key of [...keys].reverse()) {
+    const end = key.offset + key.text.length;
+    undo.push({ range: { start: positionAt(current, key.offset), end: positionAt(current, end) }, text: '' });
+    current = current.slice(0, key.offset) + current.slice(end);
+  }
+  if (current !== text) throw new Error('the keystrokes do not undo to the text they were typed into');
+  return { typing, undo };
 }
 
 /**
