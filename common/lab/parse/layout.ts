@@ -152,14 +152,15 @@ export function readItem(
   defaults: NodeFields,
 ): Fragment {
   const fragment = emptyFragment();
+  // Lists of one made as such: a list pushed to holds room for 17 (152 bytes), 2 MB at 10,000 nodes.
   if (sectionKey === 'links') {
-    fragment.links.push(readLinkItem(item, index, fragment.issues));
+    fragment.links = [readLinkItem(item, index, fragment.issues)];
   } else if (sectionKey === 'nodes') {
     const node = readNodeEntry(item as OutlineEntry, defaults, fragment.issues);
-    if (node) fragment.nodes.push(node);
+    if (node) fragment.nodes = [node];
   } else {
     const network = readNetworkEntry(item as OutlineEntry, fragment.issues);
-    if (network) fragment.networks.push(network);
+    if (network) fragment.networks = [network];
   }
   // A lab has a piece per item, and three of each item fragment's four lists are empty.
   if (fragment.nodes.length === 0) fragment.nodes = NOTHING;

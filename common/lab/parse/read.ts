@@ -185,9 +185,8 @@ export function readLinkItem(item: OutlineItem, index: number, issues: FormatIss
     if (field.key !== 'endpoints') {
       unknownKey(field, fieldPath, issues, 'a link', LINK_KEYS);
     } else if (field.value?.kind === 'seq') {
-      field.value.items.forEach((endpoint, i) =>
-        link.endpoints.push(readEndpoint(endpoint, [...fieldPath, i], issues)),
-      );
+      // Mapped, not pushed: a list pushed to holds room for 17.
+      link.endpoints = field.value.items.map((endpoint, i) => readEndpoint(endpoint, [...fieldPath, i], issues));
     } else if (!isEmpty(field.value)) {
       wrongType(
         field,
