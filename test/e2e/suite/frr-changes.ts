@@ -123,7 +123,12 @@ describe('A running FRR lab keeps what the user changes (Linux emulator agent)',
     );
     assert.strictEqual(plan?.summary?.create, 2, `r4 and its link: ${JSON.stringify(plan?.summary)}`);
     assert.ok((plan?.summary?.update ?? 0) >= 1, `r3 changes: ${JSON.stringify(plan?.summary)}`);
-    if (hasRunnerChannel()) await screenshot('frr-plan', '.monaco-editor .view-lines:has-text("r4")');
+    // Once the lenses are of the edited version: VS Code asks for them after a delay of its own.
+    if (hasRunnerChannel())
+      await screenshot(
+        'frr-plan',
+        '.monaco-editor:has(.view-lines:has-text("r4")):has(.codelens-decoration:has-text("Plan: +2"))',
+      );
     const applied = await vscode.commands.executeCommand(LabCommand.applyPlan, { uri: labUri.toString() });
     assert.ok(applied, 'Apply This Plan did nothing');
     await vscode.commands.executeCommand(LabCommand.startNode, { uri: labUri.toString(), node: 'r4' });
