@@ -1,6 +1,6 @@
 /**
  * Node options of the language server process, as the extension starts it
- * (and the benchmarks, to measure what users get).
+ * (and the benchmarks, to measure what users get): none now.
  *
  * It ran with --optimize-for-size while every keystroke at 10,000 nodes copied
  * the whole model and text, and V8 kept several times the live heap as
@@ -14,12 +14,5 @@
  * --expose-gc lets the server collect once after a large document closes
  * (server/release-memory.ts): V8 otherwise keeps the heap that document grew
  * while the idle server allocates nothing.
- *
- * --max-semi-space-size=8 halves V8's young generation (16 MiB a semi-space
- * by default): what a keystroke allocates dies young, and a young generation
- * half the size kept 11-12 MiB less resident with four labs open (10,000 and
- * 2,000 nodes, valid and broken; 272-274 -> 260-263 MiB) at the same
- * keystroke -> diagnostics p95 (7.6-8.2 ms against 9.5-12.2 ms, three rounds
- * of a new key at a person's pace each).
  */
-export const SERVER_NODE_OPTIONS: readonly string[] = ['--expose-gc', '--max-semi-space-size=8'];
+export const SERVER_NODE_OPTIONS: readonly string[] = ['--expose-gc'];
