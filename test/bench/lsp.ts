@@ -240,7 +240,7 @@ function newLinkKeys(text: string): Keystroke[] {
 const OURS_KEYS = 'a new link and a new key in a node typed character by character, then a digit in a value';
 
 /** The keystrokes of OURS_KEYS. */
-function oursKeys(text: string): Keystroke[] {
+function pacedKeystrokes(text: string): Keystroke[] {
   return [...newLinkKeys(text), ...newKeyKeys(text), ...digitKeys(text)];
 }
 
@@ -326,7 +326,7 @@ const PACE_MS = 150;
  * Keystrokes as a person types them, each waiting for its diagnostics, on the
  * valid lab against the baseline (`keys`) and, ours alone at a person's pace,
  * on the valid lab and on the lab with an unclosed bracket (`oursKeys`: see
- * oursKeys). The offsets are into the lab's text: a link later in
+ * pacedKeystrokes). The offsets are into the lab's text: a link later in
  * the file is typed before a node earlier in it, so that the node's offset
  * still holds. Resolves with ours on the valid lab at that pace.
  */
@@ -600,7 +600,7 @@ async function main(): Promise<void> {
       }
       if (size === TYPING_SIZE) {
         const keys = [...newLinkKeys(lab.text), ...newKeyKeys(lab.text)];
-        pacedAtTypingSize = await typingSection(ours, theirs, lab, dir, keys, oursKeys(lab.text));
+        pacedAtTypingSize = await typingSection(ours, theirs, lab, dir, keys, pacedKeystrokes(lab.text));
       }
     }
 
@@ -608,7 +608,7 @@ async function main(): Promise<void> {
       const big = await benchBigLab(ours, theirs, BASELINE, dir);
       // The baseline takes seconds a keystroke at this size: the new key alone.
       const lab = { size: BIG_LAB_NODES, ...big };
-      const paced = await typingSection(ours, theirs, lab, dir, newKeyKeys(big.text), oursKeys(big.text));
+      const paced = await typingSection(ours, theirs, lab, dir, newKeyKeys(big.text), pacedKeystrokes(big.text));
       if (pacedAtTypingSize)
         reportGrowth({ size: TYPING_SIZE, times: pacedAtTypingSize }, { size: BIG_LAB_NODES, times: paced });
     }

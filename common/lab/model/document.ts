@@ -9,7 +9,7 @@
 import { listIndex, pathAtEntry, pathAtItem, rangeOfPathIn, shiftRange, type OutlineEntry } from '../parse/outline';
 import { mapAsRead } from './lookup';
 import { shiftElement } from '../parse/shift';
-import { indexOfLastStartingAtOrBefore, type Layout, type Piece, type Section } from './pieces';
+import { elementsOf, indexOfLastStartingAtOrBefore, type Layout, type Piece, type Section } from './pieces';
 import { EditedText } from './edited-text';
 import { censusAfterSplice, censusOf, type Census, type Splice } from './census';
 import type {
@@ -116,55 +116,43 @@ export class ParsedLab implements LabDocument {
     kind: K,
     visit: (element: ElementOf[K], delta: number, indexShift: number) => void,
   ): void {
-    const { counts, dropped } = this.census;
-    const { sections, pieces } = this.layout;
-    for (let s = 0; s < sections.length; s++) {
-      const section = sections[s];
-      if (section.key !== kind || !counts[s]) continue;
-      pieces.each(section.firstPiece, section.firstPiece + section.pieceCount, ({ fragment }, delta, linkShift) => {
-        // Named loads: fragment[kind] is a keyed load, which V8 leaves on its slow path here.
-        const elements = (
-          kind === 'nodes' ? fragment.nodes : kind === 'links' ? fragment.links : fragment.networks
-        ) as ElementOf[K][];
+    const section = this.countingSection(kind);
+    if (!section) return;
+    const { dropped } = this.census;
+    this.layout.pieces.each(
+      section.firstPiece,
+      section.firstPiece + section.pieceCount,
+      ({ fragment }, delta, shift) => {
+        const elements = elementsOf(fragment, kind);
         // An indexed loop: for-of makes an iterator result per element until V8 optimizes the loop.
         for (let e = 0; e < elements.length; e++) {
           const element = elements[e];
-          if (dropped.size === 0 || !dropped.has(element as LabNode | LabNetwork)) visit(element, delta, linkShift);
+          if (dropped.size === 0 || !dropped.has(element as LabNode | LabNetwork)) visit(element, delta, shift);
         }
-      });
-    }
+      },
+    );
   }
 
   countAsRead(kind: ElementKind): number {
     const listed = this.withoutDropped(kind);
     if (listed) return listed.length;
-    let count = 0;
-    this.eachCountingSection(kind, (section) => {
-      count += this.layout.pieces.countOf(kind, section.firstPiece, section.firstPiece + section.pieceCount);
-    });
-    return count;
+    const section = this.countingSection(kind);
+    return section ? this.layout.pieces.countOf(kind, section.firstPiece, section.firstPiece + section.pieceCount) : 0;
   }
 
   elementAsRead<K extends ElementKind>(kind: K, n: number): Placed<K> | undefined {
     const listed = this.withoutDropped(kind);
     if (listed) return listed[n];
-    const { pieces } = this.layout;
-    let left = n;
-    let found: Placed<K> | undefined;
-    this.eachCountingSection(kind, (section) => {
-      const [from, to] = [section.firstPiece, section.firstPiece + section.pieceCount];
-      found ??= pieces.elementAt(kind, from, to, left);
-      if (!found) left -= pieces.countOf(kind, from, to);
-    });
-    return found;
+    const section = this.countingSection(kind);
+    return (
+      section && this.layout.pieces.elementAt(kind, section.firstPiece, section.firstPiece + section.pieceCount, n)
+    );
   }
 
-  /** Each top-level entry of `kind` that counts (the first with its key). */
-  private eachCountingSection(kind: ElementKind, visit: (section: Section) => void): void {
+  /** The top-level entry of `kind` that counts: the first with its key (a repeated key is an issue, its entry unread). */
+  private countingSection(kind: ElementKind): Section | undefined {
     const { counts } = this.census;
-    this.layout.sections.forEach((section, s) => {
-      if (section.key === kind && counts[s]) visit(section);
-    });
+    return this.layout.sections.find((section, s) => section.key === kind && counts[s]);
   }
 
   /**

@@ -410,7 +410,8 @@ function placedElement<K extends ElementKind>(chunk: Chunk, piece: Piece, kind: 
   };
 }
 
-function elementsOf<K extends ElementKind>(fragment: Fragment, kind: K): readonly ElementOf[K][] {
+/** The nodes, networks or links a fragment holds. */
+export function elementsOf<K extends ElementKind>(fragment: Fragment, kind: K): readonly ElementOf[K][] {
   // Named loads: fragment[kind] is a keyed load, which V8 leaves on its slow path.
   return (kind === 'nodes' ? fragment.nodes : kind === 'links' ? fragment.links : fragment.networks) as ElementOf[K][];
 }
