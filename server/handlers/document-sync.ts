@@ -21,6 +21,7 @@ export function registerDocumentSync(
       void guard.run('didChange', undefined, () => {
         // The model follows once the edits already queued behind this one are in too: one reparse for a burst.
         if (documents.change(params)) queue.whenDrained(applyEdits);
+        codeLens.documentChanged(params.textDocument.uri);
       }),
   );
   connection.onDidCloseTextDocument(

@@ -31,6 +31,15 @@ const MAX_REASON_LENGTH = 500;
  * view and the command palette; the lab's own lenses always come.
  */
 const MAX_NODE_LENSES = 1000;
+/**
+ * How long after a document's last edit the server waits for the editor to ask for its lenses
+ * before it asks the editor to. VS Code asks a moment after an edit (its debounce, 250 ms or the
+ * time the last asks took), but drops that request when the editor loses focus first: to the plan
+ * opening beside it, to the command palette. It asks again only when the editor gets focus back or
+ * on a refresh, and the lenses go on showing an older version: a plan lens of "no changes" over a
+ * lab that just gained a node, no lens over the node.
+ */
+const LENS_CATCH_UP_MS = 1000;
 
 /** A node lens's data until it is resolved: which document (a short key), which node, which action. */
 type NodeLensData = [document: number, node: string, action: number];
@@ -49,6 +58,10 @@ export class CodeLensService {
   private exists = new Map<string, boolean>();
   /** Each lab's node states by name, as the client last read them (after its actions, and in the Labs view). */
   private nodeStates = new Map<string, ReadonlyMap<string, string>>();
+  /** The version whose lenses the editor last asked for, by document: none before it shows the document. */
+  private readonly provided = new Map<string, number>();
+  /** Each edited document's wait for the editor to ask for its lenses (LENS_CATCH_UP_MS). */
+  private readonly catchUps = new Map<string, NodeJS.Timeout>();
   /** Bumped when lenses may change without a new version (session, lab state): part of the cache key. */
   private generation = 0;
   /** Short keys of documents' URIs for node lens data (a URI in each of thousands of lenses would dominate the reply). */
@@ -66,6 +79,7 @@ export class CodeLensService {
 
   /** The lenses of the current version, computed once per version (a lab of 2,000 nodes has 6,000). */
   provide(file: LabFile): CodeLens[] {
+    this.provided.set(file.uri, file.version);
     return file.cached(`codeLens ${this.generation}`, (f) => this.lenses(f));
   }
 
@@ -191,10 +205,26 @@ export class CodeLensService {
     this.refresh();
   }
 
+  /** The document was edited: if the editor that shows it does not ask for its lenses, it is asked to. */
+  documentChanged(uri: string): void {
+    if (!this.provided.has(uri)) return;
+    clearTimeout(this.catchUps.get(uri));
+    const wait = setTimeout(() => {
+      this.catchUps.delete(uri);
+      const file = this.documents.get(uri);
+      if (file !== undefined && this.provided.get(uri) !== file.version) this.refresh();
+    }, LENS_CATCH_UP_MS);
+    wait.unref();
+    this.catchUps.set(uri, wait);
+  }
+
   documentClosed(uri: string): void {
     this.plans.forget(uri);
     this.exists.delete(uri);
     this.nodeStates.delete(uri);
+    this.provided.delete(uri);
+    clearTimeout(this.catchUps.get(uri));
+    this.catchUps.delete(uri);
   }
 
   /** The lens's words for the lab's shared plan (lab-plans.ts). */

@@ -443,6 +443,36 @@ test('a change of lab state asks the editor to refresh its lenses', async () => 
   await client.waitUntil('a code lens refresh', () => client.codeLensRefreshes > before || undefined);
 });
 
+test('an edit whose lenses the editor does not ask for makes the server ask it to, once, and only then', async () => {
+  // VS Code drops the lens request an edit scheduled when its editor loses focus (to the plan opening beside it).
+  const edited = fileUri(fixture.labDir, 'catch-up.lab.yaml');
+  const text = 'name: catch-up\nnodes:\n  c1:\n    template: vios\n';
+  const lensCount = async () =>
+    (await client.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: edited } })).length;
+  const quietFor = async (ms: number) => {
+    const before = client.codeLensRefreshes;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return client.codeLensRefreshes === before;
+  };
+  await client.open(edited, text);
+  // Not shown in an editor yet: nothing to catch up with.
+  await client.change(edited, [{ text: `${text}  c2:\n    template: iol\n` }]);
+  assert.ok(await quietFor(2000), 'a refresh for a document whose lenses were never asked for');
+
+  const shown = await lensCount();
+  await client.change(edited, [{ text: `${text}  c2:\n    template: iol\n  c3:\n    template: iol\n` }]);
+  const before = client.codeLensRefreshes;
+  await client.waitUntil('a code lens refresh', () => client.codeLensRefreshes > before || undefined, 5000);
+  assert.equal(await lensCount(), shown + 3, "c3's Start, Stop and Console");
+  assert.ok(await quietFor(2000), 'one refresh for the edit');
+
+  // The editor asks for the new version's lenses itself: no refresh.
+  await client.change(edited, [{ text }]);
+  await lensCount();
+  assert.ok(await quietFor(2000), 'a refresh though the editor had asked for the lenses');
+  await client.close(edited);
+});
+
 test('the token never appears in the server log', () => {
   // The earlier tests made agent calls fail (a bad plan, an unknown image), which the server logs with their messages.
   assert.ok(client.logs.length > 0, 'the server logged nothing, so this test would prove nothing');
