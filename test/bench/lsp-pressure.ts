@@ -86,7 +86,8 @@ async function main(): Promise<void> {
   const server = await LspServer.start({
     name: 'lab-agent server',
     script: process.env.BENCH_SERVER_BUNDLE ?? join(DIST, 'server.js'),
-    nodeArgs: [...SERVER_NODE_OPTIONS],
+    // BENCH_SERVER_NODE_ARGS: node options for our server on top of the extension's, as in the lsp bench.
+    nodeArgs: [...SERVER_NODE_OPTIONS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)],
     initializationOptions: { session: null },
   });
   let peakRss = 0;
