@@ -1098,6 +1098,62 @@ test('with stray brackets, updateLab equals a full parse after each of many rand
   assert.ok(stray >= 350, `${stray} of ${compared} edits compared with a stray bracket`);
 });
 
+/** A link whose [ is left open, and a { left open on a deeper line inside it (a bench's fuzz met it: #29). */
+function withNestedOpenBrackets(text: string, inside = '      - x\n    position: {x: 1, y\n'): string {
+  return text.replace(
+    /\n {2}- endpoints: \[([^,\n]*),[^\n]*\n/,
+    (_, first: string) => `\n  - endpoints: [${first}\n${inside}`,
+  );
+}
+
+test('a { or [ left open inside a flow collection that is never closed is set aside; the links after it are read', () => {
+  const lab = generateLab(60, { seed: 21 });
+  const links = parseLab(lab).links.length;
+  const text = withNestedOpenBrackets(lab);
+  assert.notEqual(text, lab);
+  const doc = parseLab(text);
+  const at = text.indexOf('    position: {x: 1, y\n');
+  const inner = doc.syntaxErrors.filter((e) => e.code === 'unclosed-inner-bracket');
+  assert.deepEqual(
+    inner.map((e) => e.range),
+    [{ start: at, end: at + '    position: {x: 1, y'.length }],
+  );
+  assert.match(inner[0].message, /^a bracket left open inside another: /);
+  // The open [ is one error of its own; the link is read, and every one after it (without the rule, none was).
+  assert.equal(doc.syntaxErrors.length, 2, JSON.stringify(doc.syntaxErrors));
+  assert.equal(doc.links.length, links);
+  // A line further left that is set aside itself reads as blank to YAML: the [ goes on, and a { under it is inside.
+  const across = parseLab(withNestedOpenBrackets(lab, '  - endpoints: [a:e0, b:e0]3x\n    position: {\n'));
+  assert.deepEqual(
+    across.syntaxErrors.map((e) => e.code ?? "YAML's").sort(),
+    ["YAML's", 'text-after-value', 'unclosed-inner-bracket'],
+    JSON.stringify(across.syntaxErrors),
+  );
+  assert.equal(across.links.length, links);
+  // Closed on a later line, nested flow collections over several lines are valid YAML: nothing is set aside.
+  const closed = text.replace('    position: {x: 1, y\n', '    position: {x: 1, y: 2}]\n');
+  assert.deepEqual(
+    parseLab(closed).syntaxErrors.filter((e) => e.code !== undefined),
+    [],
+  );
+});
+
+test('with brackets left open inside open ones, updateLab equals a full parse after each of many random edits', () => {
+  const starts: [string, (text: string) => string][] = [
+    ['a { left open inside a [ left open', withNestedOpenBrackets],
+    ['the same, twice', (text) => withNestedOpenBrackets(withNestedOpenBrackets(text))],
+    [
+      'a { under a line set aside under a [ left open',
+      (text) => withNestedOpenBrackets(text, '  - endpoints: [a:e0, b:e0]3x\n    position: {\n'),
+    ],
+  ];
+  const { compared, broken } = editBrokenStarts(starts, { pick: 601, lab: 21 }, strayChange, (doc) =>
+    doc.syntaxErrors.some((e) => e.code === 'unclosed-inner-bracket'),
+  );
+  assert.equal(compared, 300);
+  assert.ok(broken >= 150, `${broken} of ${compared} edits compared with a bracket left open inside another`);
+});
+
 test('a line with a stray bracket is set aside: one error on it, the rest read as without it', () => {
   const lab = generateLab(60, { seed: 16 });
   const nodes = parseLab(lab).nodes.length;

@@ -127,6 +127,7 @@ export type SetAsideCode =
   | 'tab-indentation'
   | 'unclosed-quote'
   | 'stray-bracket'
+  | 'unclosed-inner-bracket'
   | 'text-after-value'
   | 'key-without-colon'
   | 'list-item-among-keys'

@@ -51,6 +51,7 @@ const PARSE_CODES = {
   'tab-indentation': 'TAB_AS_INDENT',
   'unclosed-quote': 'MISSING_CHAR',
   'stray-bracket': 'UNEXPECTED_TOKEN',
+  'unclosed-inner-bracket': 'MISSING_CHAR',
   'text-after-value': 'UNEXPECTED_TOKEN',
   'key-without-colon': 'MISSING_CHAR',
   'list-item-among-keys': 'UNEXPECTED_TOKEN',
@@ -64,6 +65,8 @@ const MESSAGES: Record<SetAsideCode, string> = {
     'an unclosed quote: a quoted string in a lab ends on the line it starts on, so this line is not read; close the quote (text over several lines goes in a block scalar, | or >)',
   'stray-bracket':
     'a stray bracket: a } or ] that closes nothing, or a { or [ right after a value that has ended, makes YAML read the rest of the lab differently, so this line is not read; remove the bracket and what follows it',
+  'unclosed-inner-bracket':
+    'a bracket left open inside another: a { or [ this line opens inside a flow collection that is never closed makes YAML read the rest of the lab into it, so this line is not read; close its brackets, and the one before it',
   'text-after-value':
     'text after a value that has ended: after the closing bracket or quote of a value only a comment may follow, and YAML may read the rest of the lab differently, so this line is not read; remove what follows the value',
   'key-without-colon':
@@ -95,6 +98,13 @@ const MESSAGES: Record<SetAsideCode, string> = {
  *   without a comma (`position: {x: 1, y: 2}{}`, typed where the
  *   editor closed a bracket): the package reads every line after it as broken;
  *   other text after such a value (`[r1:eth0, r2:eth0]3"0`) may do the same;
+ * - a `{` or `[` left open on a line inside a flow collection that a line
+ *   further left then ends unclosed (`endpoints: [r1:eth0` and under it
+ *   `position: {x: 1, y`): one open bracket the package recovers from at the
+ *   line further left, but not two, and it reads the rest of the lab into
+ *   them (17,816 errors and 3 s a parse in a 10,000-node lab); set aside once
+ *   the collection ends, or at the end of the text, which ends a part read
+ *   alone where the whole goes on with a line further left;
  * - a key being typed, before its colon (`  r9` among the nodes): a line of one
  *   plain scalar where it cannot be a value (not indented past the key or
  *   dash of a line whose value it would continue, or of a `key:` whose value
@@ -122,8 +132,6 @@ const MESSAGES: Record<SetAsideCode, string> = {
 function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
   if (!MAY_SET_ASIDE.test(src)) return { text: src, lines: [] };
   const lines: SetAsideLine[] = [];
-  let text = '';
-  let copied = 0;
   /** The block scalar being read: its parent's column, and its indentation (-1 until its first line of text). */
   let block: { parent: number; indent: number } | undefined;
   /** The flow collections left open at the end of a line: how many, and the indentation of the line that opened them. */
@@ -135,6 +143,8 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
   let before: { continuable: boolean; column: number; empty: boolean } | undefined;
   /** The block maps and lists open at the line, by indentation (innermost last). */
   const open: { indent: number; list: boolean }[] = [];
+  /** The lines of the open flow collection after its first that left it deeper: set aside if it is never closed. */
+  let deepening: SetAsideLine[] = [];
   for (let start = 0; start <= src.length;) {
     const newline = src.indexOf('\n', start);
     const lineEnd = newline < 0 ? src.length : newline;
@@ -157,7 +167,13 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
       }
     }
     if (!block && first < end && src.charCodeAt(first) !== 35) {
-      if (flow && indent <= flow.indent) flow = undefined;
+      // A line not indented past the one that opened a flow collection ends it, closed or not; unless that line
+      // is set aside, which YAML reads as blank, going on with the collection.
+      const ended = flow && indent <= flow.indent ? { flow, deepening } : undefined;
+      if (ended) {
+        flow = undefined;
+        deepening = [];
+      }
       if (first > spaces) code = 'tab-indentation';
       else {
         const continued = flow !== undefined;
@@ -173,23 +189,39 @@ function setAsideLines(src: string): { text: string; lines: SetAsideLine[] } {
           openCollections(open, read);
         // A line set aside reads as blank: what the lines before it left open stays open.
         if (!code) {
-          flow = read.kind === 'open' ? { depth: read.depth, indent: flow?.indent ?? indent } : undefined;
+          if (read.kind !== 'open') {
+            flow = undefined;
+            deepening = [];
+          } else {
+            if (continued && read.depth > (flow?.depth ?? 0))
+              deepening.push({ start, end, code: 'unclosed-inner-bracket' });
+            flow = { depth: read.depth, indent: flow?.indent ?? indent };
+          }
           // A plain scalar's next line (plainOnly) continues it: what may follow stays as it was.
           if (read.kind !== 'line') before = { continuable: false, column: -1, empty: false };
           else if (!read.plainOnly)
             before = { continuable: read.value !== 'other', column: read.column, empty: read.value === 'empty' };
         }
       }
+      if (ended && code) ({ flow, deepening } = ended);
+      else if (ended && ended.flow.depth >= 2) lines.push(...ended.deepening);
     }
-    if (code) {
-      text += src.slice(copied, start) + ' '.repeat(end - start);
-      copied = end;
-      lines.push({ start, end, code });
-    }
+    if (code) lines.push({ start, end, code });
     if (newline < 0) break;
     start = newline + 1;
   }
-  return { text: lines.length > 0 ? text + src.slice(copied) : src, lines };
+  // The end of the text ends an open flow collection as a line further left would: a part read alone ends there.
+  if (flow && flow.depth >= 2) lines.push(...deepening);
+  if (lines.length === 0) return { text: src, lines };
+  // Lines inside a flow collection are set aside only once it ends: in the order of the text again.
+  lines.sort((a, b) => a.start - b.start);
+  let text = '';
+  let copied = 0;
+  for (const line of lines) {
+    text += src.slice(copied, line.start) + ' '.repeat(line.end - line.start);
+    copied = line.end;
+  }
+  return { text: text + src.slice(copied), lines };
 }
 
 /**
