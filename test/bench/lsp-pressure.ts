@@ -11,12 +11,10 @@
  * server's CPU per edit: edits per second also depends on the cores the bench
  * process shares with the server, and on how many edits each update coalesces.
  */
-import { join } from 'node:path';
-import { SERVER_NODE_OPTIONS } from '../../common/server-options';
 import { generateLab } from '../support/generate-lab';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
 import { LspServer } from './support/lsp-server';
-import { DIST } from './support/paths';
+import { ourServer } from './support/our-server';
 import { MiB, progress, report, runSection } from './support/report';
 import { percentile, since, sleep } from './support/stats';
 
@@ -84,10 +82,7 @@ async function fuzz(server: LspServer, uri: string, text: string, seed: number):
 
 async function main(): Promise<void> {
   const server = await LspServer.start({
-    name: 'lab-agent server',
-    script: process.env.BENCH_SERVER_BUNDLE ?? join(DIST, 'server.js'),
-    // BENCH_SERVER_NODE_ARGS: node options for our server on top of the extension's, as in the lsp bench.
-    nodeArgs: [...SERVER_NODE_OPTIONS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)],
+    ...ourServer(),
     initializationOptions: { session: null },
   });
   let peakRss = 0;

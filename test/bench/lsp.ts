@@ -34,11 +34,11 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { withUnclosedBracket } from '../support/typing';
 import { startAgentProcess } from './support/agent-process';
-import { SERVER_NODE_OPTIONS } from '../../common/server-options';
 import { BIG_LAB_NODES, benchBigLab } from './support/big-lab';
 import { writeGeneratedProject } from './support/labs';
 import { LspServer, type Publication } from './support/lsp-server';
-import { DIST, ROOT } from './support/paths';
+import { ROOT } from './support/paths';
+import { ourServer } from './support/our-server';
 import { MiB, progress, report, runSection, type Target } from './support/report';
 import { percentile, median, since, sleep } from './support/stats';
 
@@ -495,12 +495,7 @@ async function main(): Promise<void> {
   };
 
   const ours = await LspServer.start({
-    name: 'lab-agent server',
-    // BENCH_SERVER_BUNDLE: another build of our server, e.g. the one before a change.
-    script: process.env.BENCH_SERVER_BUNDLE ?? join(DIST, 'server.js'),
-    // BENCH_SERVER_NODE_ARGS: node options for our server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-    // As client/language-client.ts starts it.
-    nodeArgs: [...SERVER_NODE_OPTIONS, ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)],
+    ...ourServer(),
     initializationOptions: { session: { baseUrl: agent.url, token, pin: agent.fingerprint } },
   });
   const theirs = await LspServer.start({
