@@ -8,6 +8,9 @@ import { parseDocument } from 'yaml';
 import { generateLab } from '../support/generate-lab';
 import { shiftElement } from '../../common/lab/parse/shift';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
+import { buildOutline, sameEntry, sameItem, type OutlineEntry, type OutlineItem } from '../../common/lab/parse/outline';
+import { pieceOutline } from '../../common/lab/parse/piece-outline';
+import { parseYaml } from '../../common/lab/parse/yaml-text';
 
 /** Everything a consumer can observe of a model, as plain data. */
 function observe(doc: LabDocument) {
@@ -56,6 +59,47 @@ function assertPlacesAgree(doc: LabDocument, context: string): void {
   }
 }
 
+/**
+ * Each piece that keeps no value (piece-outline.ts) and lies outside the
+ * unsettled regions reads back, from its slice, the outline the `yaml` package
+ * reads at its place in the whole text. Returns how many were compared.
+ */
+function assertOutlinesReadBack(doc: LabDocument, context: string): number {
+  assert.ok(doc instanceof ParsedLab);
+  const { layout } = doc;
+  const whole = buildOutline(parseYaml(doc.text).contents, { src: doc.text, base: 0, sawAlias: false });
+  if (whole?.kind !== 'map') return 0;
+  const placedIn = (list: readonly (OutlineEntry | OutlineItem)[], start: number) =>
+    list.find((o) => o.range.start === start);
+  let compared = 0;
+  for (const piece of layout.pieces) {
+    if (piece.valueKept) continue;
+    if (layout.unsettled?.some((r) => r.start < piece.end && piece.start < r.end)) continue;
+    const at = piece.start + piece.indent;
+    const section = layout.sections[piece.section];
+    const sectionEntry = whole.entries.find((e) => e.key === section.key && e.range.start <= at && at <= e.range.end);
+    const value = sectionEntry?.value;
+    const expected =
+      piece.kind === 'section'
+        ? placedIn(whole.entries, at)
+        : value?.kind === 'map'
+          ? placedIn(value.entries, at)
+          : value?.kind === 'seq'
+            ? placedIn(value.items, at)
+            : undefined;
+    const where = `${context}: the ${piece.kind} piece at ${piece.start}`;
+    assert.ok(expected, `${where} is where the whole text reads one`);
+    const { outline, delta } = pieceOutline(piece, doc.source);
+    const same =
+      'key' in outline
+        ? 'key' in expected && sameEntry(outline, delta, expected as OutlineEntry, 0)
+        : sameItem(outline, delta, expected, 0);
+    assert.ok(same, `${where} reads back what the whole text reads there`);
+    compared++;
+  }
+  return compared;
+}
+
 /** Applies `change` by updateLab, checks the text against one applied independently, and compares with a full parse. */
 function updateAndCompare(doc: LabDocument, change: TextChange, context: string): LabDocument {
   const expected = apply(doc.text, change);
@@ -63,6 +107,7 @@ function updateAndCompare(doc: LabDocument, change: TextChange, context: string)
   assert.equal(updated.text, expected, `${context}: the text`);
   assertSameAsFullParse(updated, context);
   assertPlacesAgree(updated, context);
+  assertOutlinesReadBack(updated, context);
   return updated;
 }
 
@@ -480,6 +525,21 @@ test('a window that re-reads the defaults unchanged resolves no node again', () 
     const changed = updateLab(updated, { start: ram + 5, end: ram + 5, text: '1' });
     assertSameAsFullParse(changed, 'a default changed');
   }
+});
+
+test('pieces read where no error was keep no values and read them back; those an error may reach keep theirs', () => {
+  const doc = parseLab(generateLab(40, { seed: 5 }));
+  assert.ok(doc instanceof ParsedLab);
+  const pieces = [...doc.layout.pieces];
+  assert.ok(pieces.every((piece) => !piece.valueKept));
+  assert.equal(assertOutlinesReadBack(doc, 'a valid lab'), pieces.length);
+  const at = doc.text.indexOf('endpoints: [') + 'endpoints: ['.length;
+  const broken = updateAndCompare(doc, { start: at, end: at, text: '[' }, 'a bracket typed into a link');
+  assert.ok(broken instanceof ParsedLab && broken.layout.unsettled);
+  const near = [...broken.layout.pieces].filter((p) =>
+    broken.layout.unsettled?.some((r) => r.start < p.end && p.start < r.end),
+  );
+  assert.ok(near.length > 0 && near.every((piece) => piece.valueKept));
 });
 
 test('updateLab leaves the previous document as it was', () => {

@@ -6,7 +6,16 @@
  * read, so a full parse and an incremental update share this one code path
  * and cannot drift apart, and a version nobody reads in full costs nothing.
  */
-import { listIndex, pathAtEntry, pathAtItem, rangeOfPathIn, shiftRange, type OutlineEntry } from '../parse/outline';
+import {
+  listIndex,
+  pathAtEntry,
+  pathAtItem,
+  rangeOfPathIn,
+  shiftRange,
+  type OutlineEntry,
+  type OutlineHead,
+} from '../parse/outline';
+import { pieceOutline, type PlacedOutline } from '../parse/piece-outline';
 import { mapAsRead } from './lookup';
 import { shiftElement } from '../parse/shift';
 import { elementsOf, indexOfLastStartingAtOrBefore, type Layout, type Piece, type Section } from './pieces';
@@ -42,6 +51,8 @@ export class ParsedLab implements LabDocument {
   private spliced?: { previous: WeakRef<ParsedLab>; census: Census; splice: Splice };
   private replacedMemo?: Replaced;
   private listedMemo?: Map<ElementKind, Placed<ElementKind>[]>;
+  /** Outlines of pieces that keep none, read again for questions about this version (see outlineOf). */
+  private outlines?: Map<OutlineHead, PlacedOutline>;
 
   /**
    * `layout`: how the text splits into pieces, for the incremental reparse only.
@@ -208,13 +219,12 @@ export class ParsedLab implements LabDocument {
     const section = sections[sectionIndex];
     const count = section.pieceCount;
     if (!section.itemized) {
-      const piece = pieces.at(section.firstPiece);
-      const entry = piece.outline as OutlineEntry;
+      const { outline, delta } = this.outlineOf(pieces.at(section.firstPiece));
       return rangeOfPathIn(
-        entry.value,
-        shiftRange(entry.value ? entry.value.range : entry.range, piece.delta),
+        outline.value,
+        shiftRange(outline.value ? outline.value.range : outline.range, delta),
         path.slice(1),
-        piece.delta,
+        delta,
       );
     }
     const first = pieces.at(section.firstPiece);
@@ -237,12 +247,12 @@ export class ParsedLab implements LabDocument {
       piece = index === undefined || index < 0 || index >= count ? undefined : pieces.at(section.firstPiece + index);
     }
     if (!piece) return value;
-    const item = piece.outline;
+    const { outline, delta } = this.outlineOf(piece);
     return rangeOfPathIn(
-      item.value,
-      shiftRange(item.value ? item.value.range : item.range, piece.delta),
+      outline.value,
+      shiftRange(outline.value ? outline.value.range : outline.range, delta),
       path.slice(2),
-      piece.delta,
+      delta,
     );
   }
 
@@ -255,15 +265,11 @@ export class ParsedLab implements LabDocument {
     if (index >= 0) {
       const piece = pieces.at(index);
       const section = sections[piece.section];
+      const { outline, delta } = this.outlineOf(piece);
       const found =
         piece.kind === 'link'
-          ? pathAtItem(piece.outline, [section.key, linkIndexOf(piece)], offset, piece.delta)
-          : pathAtEntry(
-              piece.outline as OutlineEntry,
-              piece.kind === 'section' ? [] : [section.key],
-              offset,
-              piece.delta,
-            );
+          ? pathAtItem(outline, [section.key, linkIndexOf(piece)], offset, delta)
+          : pathAtEntry(outline as OutlineEntry, piece.kind === 'section' ? [] : [section.key], offset, delta);
       if (found) return found;
     }
     const sectionIndex = indexOfLastStartingAtOrBefore(sections, offset);
@@ -273,7 +279,29 @@ export class ParsedLab implements LabDocument {
       return { path: [section.key], on: 'key', range: section.keyRange };
     return { path: [section.key], on: 'value', range: this.rangeOfPath([section.key]) ?? section.keyRange };
   }
+
+  /**
+   * The whole outline of a piece where it is now. Those read again are kept a
+   * while: the agent's findings ask for a path each, often in the same nodes.
+   */
+  private outlineOf(piece: Piece): PlacedOutline {
+    if (piece.valueKept) return pieceOutline(piece, this.source);
+    this.outlines ??= new Map();
+    let outline = this.outlines.get(piece.outline);
+    if (!outline) {
+      if (this.outlines.size >= OUTLINES_KEPT) this.outlines.clear();
+      outline = pieceOutline(piece, this.source);
+      this.outlines.set(piece.outline, outline);
+    }
+    return outline;
+  }
 }
+
+/**
+ * Outlines read again that a version keeps at most: each edit looks up the agent's findings in the version before
+ * it, and a node's outline is a few dozen small objects (a few MB for this many).
+ */
+const OUTLINES_KEPT = 2048;
 
 /** The index of the link a piece of `links` holds. */
 export function linkIndexOf(piece: Piece): number {

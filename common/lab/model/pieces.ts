@@ -8,7 +8,7 @@
  * object for every piece after an edit, and the garbage they left, were most
  * of a keystroke's cost; so were flat copies of a list that long.
  */
-import type { OutlineEntry, OutlineItem, OutlineValue } from '../parse/outline';
+import type { OutlineHead, OutlineValue } from '../parse/outline';
 import type { Fragment } from '../parse/read';
 import type { ElementKind, ElementOf, FormatIssue, Placed, Range, SyntaxError } from './types';
 
@@ -25,8 +25,14 @@ export interface Piece {
   indent: number;
   /** Whether this piece can be re-read from its slice of text alone. */
   sliceable: boolean;
-  /** The outline as read; add `delta` to its ranges. Sections, nodes and networks have an entry, links an item. */
-  outline: OutlineEntry | OutlineItem;
+  /**
+   * The outline as read; add `delta` to its ranges. Sections, nodes and
+   * networks have an entry, links an item. Its value only when `valueKept`:
+   * pieceOutline (parse/piece-outline.ts) gives the whole outline.
+   */
+  outline: OutlineHead;
+  /** False for a piece read where no syntax error was: its value is read again from its text when asked for. */
+  valueKept: boolean;
   delta: number;
   /**
    * The model it contributes as read: add `delta` to its ranges and `linkShift`

@@ -42,7 +42,8 @@ import {
 import type { Splice } from '../model/census';
 import { lineStartOf, type TextLike } from '../../text-lines';
 import type { EditedText } from '../model/edited-text';
-import { buildOutline, sameEntry, sameItem, shiftRange, type OutlineEntry, type OutlineItem } from './outline';
+import { buildOutline, sameEntry, sameItem, shiftRange } from './outline';
+import { headOf, pieceOutline, readPieceText } from './piece-outline';
 import { readTopLevelEntry } from './read';
 import { regionsOf } from './unsettled';
 import { withDefaults } from '../model/resolve';
@@ -73,39 +74,37 @@ function reparsePiece(previous: ParsedLab, change: TextChange, text: EditedText)
   if (end < text.length && text.charCodeAt(end - 1) !== 10) return undefined;
   const slice = ownCopy(text.slice(piece.start, end));
   if (!keepsShape(slice, piece.indent)) return undefined;
-  const doc = parseYaml(slice);
   // A line set aside (yaml-text.ts) reads as blank, and is judged in a piece as in the whole text: the piece reads
   // as the whole reads it and nothing around it changes, so typing a key before its colon stays in its piece.
-  const setAside = syntaxErrorsOf(doc, slice.length, piece.start);
-  if (setAside.some((e) => e.code === undefined)) return undefined;
-  const build = { src: slice, base: piece.start, sawAlias: false };
-  const root = buildOutline(doc.contents, build);
-  if (build.sawAlias) return undefined;
-
+  const read = readPieceText(slice, piece.kind, piece.start);
+  if (!read) return undefined;
+  const { outline, setAside } = read;
   const section = layout.sections[piece.section];
-  let outline: OutlineEntry | OutlineItem;
-  if (piece.kind === 'link') {
-    if (root?.kind !== 'seq' || root.flow || root.items.length !== 1) return undefined;
-    outline = root.items[0];
-  } else {
-    if (root?.kind !== 'map' || root.flow || root.entries.length !== 1) return undefined;
-    const entry = root.entries[0];
-    if (!hasPlainKey(entry)) return undefined;
+  if ('key' in outline) {
+    if (!hasPlainKey(outline)) return undefined;
     // A section whose value became a block list or map is split into pieces by a full parse.
-    if (piece.kind === 'section' && (entry.key !== section.key || itemsOf(entry))) return undefined;
-    outline = entry;
+    if (piece.kind === 'section' && (outline.key !== section.key || itemsOf(outline))) return undefined;
   }
   if (outline.range.start !== piece.start + piece.indent) return undefined;
 
   const fragment =
-    piece.kind === 'section'
-      ? readTopLevelEntry(outline as OutlineEntry, defaultsOf(layout))
+    piece.kind === 'section' && 'key' in outline
+      ? readTopLevelEntry(outline, defaultsOf(layout))
       : readItem(section.key, outline, linkIndexOf(piece), defaultsOf(layout));
-  const edited: Piece = { ...piece, end, outline, delta: 0, fragment, linkShift: 0 };
+  const valueKept = setAside.length > 0;
+  const edited: Piece = {
+    ...piece,
+    end,
+    outline: valueKept ? outline : headOf(outline),
+    valueKept,
+    delta: 0,
+    fragment,
+    linkShift: 0,
+  };
   const pieces = layout.pieces.splice(index, index + 1, [edited], { delta });
   const sections = layout.sections.map((s): Section => {
     if (s.start > piece.start) return { ...s, start: s.start + delta, keyRange: shiftRange(s.keyRange, delta) };
-    if (s === section && piece.kind === 'section') return { ...s, keyRange: (outline as OutlineEntry).keyRange };
+    if (s === section && piece.kind === 'section' && 'key' in outline) return { ...s, keyRange: outline.keyRange };
     return s;
   });
   const kept = keptAround(layout, piece.start, piece.end, delta);
@@ -275,6 +274,8 @@ function readWindow(previous: ParsedLab, text: EditedText, w: Window): WindowRea
 
   const contextSection = sections[w.context.section];
   const defaults = defaultsOf(layout);
+  // Pieces read where no error was keep no values (piece-outline.ts).
+  const clean = syntaxErrors.length === 0;
   // The pieces before the context piece are kept: the draft holds those the window reads.
   const draft: LayoutDraft = {
     sections: sections.slice(0, w.header ? w.context.section + 1 : w.context.section),
@@ -289,18 +290,18 @@ function readWindow(previous: ParsedLab, text: EditedText, w: Window): WindowRea
     if (items.list[0].range.start !== w.context.start + w.context.indent) return REFUSED;
     draft.sections[w.context.section] = { ...contextSection };
     const end = entries.length > 1 ? lineStartOf(text, entries[1].range.start) : sourceEnd;
-    addItems(text, draft, w.context.section, items.list, linkIndexOf(w.context), end, defaults);
+    addItems(text, draft, w.context.section, items.list, linkIndexOf(w.context), end, clean, defaults);
     entries = entries.slice(1);
   } else if (entries[0].range.start !== w.boundary) {
     return REFUSED;
   }
-  addSections(text, draft, entries, true, defaults, sourceEnd);
+  addSections(text, draft, entries, true, clean, defaults, sourceEnd);
 
   // Whatever the errors did stays before the pieces that read as before (or runs to the end).
   let settledAgain = Infinity;
   let after: PieceShift = { delta: 0 };
   if (!toEnd) {
-    const inStep = inStepFrom(layout, draft, w, syntaxErrors);
+    const inStep = inStepFrom(previous, text, draft, w, syntaxErrors);
     if (inStep === undefined) return OUT_OF_STEP;
     settledAgain = draft.pieces[inStep].start;
     after = appendRest(layout, draft, w);
@@ -465,11 +466,13 @@ const IN_STEP = 2;
  * draft.pieces; undefined when that run is shorter than IN_STEP.
  */
 function inStepFrom(
-  layout: Layout,
+  previous: ParsedLab,
+  text: TextLike,
   draft: LayoutDraft,
   w: Window,
   syntaxErrors: readonly SyntaxError[],
 ): number | undefined {
+  const layout = previous.layout;
   const reach = syntaxErrors.reduce((end, e) => Math.max(end, e.range.end), -1);
   let index = draft.pieces.length;
   for (let old = w.end - 1; index > 0 && old >= 0; old--) {
@@ -481,21 +484,23 @@ function inStepFrom(
       piece.start === before.start + w.delta &&
       piece.end === before.end + w.delta &&
       draft.sections[piece.section].key === layout.sections[before.section].key &&
-      samePiece(piece.outline, piece.delta, before.outline, before.delta + w.delta);
+      samePiece(piece, text, before, previous.source, w.delta);
     if (!same) break;
     index--;
   }
   return draft.pieces.length - index >= IN_STEP ? index : undefined;
 }
 
-function samePiece(
-  a: OutlineEntry | OutlineItem,
-  deltaA: number,
-  b: OutlineEntry | OutlineItem,
-  deltaB: number,
-): boolean {
-  if ('key' in a) return 'key' in b && sameEntry(a, deltaA, b, deltaB);
-  return !('key' in b) && sameItem(a, deltaA, b, deltaB);
+/** Whether a piece re-read reads as `before` did, each where it is now in its version's text; the edit moved it `delta`. */
+function samePiece(piece: Piece, text: TextLike, before: Piece, previousText: TextLike, delta: number): boolean {
+  // Both read where no error was: each reads as its text alone does (piece-outline.ts), and they start at the same
+  // place, so the same text reads the same (and a different text that reads the same at worst makes the window longer).
+  if (!piece.valueKept && !before.valueKept)
+    return text.slice(piece.start, piece.end) === previousText.slice(before.start, before.end);
+  const a = pieceOutline(piece, text);
+  const b = pieceOutline(before, previousText);
+  if ('key' in a.outline) return 'key' in b.outline && sameEntry(a.outline, a.delta, b.outline, b.delta + delta);
+  return !('key' in b.outline) && sameItem(a.outline, a.delta, b.outline, b.delta + delta);
 }
 
 /**

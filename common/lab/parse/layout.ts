@@ -7,6 +7,7 @@
  */
 import { PieceList, type Layout, type Piece, type Section } from '../model/pieces';
 import type { OutlineEntry, OutlineItem, OutlineMap, OutlineValue } from './outline';
+import { headOf } from './piece-outline';
 import { emptyFragment, readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
 import type { NodeFields } from '../model/types';
 import { lineStartOf, type TextLike } from '../../text-lines';
@@ -31,7 +32,7 @@ export function layoutOf(
   syntaxErrors: Layout['syntaxErrors'],
 ): Layout {
   const draft: LayoutDraft = { sections: [], pieces: [] };
-  addSections(text, draft, root.entries, sliceable, defaultsIn(root.entries));
+  addSections(text, draft, root.entries, sliceable, syntaxErrors.length === 0, defaultsIn(root.entries));
   return { sliceable, sections: draft.sections, pieces: PieceList.of(draft.pieces), rootIssues: [], syntaxErrors };
 }
 
@@ -41,12 +42,16 @@ function defaultsIn(entries: readonly OutlineEntry[]): NodeFields {
   return (entry && readTopLevelEntry(entry, {}).defaults) ?? {};
 }
 
-/** Adds top-level entries (offsets into `text`) as sections; each runs to the next one's line, the last one to `end`. */
+/**
+ * Adds top-level entries (offsets into `text`) as sections; each runs to the next one's line, the last one to `end`.
+ * `clean`: they were read where no syntax error was, so sliceable pieces need not keep their values (piece-outline.ts).
+ */
 export function addSections(
   text: TextLike,
   draft: LayoutDraft,
   entries: readonly OutlineEntry[],
   sliceable: boolean,
+  clean: boolean,
   defaults: NodeFields,
   end = text.length,
 ): void {
@@ -67,8 +72,9 @@ export function addSections(
     const items = itemsOf(entry);
     if (items) {
       section.itemized = items.kind;
-      addItems(text, draft, draft.sections.length - 1, items.list, 0, sectionEnd, defaults);
+      addItems(text, draft, draft.sections.length - 1, items.list, 0, sectionEnd, clean, defaults);
     } else {
+      const valueKept = !(clean && sectionSliceable);
       draft.pieces.push({
         kind: 'section',
         section: draft.sections.length - 1,
@@ -76,7 +82,8 @@ export function addSections(
         end: sectionEnd,
         indent: 0,
         sliceable: sectionSliceable,
-        outline: entry,
+        outline: valueKept ? entry : headOf(entry),
+        valueKept,
         delta: 0,
         fragment: readTopLevelEntry(entry, defaults),
         linkShift: 0,
@@ -89,7 +96,7 @@ export function addSections(
 /**
  * Adds the items of an itemized section as pieces of `draft.sections[sectionIndex]`
  * (which must be the last section), numbering them from `firstIndex`; the last one runs to `end`.
- * Items are sliceable when their section is and each starts its own line.
+ * Items are sliceable when their section is and each starts its own line; `clean` as for addSections.
  */
 export function addItems(
   text: TextLike,
@@ -98,6 +105,7 @@ export function addItems(
   items: readonly (OutlineEntry | OutlineItem)[],
   firstIndex: number,
   end: number,
+  clean: boolean,
   defaults: NodeFields,
 ): void {
   const section = draft.sections[sectionIndex];
@@ -105,18 +113,18 @@ export function addItems(
   const starts = items.map((item) => lineStartOf(text, item.range.start));
   items.forEach((item, i) => {
     const start = starts[i];
+    const sliceable =
+      section.sliceable && start > section.keyRange.end && isSpaces(text, start, item.range.start) && hasPlainKey(item);
+    const valueKept = !(clean && sliceable);
     draft.pieces.push({
       kind,
       section: sectionIndex,
       start,
       end: i + 1 < starts.length ? starts[i + 1] : end,
       indent: item.range.start - start,
-      sliceable:
-        section.sliceable &&
-        start > section.keyRange.end &&
-        isSpaces(text, start, item.range.start) &&
-        hasPlainKey(item),
-      outline: item,
+      sliceable,
+      outline: valueKept ? item : headOf(item),
+      valueKept,
       delta: 0,
       fragment: readItem(section.key, item, firstIndex + i, defaults),
       linkShift: 0,

@@ -63,6 +63,9 @@ export interface OutlineItem {
   value?: OutlineValue;
 }
 
+/** An entry or item without its value: what a piece of the layout always keeps (see piece-outline.ts). */
+export type OutlineHead = Omit<OutlineEntry, 'value'> | Omit<OutlineItem, 'value'>;
+
 /** Where the outline of a parsed text stands; one per parse, never shared. */
 export interface OutlineBuild {
   src: string;

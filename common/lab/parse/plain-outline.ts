@@ -74,6 +74,29 @@ export function readPlainOutline(src: string): PlainReading {
   }
 }
 
+/**
+ * One piece of a lab's layout read alone (its text from the start of its
+ * first line, offsets into it): the one list item (`item`) or map entry it
+ * holds, as readPlainOutline reads it in the whole text. Undefined when the
+ * reader refuses it or it holds more or fewer than one.
+ */
+export function readPlainPiece(src: string, item: boolean): OutlineEntry | OutlineItem | undefined {
+  if (OUTSIDE_SUBSET.test(src)) return undefined;
+  const lines = contentLines(src);
+  if (lines.length === 0) return undefined;
+  const reader = new Reader(src, lines);
+  try {
+    const { indent } = lines[0];
+    // The depth it is read at in the whole text: 0 for a top-level entry, 1 for an item of a section's value.
+    const depth = indent === 0 ? 0 : 1;
+    const read = item ? reader.blockSeq(indent, depth).items : reader.blockMap(indent, depth).entries;
+    return reader.done() && read.length === 1 ? read[0] : undefined;
+  } catch (error) {
+    if (error instanceof Outside) return undefined;
+    throw error;
+  }
+}
+
 /** The lines with content, comments and trailing spaces cut off. */
 function contentLines(src: string): Line[] {
   const lines: Line[] = [];

@@ -107,8 +107,10 @@ function backInStepAt(text: TextLike, layout: Layout, index: number): boolean {
   }
   if (read.length !== own.length) return false;
   return own.every((piece, i) => {
+    // A piece that keeps no value was read where no error was: it reads alone as it read (piece-outline.ts).
+    if (!piece.valueKept) return true;
     const a = read[i];
-    const b = piece.outline;
+    const b = piece.outline as OutlineEntry | OutlineItem;
     if ('key' in a) return 'key' in b && sameEntry(a, 0, b, piece.delta);
     return !('key' in b) && sameItem(a, 0, b, piece.delta);
   });
