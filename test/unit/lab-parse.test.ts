@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLab } from '../../common/lab/parse/parse';
 import { readPlainOutline } from '../../common/lab/parse/plain-outline';
+import { layoutOf } from '../../common/lab/parse/layout';
+import { ParsedLab } from '../../common/lab/model/document';
 import type { LabDocument, Range } from '../../common/lab/model/types';
 import { generateLab } from '../support/generate-lab';
 import { withUnclosedBracket } from '../support/typing';
@@ -413,4 +415,39 @@ test('pathAt tells key from value, also just after a half-typed endpoint', () =>
   const half = parseLab(text);
   const found = half.pathAt(text.indexOf('r2:') + 3);
   assert.deepEqual(found?.path.slice(0, 4), ['links', 0, 'endpoints', 1]);
+});
+
+test('a lab whose items are read as the plain reader meets them reads as from its whole outline', () => {
+  // The model of a layout made from the whole plain outline (values and all), as every piece sees it.
+  const fromWholeOutline = (text: string): LabDocument => {
+    const root = readPlainOutline(text).root;
+    assert.ok(root, 'read as plain YAML');
+    return new ParsedLab(text, layoutOf(text, root, true, []));
+  };
+  const seen = (doc: LabDocument) => {
+    const offsets: number[] = [];
+    for (let offset = 0; offset <= doc.text.length; offset += 7) offsets.push(offset);
+    const paths = [...doc.nodes.map((n) => ['nodes', n.name, 'template']), ...doc.links.map((l) => ['links', l.index])];
+    return JSON.parse(
+      JSON.stringify({
+        nodes: doc.nodes,
+        networks: doc.networks,
+        links: doc.links,
+        defaults: doc.defaults,
+        issues: doc.formatIssues,
+        at: offsets.map((offset) => doc.pathAt(offset)),
+        ranges: paths.map((path) => doc.rangeOfPath(path)),
+      }),
+    );
+  };
+  const texts = [
+    LAB,
+    generateLab(60, { seed: 11 }),
+    // The defaults after the nodes: those read before them are resolved again.
+    'nodes:\n  r1:\n    cpu: 2\n  r2: {}\nlinks:\n  - endpoints: [r1:e0, r2:e0]\ndefaults:\n  ram: 512\n  cpu: 1\n',
+    // Two of a section, sections of the wrong type, items of the wrong type, an empty one.
+    'nodes:\n  r1:\n    ram: 1\nnodes:\n  r2:\nlinks:\n  a: b\nnetworks:\n  - x\ndefaults:\n  - y\n',
+    'links:\n  - x\n  - endpoints: [a:b]\n  -\nnetworks:\n  n1:\n    type: bridge\n  n2: 3\n',
+  ];
+  for (const text of texts) assert.deepStrictEqual(seen(parseLab(text)), seen(fromWholeOutline(text)), text);
 });

@@ -6,9 +6,11 @@
  * re-read alone.
  */
 import { PieceList, type Layout, type Piece, type Section } from '../model/pieces';
-import type { OutlineEntry, OutlineItem, OutlineMap, OutlineValue } from './outline';
+import type { OutlineEntry, OutlineHead, OutlineItem, OutlineMap, OutlineValue } from './outline';
 import { headOf } from './piece-outline';
+import type { ReadAsItGoes } from './plain-outline';
 import { emptyFragment, readLinkItem, readNetworkEntry, readNodeEntry, readTopLevelEntry, type Fragment } from './read';
+import { withDefaults } from '../model/resolve';
 import type { NodeFields } from '../model/types';
 import { lineStartOf, type TextLike } from '../../text-lines';
 
@@ -25,15 +27,66 @@ export function nextPieceIndex(draft: LayoutDraft): number {
   return (draft.kept ?? 0) + draft.pieces.length;
 }
 
+/** `read`: the items read as the outline was (ItemsAsRead), which kept only their heads. */
 export function layoutOf(
   text: TextLike,
   root: OutlineMap,
   sliceable: boolean,
   syntaxErrors: Layout['syntaxErrors'],
+  read?: ItemsAsRead,
 ): Layout {
   const draft: LayoutDraft = { sections: [], pieces: [] };
-  addSections(text, draft, root.entries, sliceable, syntaxErrors.length === 0, defaultsIn(root.entries));
+  addSections(
+    text,
+    draft,
+    root.entries,
+    sliceable,
+    syntaxErrors.length === 0,
+    defaultsIn(root.entries),
+    text.length,
+    read,
+  );
   return { sliceable, sections: draft.sections, pieces: PieceList.of(draft.pieces), rootIssues: [], syntaxErrors };
+}
+
+/**
+ * The items of a lab's sections read as the plain reader meets them: the
+ * fragment of each, and only its head left in the outline (see ReadAsItGoes).
+ * Only for a text that reads without errors and whose pieces can all be cut
+ * out and read alone (a whole plain reading): such items keep no values anyway.
+ */
+export class ItemsAsRead implements ReadAsItGoes {
+  private readonly fragments = new Map<OutlineHead, Fragment>();
+  /** Items read before the first `defaults` entry: their nodes are resolved again once it is known. */
+  private readonly early = new Set<OutlineHead>();
+  private defaults?: NodeFields;
+
+  entry(entry: OutlineEntry): void {
+    if (this.defaults === undefined && entry.key === 'defaults' && !entry.oddKey)
+      this.defaults = readTopLevelEntry(entry, {}).defaults ?? {};
+  }
+
+  item<T extends OutlineEntry | OutlineItem>(sectionKey: string, kind: 'map' | 'seq', item: T, index: number): T {
+    const itemized = kind === 'seq' ? sectionKey === 'links' : sectionKey === 'nodes' || sectionKey === 'networks';
+    if (!itemized) return item;
+    // A head is the item without its value (which is optional in its type).
+    const head = headOf(item) as T;
+    this.fragments.set(head, readItem(sectionKey, item, index, this.defaults ?? {}));
+    if (this.defaults === undefined) this.early.add(head);
+    return head;
+  }
+
+  /** The fragment read for `head`, its nodes resolved against `defaults` (those of the whole text). */
+  fragmentOf(head: OutlineHead, defaults: NodeFields): Fragment | undefined {
+    const fragment = this.fragments.get(head);
+    // Read before the defaults came (with none), its nodes resolve differently only when there are some.
+    const resolvedAlready = fragment?.nodes.length === 0 || Object.keys(defaults).length === 0 || !this.early.has(head);
+    if (!fragment || resolvedAlready) return fragment;
+    return {
+      ...fragment,
+      nodes: fragment.nodes.map((node) => ({ ...node, resolved: withDefaults(node.fields, defaults) })),
+    };
+  }
 }
 
 /** The node defaults written in the first `defaults` among these top-level entries. */
@@ -54,6 +107,7 @@ export function addSections(
   clean: boolean,
   defaults: NodeFields,
   end = text.length,
+  read?: ItemsAsRead,
 ): void {
   const starts = entries.map((entry) => lineStartOf(text, entry.range.start));
   entries.forEach((entry, i) => {
@@ -72,7 +126,7 @@ export function addSections(
     const items = itemsOf(entry);
     if (items) {
       section.itemized = items.kind;
-      addItems(text, draft, draft.sections.length - 1, items.list, 0, sectionEnd, clean, defaults);
+      addItems(text, draft, draft.sections.length - 1, items.list, 0, sectionEnd, clean, defaults, read);
     } else {
       const valueKept = !(clean && sectionSliceable);
       draft.pieces.push({
@@ -107,6 +161,7 @@ export function addItems(
   end: number,
   clean: boolean,
   defaults: NodeFields,
+  read?: ItemsAsRead,
 ): void {
   const section = draft.sections[sectionIndex];
   const kind = section.key === 'links' ? 'link' : section.key === 'nodes' ? 'node' : 'network';
@@ -115,7 +170,9 @@ export function addItems(
     const start = starts[i];
     const sliceable =
       section.sliceable && start > section.keyRange.end && isSpaces(text, start, item.range.start) && hasPlainKey(item);
-    const valueKept = !(clean && sliceable);
+    const readAlready = read?.fragmentOf(item, defaults);
+    // An item read as it came is a head already (ItemsAsRead is for texts whose pieces keep no values).
+    const valueKept = !readAlready && !(clean && sliceable);
     draft.pieces.push({
       kind,
       section: sectionIndex,
@@ -123,10 +180,10 @@ export function addItems(
       end: i + 1 < starts.length ? starts[i + 1] : end,
       indent: item.range.start - start,
       sliceable,
-      outline: valueKept ? item : headOf(item),
+      outline: valueKept || readAlready ? item : headOf(item),
       valueKept,
       delta: 0,
-      fragment: readItem(section.key, item, firstIndex + i, defaults),
+      fragment: readAlready ?? readItem(section.key, item, firstIndex + i, defaults),
       linkShift: 0,
     });
   });

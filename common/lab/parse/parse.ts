@@ -9,7 +9,7 @@ import { ParsedLab } from '../model/document';
 import { PieceList } from '../model/pieces';
 import { MAX_LAB_TEXT_LENGTH } from '../rules/format';
 import { reparse } from './incremental';
-import { layoutOf } from './layout';
+import { ItemsAsRead, layoutOf } from './layout';
 import { lineStartOf } from '../../text-lines';
 import { buildOutline, type OutlineValue } from './outline';
 import { readPlainOutline, type PlainReading } from './plain-outline';
@@ -78,9 +78,10 @@ function parseWhole(text: string): ParsedLab {
       { start: longFlow.start, end: longFlow.start },
     );
   }
-  // Plain YAML (nearly every lab) is read directly; anything else by the `yaml` package, to the same outline.
-  const plain = readPlainOutline(text);
-  if (plain.root) return fromOutline(text, plain.root, [], false);
+  // Plain YAML (nearly every lab) is read directly, its items as they come; anything else by the `yaml` package.
+  const read = new ItemsAsRead();
+  const plain = readPlainOutline(text, read);
+  if (plain.root) return fromOutline(text, plain.root, [], false, read);
   if (plain.refusedAt !== undefined && text.length >= READ_AROUND_MIN_LENGTH) {
     const around = readAround(text, plain.refusedAt);
     if (around) return around;
@@ -112,6 +113,7 @@ function readAround(text: string, refusedAt: number): ParsedLab | undefined {
   const setAside: TextChange[] = [];
   let rest = text;
   let reading: PlainReading = { refusedAt };
+  let read: ItemsAsRead | undefined;
   while (reading.root === undefined) {
     const start = reading.refusedAt;
     if (start === undefined || setAside.length === MAX_SET_ASIDE) return undefined;
@@ -119,14 +121,15 @@ function readAround(text: string, refusedAt: number): ParsedLab | undefined {
     const lineEnd = end < 0 ? rest.length : end;
     setAside.push({ start, end: start, text: rest.slice(start, lineEnd) });
     rest = rest.slice(0, start) + rest.slice(lineEnd);
-    reading = readPlainOutline(rest);
+    read = new ItemsAsRead();
+    reading = readPlainOutline(rest, read);
     // Refused again at the next line (a key indented too far refuses each sibling after it): a break over many
     // lines, which the `yaml` package reads better; and each read more would cost a read of the text up to it.
     if (reading.refusedAt !== undefined && ONLY_BLANK_LINES.test(rest.slice(start, reading.refusedAt)))
       return undefined;
   }
   try {
-    let lab: ParsedLab | undefined = fromOutline(rest, reading.root, [], false);
+    let lab: ParsedLab | undefined = fromOutline(rest, reading.root, [], false, read);
     // Last set aside first: each offset is into the text as it was when that line was taken out.
     for (let i = setAside.length - 1; i >= 0 && lab; i--) {
       const line = setAside[i];
@@ -144,6 +147,11 @@ function fromOutline(
   root: OutlineValue | undefined,
   syntaxErrors: SyntaxError[],
   sawAlias: boolean,
+  /**
+   * The items a plain reading read as they came, leaving their heads in `root`: it starts at its first line with
+   * content, after blank and comment lines only, and has no errors, so all its pieces can be read alone (sliceable).
+   */
+  read?: ItemsAsRead,
 ): ParsedLab {
   if (root?.kind !== 'map') {
     const rootIssues: FormatIssue[] = [];
@@ -167,7 +175,7 @@ function fromOutline(
   }
   const sliceable =
     !sawAlias && !root.flow && root.entries.length > 0 && isPlainPrefix(text, lineStartOf(text, root.range.start));
-  const layout = layoutOf(text, root, sliceable, syntaxErrors);
+  const layout = layoutOf(text, root, sliceable, syntaxErrors, read);
   const unsettled = unsettledRegions(text, layout);
   if (unsettled) layout.unsettled = unsettled;
   return new ParsedLab(text, layout);
