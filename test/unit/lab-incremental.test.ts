@@ -8,34 +8,10 @@ import { parseDocument } from 'yaml';
 import { generateLab } from '../support/generate-lab';
 import { shiftElement } from '../../common/lab/parse/shift';
 import { TypingSimulator, withUnclosedBracket } from '../support/typing';
+import { observe } from '../support/observe-lab';
 import { buildOutline, sameEntry, sameItem, type OutlineEntry, type OutlineItem } from '../../common/lab/parse/outline';
 import { pieceOutline } from '../../common/lab/parse/piece-outline';
 import { parseYaml } from '../../common/lab/parse/yaml-text';
-
-/** Everything a consumer can observe of a model, as plain data. */
-function observe(doc: LabDocument) {
-  const paths: (string | number)[][] = [[], ['name'], ['nodes'], ['networks'], ['links'], ['defaults', 'cpu']];
-  for (const node of doc.nodes)
-    paths.push(['nodes', node.name], ['nodes', node.name, 'template'], ['nodes', node.name, 'position', 'x']);
-  doc.links.forEach((_, i) => paths.push(['links', i, 'endpoints', 1]));
-  const offsets: number[] = [];
-  for (let offset = 0; offset <= doc.text.length; offset += 29) offsets.push(offset);
-  return JSON.parse(
-    JSON.stringify({
-      text: doc.text,
-      name: doc.name,
-      description: doc.description,
-      defaults: doc.defaults,
-      nodes: doc.nodes,
-      networks: doc.networks,
-      links: doc.links,
-      syntaxErrors: doc.syntaxErrors,
-      formatIssues: doc.formatIssues,
-      ranges: paths.map((path) => doc.rangeOfPath(path)),
-      at: offsets.map((offset) => doc.pathAt(offset)),
-    }),
-  );
-}
 
 function apply(text: string, change: TextChange): string {
   return text.slice(0, change.start) + change.text + text.slice(change.end);

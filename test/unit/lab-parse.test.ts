@@ -7,6 +7,7 @@ import { ParsedLab } from '../../common/lab/model/document';
 import type { LabDocument, Range } from '../../common/lab/model/types';
 import { generateLab } from '../support/generate-lab';
 import { withUnclosedBracket } from '../support/typing';
+import { observe } from '../support/observe-lab';
 
 const at = (text: string, range: Range | undefined) => (range ? text.slice(range.start, range.end) : undefined);
 
@@ -424,22 +425,6 @@ test('a lab whose items are read as the plain reader meets them reads as from it
     assert.ok(root, 'read as plain YAML');
     return new ParsedLab(text, layoutOf(text, root, true, []));
   };
-  const seen = (doc: LabDocument) => {
-    const offsets: number[] = [];
-    for (let offset = 0; offset <= doc.text.length; offset += 7) offsets.push(offset);
-    const paths = [...doc.nodes.map((n) => ['nodes', n.name, 'template']), ...doc.links.map((l) => ['links', l.index])];
-    return JSON.parse(
-      JSON.stringify({
-        nodes: doc.nodes,
-        networks: doc.networks,
-        links: doc.links,
-        defaults: doc.defaults,
-        issues: doc.formatIssues,
-        at: offsets.map((offset) => doc.pathAt(offset)),
-        ranges: paths.map((path) => doc.rangeOfPath(path)),
-      }),
-    );
-  };
   const texts = [
     LAB,
     generateLab(60, { seed: 11 }),
@@ -449,5 +434,5 @@ test('a lab whose items are read as the plain reader meets them reads as from it
     'nodes:\n  r1:\n    ram: 1\nnodes:\n  r2:\nlinks:\n  a: b\nnetworks:\n  - x\ndefaults:\n  - y\n',
     'links:\n  - x\n  - endpoints: [a:b]\n  -\nnetworks:\n  n1:\n    type: bridge\n  n2: 3\n',
   ];
-  for (const text of texts) assert.deepStrictEqual(seen(parseLab(text)), seen(fromWholeOutline(text)), text);
+  for (const text of texts) assert.deepStrictEqual(observe(parseLab(text)), observe(fromWholeOutline(text)), text);
 });
