@@ -57,31 +57,30 @@ export function layoutOf(
  */
 export class ItemsAsRead implements ReadAsItGoes {
   private readonly fragments = new Map<OutlineHead, Fragment>();
-  /** Items read before the first `defaults` entry: their nodes are resolved again once it is known. */
-  private readonly early = new Set<OutlineHead>();
+  /** The defaults of the first `defaults` entry, once read: those of the whole text (defaultsIn). */
   private defaults?: NodeFields;
+  /** Items read before that entry, with no defaults: their nodes are resolved again. */
+  private early?: Set<OutlineHead>;
 
   entry(entry: OutlineEntry): void {
-    if (this.defaults === undefined && entry.key === 'defaults' && !entry.oddKey)
-      this.defaults = readTopLevelEntry(entry, {}).defaults ?? {};
+    if (this.defaults !== undefined || !isDefaultsEntry(entry)) return;
+    this.defaults = defaultsIn([entry]);
+    if (this.fragments.size > 0) this.early = new Set(this.fragments.keys());
   }
 
   item<T extends OutlineEntry | OutlineItem>(sectionKey: string, kind: 'map' | 'seq', item: T, index: number): T {
-    const itemized = kind === 'seq' ? sectionKey === 'links' : sectionKey === 'nodes' || sectionKey === 'networks';
-    if (!itemized) return item;
+    if (!itemizes(sectionKey, kind)) return item;
     // A head is the item without its value (which is optional in its type).
     const head = headOf(item) as T;
     this.fragments.set(head, readItem(sectionKey, item, index, this.defaults ?? {}));
-    if (this.defaults === undefined) this.early.add(head);
     return head;
   }
 
-  /** The fragment read for `head`, its nodes resolved against `defaults` (those of the whole text). */
-  fragmentOf(head: OutlineHead, defaults: NodeFields): Fragment | undefined {
+  /** The fragment read for `head`, its nodes resolved against the defaults of the whole text. */
+  fragmentOf(head: OutlineHead): Fragment | undefined {
     const fragment = this.fragments.get(head);
-    // Read before the defaults came (with none), its nodes resolve differently only when there are some.
-    const resolvedAlready = fragment?.nodes.length === 0 || Object.keys(defaults).length === 0 || !this.early.has(head);
-    if (!fragment || resolvedAlready) return fragment;
+    const { defaults } = this;
+    if (!fragment || !defaults || fragment.nodes.length === 0 || !this.early?.has(head)) return fragment;
     return {
       ...fragment,
       nodes: fragment.nodes.map((node) => ({ ...node, resolved: withDefaults(node.fields, defaults) })),
@@ -91,8 +90,12 @@ export class ItemsAsRead implements ReadAsItGoes {
 
 /** The node defaults written in the first `defaults` among these top-level entries. */
 function defaultsIn(entries: readonly OutlineEntry[]): NodeFields {
-  const entry = entries.find((e) => e.key === 'defaults' && !e.oddKey);
+  const entry = entries.find(isDefaultsEntry);
   return (entry && readTopLevelEntry(entry, {}).defaults) ?? {};
+}
+
+function isDefaultsEntry(entry: OutlineEntry): boolean {
+  return entry.key === 'defaults' && !entry.oddKey;
 }
 
 /**
@@ -170,7 +173,7 @@ export function addItems(
     const start = starts[i];
     const sliceable =
       section.sliceable && start > section.keyRange.end && isSpaces(text, start, item.range.start) && hasPlainKey(item);
-    const readAlready = read?.fragmentOf(item, defaults);
+    const readAlready = read?.fragmentOf(item);
     // An item read as it came is a head already (ItemsAsRead is for texts whose pieces keep no values).
     const valueKept = !readAlready && !(clean && sliceable);
     draft.pieces.push({
@@ -196,12 +199,14 @@ export function itemsOf(
 ): { kind: 'map'; list: OutlineEntry[] } | { kind: 'seq'; list: OutlineItem[] } | undefined {
   const value: OutlineValue | undefined = entry.value;
   if (entry.oddKey || !value || value.kind === 'scalar' || value.kind === 'opaque' || value.flow) return undefined;
-  if ((entry.key === 'nodes' || entry.key === 'networks') && value.kind === 'map' && value.entries.length > 0) {
-    return { kind: 'map', list: value.entries };
-  }
-  if (entry.key === 'links' && value.kind === 'seq' && value.items.length > 0)
-    return { kind: 'seq', list: value.items };
-  return undefined;
+  if (!itemizes(entry.key, value.kind)) return undefined;
+  if (value.kind === 'map') return value.entries.length > 0 ? { kind: 'map', list: value.entries } : undefined;
+  return value.items.length > 0 ? { kind: 'seq', list: value.items } : undefined;
+}
+
+/** Whether a top-level entry whose value is a block map or list of this kind has a piece per item. */
+function itemizes(key: string, kind: 'map' | 'seq'): boolean {
+  return kind === 'seq' ? key === 'links' : key === 'nodes' || key === 'networks';
 }
 
 /** A list item, or a map entry whose key is a plain scalar without `?`: something that can start a slice. */
